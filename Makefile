@@ -1,0 +1,36 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+# Both create .venv with python3 and install what they need into it.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 5000
+STAMP  := $(VENV)/.installed
+
+.PHONY: run build serve test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+build: $(STAMP)
+	$(PY) -m generator build
+
+run: build
+	PORT=$(PORT) $(PY) -m companion --port $(PORT)
+
+# Browser tests drive Debian's chromium; install it when missing and we are root.
+test: $(STAMP)
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
+	  echo "note: chromium not installed; browser tests will be skipped"; }
+	@command -v pdftoppm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null) || true; }
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) benchmarks/generator_bench.py
+
+clean:
+	rm -rf $(VENV) output/*/ output/manifest.json

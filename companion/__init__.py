@@ -1,0 +1,1 @@
+"""The Tokyo table kit companion: a Flask app phones open at the table."""

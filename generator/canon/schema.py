@@ -1,0 +1,157 @@
+"""Turn parsed TOML into typed, frozen dataclasses, or fail naming file, key path and problem.
+
+A game's data is described once, as dataclasses with type hints; `build(cls, raw, ctx)` walks the
+hints and the raw TOML together. Supported hints: str, int, float, bool, Literal[...], tuple[X, ...],
+tuple[X, Y], dict[str, X], X | None, and nested dataclasses. Unknown keys are errors too (a typo in a
+data file must not be silently ignored).
+"""
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin
+
+
+class DataError(ValueError):
+    """A data file is wrong. `str()` is one line: file, key path, what is wrong."""
+
+    def __init__(self, file: str | Path, key: str, problem: str):
+        self.file = str(file)
+        self.key = key
+        self.problem = problem
+        super().__init__(f"{self.file}: {key or '(top level)'}: {problem}")
+
+
+#: Where a value comes from: the rules text, the public reference facts, or house data.
+Source = Literal["rules", "reference", "house"]
+SOURCES = get_args(Source)
+
+
+@dataclasses.dataclass(frozen=True)
+class Ctx:
+    """The file being read and the key path reached in it."""
+
+    file: str
+    key: str = ""
+
+    def at(self, part: str | int) -> "Ctx":
+        if isinstance(part, int):
+            return Ctx(self.file, f"{self.key}[{part}]")
+        return Ctx(self.file, f"{self.key}.{part}" if self.key else part)
+
+    def fail(self, problem: str) -> DataError:
+        return DataError(self.file, self.key, problem)
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def build(hint: Any, raw: Any, ctx: Ctx) -> Any:
+    """Check `raw` against the type `hint` and return the typed value."""
+    origin = get_origin(hint)
+    if dataclasses.is_dataclass(hint):
+        return _build_dataclass(hint, raw, ctx)
+    if origin is Literal:
+        allowed = get_args(hint)
+        if raw not in allowed:
+            raise ctx.fail(f"expected one of {', '.join(map(repr, allowed))}, got {_describe(raw)}")
+        return raw
+    if origin in (Union, types.UnionType):
+        options = get_args(hint)
+        if raw is None and type(None) in options:
+            return None
+        errors = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return build(option, raw, ctx)
+            except DataError as exc:
+                errors.append(exc)
+        raise errors[0] if len(errors) == 1 else ctx.fail(f"unexpected value {_describe(raw)}")
+    if origin is tuple:
+        args = get_args(hint)
+        if not isinstance(raw, list):
+            raise ctx.fail(f"expected a list, got {_describe(raw)}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(build(args[0], item, ctx.at(i)) for i, item in enumerate(raw))
+        if len(raw) != len(args):
+            raise ctx.fail(f"expected a list of {len(args)} items, got {len(raw)}")
+        return tuple(build(a, item, ctx.at(i)) for i, (a, item) in enumerate(zip(args, raw)))
+    if origin is dict:
+        key_hint, value_hint = get_args(hint)
+        if not isinstance(raw, dict):
+            raise ctx.fail(f"expected a table, got {_describe(raw)}")
+        return {build(key_hint, k, ctx.at(k)): build(value_hint, v, ctx.at(k)) for k, v in raw.items()}
+    if hint is Any:
+        return raw
+    if hint is bool:
+        if not isinstance(raw, bool):
+            raise ctx.fail(f"expected true or false, got {_describe(raw)}")
+        return raw
+    if hint is int:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise ctx.fail(f"expected a whole number, got {_describe(raw)}")
+        return raw
+    if hint is float:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+            raise ctx.fail(f"expected a number, got {_describe(raw)}")
+        return float(raw)
+    if hint is str:
+        if not isinstance(raw, str):
+            raise ctx.fail(f"expected text, got {_describe(raw)}")
+        return raw
+    raise TypeError(f"schema: unsupported type hint {hint!r}")  # a bug in a schema, not in data
+
+
+def _build_dataclass(cls: type, raw: Any, ctx: Ctx) -> Any:
+    if not isinstance(raw, dict):
+        raise ctx.fail(f"expected a table, got {_describe(raw)}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    # TOML keys use dashes or underscores; fields use underscores.
+    given = {k.replace("-", "_"): (k, v) for k, v in raw.items()}
+    unknown = sorted(k for k, _ in given.values() if k.replace("-", "_") not in fields)
+    if unknown:
+        raise ctx.at(unknown[0]).fail(
+            f"unknown key (expected one of: {', '.join(sorted(fields))})")
+    values = {}
+    for name, field in fields.items():
+        if name in given:
+            key, value = given[name]
+            values[name] = build(hints[name], value, ctx.at(key))
+        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+            raise ctx.at(name).fail("missing")
+    obj = cls(**values)
+    check = getattr(obj, "check", None)
+    if check is not None:
+        problem = check()
+        if problem:
+            raise ctx.fail(problem)
+    return obj
+
+
+def unique_ids(items: typing.Iterable[Any], ctx: Ctx, attr: str = "id") -> dict[str, Any]:
+    """Index items by id; a repeated id is an error naming the second occurrence."""
+    index: dict[str, Any] = {}
+    for i, item in enumerate(items):
+        key = getattr(item, attr)
+        if key in index:
+            raise ctx.at(i).at(attr).fail(f"duplicate id {key!r}")
+        index[key] = item
+    return index
+
+
+def expect_ref(ref: str, known: typing.Container[str], ctx: Ctx, what: str) -> None:
+    """A cross-reference must name something that exists."""
+    if ref not in known:
+        raise ctx.fail(f"unknown {what} {ref!r}")
+
+
+def expect_total(actual: int, expected: int, ctx: Ctx, what: str) -> None:
+    if actual != expected:
+        raise ctx.fail(f"{what} add up to {actual}, the rules say {expected}")
