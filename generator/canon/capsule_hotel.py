@@ -1,0 +1,836 @@
+"""Tokyo Capsule Hotel's canonical data: economy, loans, lots, capsules, buildings, dice, cards.
+
+Files (assets/capsule-hotel/): game.toml (setup, rounds, money, loans, purchases, purchase limit,
+income, franchise, construction, variants), components.toml (the box inventory, map sheet, starting
+lots, lot boards, capsule board and colours, piece sizes, round expenses board, seals, attraction
+boards) and buildings.toml (bonus dice, the six buildings with their die faces and attraction cards).
+
+Provenance: every table or item has `source` ("rules" = the Italian rules text, "house" = chosen by
+this project); a rules item may list in `house = [...]` the fields that are house values. Use
+`item.source_of("field")` to ask where one value comes from. A `components()` row's source is where
+its count comes from ("house" for lot boards, seals and dice, whose faces are house designs).
+
+The small helpers on `CapsuleHotel` (pink capsule cost, interest, debt, incomes) only combine values
+from the data with the arithmetic the rules text spells out; rules engines build on them.
+"""
+from __future__ import annotations
+
+import dataclasses
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from . import Component
+from .files import read_toml
+from .schema import Ctx, Source, build, expect_ref, expect_total, unique_ids
+
+#: The component list of the rules text (capsule-hotel.it.txt, first page); components.toml's
+#: [inventory] must agree with it.
+RULES_INVENTORY = {
+    "map_sheets": 10, "game_ledger_pads": 1, "player_ledger_pads": 5, "lot_boards": 5,
+    "franchise_income_boards": 1, "capsule_boards": 1, "attraction_boards": 2,
+    "round_expenses_boards": 1, "round_expenses_markers": 2, "seals": 5,
+    "coupons_and_attraction_cards": 26, "entrances": 20, "capsules": 88, "cemeteries": 4,
+    "vending_machines": 20, "buildings": 11, "bonus_dice": 3,
+}
+#: The one capsule colour the rules treat apart (bought one by one, may stack as a tall tower).
+PINK = "pink"
+
+
+class Sourced:
+    """Mixin for items with `source` and `house` (names of fields that are house data)."""
+
+    source: Source
+    house: tuple[str, ...]
+
+    def source_of(self, field: str) -> Source:
+        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        if field not in names:
+            raise KeyError(field)
+        return "house" if field in {h.replace("-", "_") for h in self.house} else self.source
+
+    def check_house(self) -> str | None:
+        names = {f.name for f in dataclasses.fields(self)} - {"source", "house"}  # type: ignore[arg-type]
+        for name in self.house:
+            if name.replace("-", "_") not in names:
+                return f"house: {name!r} is not a field here (fields: {', '.join(sorted(names))})"
+        if self.house and self.source == "house":
+            return "house: list house fields only on items whose source is not already 'house'"
+        return None
+
+    def check(self) -> str | None:
+        return self.check_house()
+
+
+def _range_problem(values, lo_hi: tuple[int, int], what: str) -> str | None:
+    lo, hi = lo_hi
+    outside = [v for v in values if not lo <= v <= hi]
+    if outside:
+        return f"{what} {outside[0]} is outside the rules' range {lo}-{hi}"
+    if values and (min(values) != lo or max(values) != hi):
+        return f"{what}s run {min(values)}-{max(values)}, the rules say {lo}-{hi}"
+    return None
+
+
+# --------------------------------------------------------------------------- game.toml
+
+@dataclasses.dataclass(frozen=True)
+class Setup(Sourced):
+    starting_lots_per_player: int
+    no_starting_lot_coupons: int
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+Phase = Literal["mark-round", "loans", "purchase-barter", "income"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Rounds(Sourced):
+    count: int
+    phases: tuple[Phase, ...]
+    end_check_from: int
+    coupon_rounds: tuple[int, ...]
+    coupons_per_coupon_round: int
+    source: Source
+    house: tuple[str, ...] = ()
+
+    def check(self):
+        if not 1 <= self.end_check_from <= self.count:
+            return f"end_check_from: {self.end_check_from} is not a round 1-{self.count}"
+        if list(self.coupon_rounds) != sorted(set(self.coupon_rounds)) or any(
+                not 1 <= r <= self.count for r in self.coupon_rounds):
+            return f"coupon_rounds: expected distinct rounds 1-{self.count} in order"
+        return self.check_house()
+
+
+@dataclasses.dataclass(frozen=True)
+class Money(Sourced):
+    currency: str
+    symbol: str
+    coupon_value: int
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class LoanOption(Sourced):
+    amount: int
+    source: Source
+    coupons: int = 0
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Loan(Sourced):
+    interest_percent: int
+    option: tuple[LoanOption, ...]
+    source: Source
+    house: tuple[str, ...] = ()
+
+    def check(self):
+        amounts = [o.amount for o in self.option]
+        if not amounts:
+            return "option: at least one loan option"
+        if amounts != sorted(set(amounts)):
+            return "option: loan amounts must be distinct and in increasing order"
+        for a in amounts:
+            if a * self.interest_percent % 100:
+                return f"option: {self.interest_percent}% of {a} is not a whole number of yen"
+        return self.check_house()
+
+
+@dataclasses.dataclass(frozen=True)
+class Purchase(Sourced):
+    declare_seconds: int
+    vending_machine: int
+    cemetery: int
+    entrance: int
+    pink_first: int
+    pink_each_further: int
+    lot_price_range: tuple[int, int]
+    capsule_price_range: tuple[int, int]
+    building_price_range: tuple[int, int]
+    items_per_purchase: int
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class PurchaseLimit(Sourced):
+    by_players: dict[str, int]
+    track_step: int
+    source: Source
+    house: tuple[str, ...] = ()
+
+    def check(self):
+        for key, value in self.by_players.items():
+            if not key.isdigit():
+                return f"by_players.{key}: keys are player counts"
+            if value <= 0 or value % self.track_step:
+                return f"by_players.{key}: {value} is not a positive multiple of track_step"
+        return self.check_house()
+
+
+@dataclasses.dataclass(frozen=True)
+class Income(Sourced):
+    franchise_per_unit: int
+    cemetery_deduction: int
+    max_cemeteries_per_lot: int
+    hotel_floor: int
+    capsule_cap: int
+    golden_rule_penalty: int
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Franchise(Sourced):
+    coupon_thresholds: tuple[int, ...]
+    coupons_per_threshold: int
+    track_max: int
+    source: Source
+    house: tuple[str, ...] = ()
+
+    def check(self):
+        t = list(self.coupon_thresholds)
+        if t != sorted(set(t)):
+            return "coupon_thresholds: expected increasing amounts"
+        if t and self.track_max < t[-1]:
+            return f"track_max: {self.track_max} is below the last coupon threshold {t[-1]}"
+        return self.check_house()
+
+
+@dataclasses.dataclass(frozen=True)
+class Construction(Sourced):
+    hotels_per_purchase: int
+    pink_tower_min_floors: int
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Variants(Sourced):
+    tallest_hotel_coupons: int
+    attraction_card_modes: tuple[Literal["buyer-chooses", "all-side-b"], ...]
+    placement_vote_percent: int
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class GameFile:
+    id: str
+    name: str
+    players: tuple[int, int]
+    players_source: Source
+    setup: Setup
+    rounds: Rounds
+    money: Money
+    loan: Loan
+    purchase: Purchase
+    purchase_limit: PurchaseLimit
+    income: Income
+    franchise: Franchise
+    construction: Construction
+    variants: Variants
+
+    def check(self):
+        lo, hi = self.players
+        if not 1 <= lo <= hi:
+            return f"players: {list(self.players)} is not a range min <= max"
+        keys = {str(n) for n in range(lo, hi + 1)}
+        if set(self.purchase_limit.by_players) != keys:
+            return (f"purchase_limit.by_players: expected one limit for each player count "
+                    f"{lo}-{hi}, got {sorted(self.purchase_limit.by_players)}")
+        if any(t % self.income.franchise_per_unit for t in self.franchise.coupon_thresholds):
+            return "franchise.coupon_thresholds: not multiples of income.franchise_per_unit"
+
+
+# --------------------------------------------------------------------------- components.toml
+
+@dataclasses.dataclass(frozen=True)
+class Inventory:
+    """The rules' component list, as counts."""
+
+    map_sheets: int
+    game_ledger_pads: int
+    player_ledger_pads: int
+    lot_boards: int
+    franchise_income_boards: int
+    capsule_boards: int
+    attraction_boards: int
+    round_expenses_boards: int
+    round_expenses_markers: int
+    seals: int
+    coupons_and_attraction_cards: int
+    entrances: int
+    capsules: int
+    cemeteries: int
+    vending_machines: int
+    buildings: int
+    bonus_dice: int
+    source: Source
+
+
+@dataclasses.dataclass(frozen=True)
+class MapSheet(Sourced):
+    size: tuple[float, float]
+    colour: str
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class StartingLots(Sourced):
+    count: int
+    side: float
+    corners: tuple[tuple[float, float], ...]
+    source: Source
+    house: tuple[str, ...] = ()
+
+    def check(self):
+        if len(self.corners) != self.count:
+            return f"corners: {len(self.corners)} corners for {self.count} starting lots"
+        return self.check_house()
+
+
+@dataclasses.dataclass(frozen=True)
+class LotBoard(Sourced):
+    id: str
+    name: str
+    price: int
+    size: tuple[float, float]
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class CapsulePosition:
+    pieces: int
+    price: int
+
+
+@dataclasses.dataclass(frozen=True)
+class CapsuleBoard(Sourced):
+    position: tuple[CapsulePosition, ...]
+    entrances_half: Literal["left", "right"]
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class CapsuleColour(Sourced):
+    id: str
+    name: str
+    count: int
+    hex: str
+    pattern: str
+    source: Source
+    house: tuple[str, ...] = ()
+
+    def check(self):
+        if len(self.hex) != 7 or not self.hex.startswith("#"):
+            return f"hex: {self.hex!r} is not a colour like #12ab34"
+        if self.count < 2:
+            return "count: one capsule of each colour sits by the franchise income board, so at least 2"
+        return self.check_house()
+
+    @property
+    def for_sale(self) -> int:
+        """Capsules beside the capsule board at setup (one of each colour marks the franchise board)."""
+        return self.count - 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Pieces(Sourced):
+    capsule: tuple[float, float, float]
+    entrance: tuple[float, float]
+    vending_machine: tuple[float, float]
+    cemetery: tuple[float, float]
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class RoundExpensesBoard(Sourced):
+    queue_spaces: int
+    track_max: int
+    markers: tuple[Literal["expenses", "limit"], ...]
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Seal(Sourced):
+    id: str
+    name: str
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class AttractionBoard(Sourced):
+    id: str
+    name: str
+    buildings: tuple[str, ...]
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class ComponentsFile:
+    inventory: Inventory
+    map_sheet: MapSheet
+    starting_lots: StartingLots
+    lot_board: tuple[LotBoard, ...]
+    capsule_board: CapsuleBoard
+    capsule: tuple[CapsuleColour, ...]
+    pieces: Pieces
+    round_expenses_board: RoundExpensesBoard
+    seal: tuple[Seal, ...]
+    attraction_board: tuple[AttractionBoard, ...]
+
+
+# --------------------------------------------------------------------------- buildings.toml
+
+@dataclasses.dataclass(frozen=True)
+class Die(Sourced):
+    id: str
+    name: str
+    sides: int
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Face:
+    """One face of a bonus die as the rules list it; `times` = how often it is on the die (2x)."""
+
+    yen: int = 0
+    coupons: int = 0
+    no_cemetery: bool = False
+    times: int = 1
+
+    def check(self):
+        if self.times < 1:
+            return "times: at least 1"
+        if self.yen < 0 or self.coupons < 0:
+            return "a face shows no negative amounts"
+        if not (self.yen or self.coupons or self.no_cemetery):
+            return "a face shows yen, coupons or the no-cemetery symbol"
+
+
+EffectKind = Literal[
+    "roll-bonus-die",                  # roll the building's bonus die in each Income phase
+    "attraction-income",               # fixed attraction income (amount) for every hotel in the lot
+    "ignore-cemetery-deduction",       # no cemetery deduction for the hotels in the lot
+    "gain-coupons",                    # the buyer / owner gains `amount` coupons
+    "adjacent-lots-attraction-income",  # `amount` extra attraction income for every adjacent lot
+    "rename",                          # the building is called `name` from now on
+    "waive-golden-rule",               # hotels may exceed vending machines + cemeteries in the lot
+    "hotel-on-building",               # up to `max_capsules` same-colour capsules on it form a hotel
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class Effect:
+    effect: EffectKind
+    when: Literal["purchase", "income", "always"] = "income"
+    amount: int = 0
+    name: str = ""
+    max_capsules: int = 0
+    starting_lots_as_one: bool = False
+
+    def check(self):
+        needs_amount = {"attraction-income", "gain-coupons", "adjacent-lots-attraction-income"}
+        if self.effect in needs_amount and self.amount <= 0:
+            return f"amount: {self.effect!r} needs a positive amount"
+        if self.effect not in needs_amount and self.amount:
+            return f"amount: {self.effect!r} takes no amount"
+        if (self.effect == "rename") != bool(self.name):
+            return "name: only 'rename' takes a name, and it needs one"
+        if (self.effect == "hotel-on-building") != (self.max_capsules > 0):
+            return "max_capsules: only 'hotel-on-building' takes max_capsules, and it needs one"
+        if self.starting_lots_as_one and self.effect != "adjacent-lots-attraction-income":
+            return "starting_lots_as_one: only for 'adjacent-lots-attraction-income'"
+
+
+@dataclasses.dataclass(frozen=True)
+class AttractionCard(Sourced):
+    id: str
+    side_a_text: str
+    side_b_text: str
+    side_b: tuple[Effect, ...]
+    source: Source
+    house: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Building(Sourced):
+    id: str
+    name: str
+    cost: int
+    count: int
+    size: tuple[float, float]
+    die: str
+    faces: tuple[Face, ...]
+    effects: tuple[Effect, ...]
+    text: str
+    source: Source
+    card: AttractionCard | None = None
+    house: tuple[str, ...] = ()
+
+    def check(self):
+        if self.count < 1:
+            return "count: at least 1"
+        if not any(e.effect == "roll-bonus-die" for e in self.effects):
+            return "effects: every building rolls its bonus die (side A)"
+        return self.check_house()
+
+    @property
+    def rolled_faces(self) -> tuple[Face, ...]:
+        """The faces as rolled: each listed face repeated `times` (a uniform pick is one roll)."""
+        return tuple(f for f in self.faces for _ in range(f.times))
+
+
+@dataclasses.dataclass(frozen=True)
+class BuildingsFile:
+    die: tuple[Die, ...]
+    building: tuple[Building, ...]
+
+
+# --------------------------------------------------------------------------- the game
+
+@dataclasses.dataclass(frozen=True)
+class CapsuleHotel:
+    """Everything the generator draws and the rules engine checks for Tokyo Capsule Hotel."""
+
+    id: str
+    name: str
+    players: tuple[int, int]
+    players_source: Source
+    setup: Setup
+    rounds: Rounds
+    money: Money
+    loan: Loan
+    purchase: Purchase
+    purchase_limit_table: PurchaseLimit
+    income: Income
+    franchise: Franchise
+    construction: Construction
+    variants: Variants
+    inventory: Inventory
+    map_sheet: MapSheet
+    starting_lots: StartingLots
+    lot_boards: tuple[LotBoard, ...]
+    capsule_board: CapsuleBoard
+    capsules: tuple[CapsuleColour, ...]
+    pieces: Pieces
+    round_expenses_board: RoundExpensesBoard
+    seals: tuple[Seal, ...]
+    attraction_boards: tuple[AttractionBoard, ...]
+    dice: tuple[Die, ...]
+    buildings: tuple[Building, ...]
+
+    # -- look-ups
+    @cached_property
+    def lot_board(self) -> dict[str, LotBoard]:
+        return {b.id: b for b in self.lot_boards}
+
+    @cached_property
+    def capsule(self) -> dict[str, CapsuleColour]:
+        return {c.id: c for c in self.capsules}
+
+    @cached_property
+    def building(self) -> dict[str, Building]:
+        return {b.id: b for b in self.buildings}
+
+    @cached_property
+    def die(self) -> dict[str, Die]:
+        return {d.id: d for d in self.dice}
+
+    @cached_property
+    def attraction_cards(self) -> tuple[AttractionCard, ...]:
+        return tuple(b.card for b in self.buildings if b.card is not None)
+
+    @property
+    def coupons(self) -> int:
+        """Coupon cards in the box: the 26 coupons and attraction cards less the attraction cards."""
+        return self.inventory.coupons_and_attraction_cards - len(self.attraction_cards)
+
+    # -- small helpers: the rules' arithmetic over the data
+    def capsule_price(self, colour: str) -> int:
+        """Price of a non-pink colour: the capsule board position of its group (all are taken)."""
+        c = self.capsule[colour]
+        if c.id == PINK:
+            raise ValueError("pink capsules are priced per purchase: use pink_capsule_cost(n)")
+        return next(p.price for p in self.capsule_board.position if p.pieces == c.for_sale)
+
+    def pink_capsule_cost(self, n: int) -> int:
+        """Cost of `n` pink capsules bought in one purchase: first 2,000, each further one 500."""
+        if n < 1:
+            raise ValueError("at least one pink capsule")
+        return self.purchase.pink_first + self.purchase.pink_each_further * (n - 1)
+
+    def interest(self, loan: int) -> int:
+        """Interest per round: a percentage of the starting loan."""
+        return loan * self.loan.interest_percent // 100
+
+    def debt(self, loan: int, round_: int) -> int:
+        """Total debt in a round: loan + interest x current round."""
+        return loan + self.interest(loan) * round_
+
+    def purchase_limit(self, players: int) -> int:
+        return self.purchase_limit_table.by_players[str(players)]
+
+    def franchise_income(self, hotels: int, lots: int) -> int:
+        """100 x (hotels of the franchise on the map + lots holding at least one of them)."""
+        if not (hotels == lots == 0 or 1 <= lots <= hotels):
+            raise ValueError(f"{hotels} hotels cannot stand in {lots} lots")
+        return self.income.franchise_per_unit * (hotels + lots)
+
+    def franchise_coupons(self, before: int, after: int) -> int:
+        """Coupons each owner of a hotel of the franchise gains when its income goes before -> after."""
+        crossed = sum(1 for t in self.franchise.coupon_thresholds if before < t <= after)
+        return crossed * self.franchise.coupons_per_threshold
+
+    def cemetery_deduction(self, cemeteries: int) -> int:
+        if not 0 <= cemeteries <= self.income.max_cemeteries_per_lot:
+            raise ValueError(f"a lot holds 0-{self.income.max_cemeteries_per_lot} cemeteries, "
+                             f"not {cemeteries}")
+        return self.income.cemetery_deduction * cemeteries
+
+    def hotel_income(self, franchise: int, attraction: int, cemeteries: int, capsules: int,
+                     no_cemetery: bool = False) -> int:
+        """Franchise + attraction - cemetery deduction (never below 100 by it), then the cap of
+        1,000 x capsules applied last. `no_cemetery`: a die or card cancels the deduction."""
+        gross = franchise + attraction
+        deduction = 0 if no_cemetery else self.cemetery_deduction(cemeteries)
+        net = max(gross - deduction, min(gross, self.income.hotel_floor))
+        return min(net, self.income.capsule_cap * capsules)
+
+    def components(self) -> list[Component]:
+        inv = self.inventory
+        rows = [
+            Component("map-sheet", "map-sheet", inv.map_sheets, "rules", "Map sheet"),
+            Component("ledger", "game-ledger", inv.game_ledger_pads, "rules", "Game ledger"),
+            Component("ledger", "player-ledger", inv.player_ledger_pads, "rules", "Player ledger"),
+        ]
+        rows += [Component("lot-board", b.id, 1, b.source, b.name) for b in self.lot_boards]
+        rows += [
+            Component("board", "franchise-income", inv.franchise_income_boards, "rules",
+                      "Franchise income board"),
+            Component("board", "capsule-board", inv.capsule_boards, "rules", "Capsule board"),
+        ]
+        rows += [Component("board", b.id, 1, b.source, b.name) for b in self.attraction_boards]
+        rows += [
+            Component("board", "round-expenses", inv.round_expenses_boards, "rules",
+                      "Round expenses board"),
+            Component("marker", "round-expenses-marker", inv.round_expenses_markers, "rules",
+                      "Round expenses marker"),
+        ]
+        rows += [Component("seal", s.id, 1, s.source, f"Player seal ({s.name})") for s in self.seals]
+        rows += [Component("attraction-card", c.id, 1, c.source, f"{b.name} attraction card")
+                 for b in self.buildings if (c := b.card) is not None]
+        rows += [
+            Component("coupon", "coupon", self.coupons, "rules", "Coupon"),
+            Component("entrance", "entrance", inv.entrances, "rules", "Entrance"),
+        ]
+        rows += [Component("capsule", c.id, c.count, c.source_of("count"), f"{c.name} capsule")
+                 for c in self.capsules]
+        rows += [
+            Component("cemetery", "cemetery", inv.cemeteries, "rules", "Cemetery"),
+            Component("vending-machine", "vending-machine", inv.vending_machines, "rules",
+                      "Vending machine"),
+        ]
+        rows += [Component("building", b.id, b.count, b.source_of("count"), b.name)
+                 for b in self.buildings]
+        rows += [Component("bonus-die", d.id, 1, d.source, d.name) for d in self.dice]
+        return rows
+
+
+# --------------------------------------------------------------------------- loading and checks
+
+def load(folder: Path) -> CapsuleHotel:
+    game_path, comp_path, bld_path = (folder / "game.toml", folder / "components.toml",
+                                      folder / "buildings.toml")
+    game = build(GameFile, read_toml(game_path), Ctx(str(game_path)))
+    comps = build(ComponentsFile, read_toml(comp_path), Ctx(str(comp_path)))
+    blds = build(BuildingsFile, read_toml(bld_path), Ctx(str(bld_path)))
+
+    _check_game(game, Ctx(str(game_path)))
+    for name, expected in RULES_INVENTORY.items():   # first: the other checks count on it
+        expect_total(getattr(comps.inventory, name), expected,
+                     Ctx(str(comp_path), "inventory").at(name), name.replace("_", " "))
+    _check_buildings(blds, comps, game, Ctx(str(bld_path)))
+    _check_components(comps, game, blds, Ctx(str(comp_path)), Ctx(str(game_path)))
+    return CapsuleHotel(
+        id=game.id, name=game.name, players=game.players, players_source=game.players_source,
+        setup=game.setup, rounds=game.rounds, money=game.money, loan=game.loan, purchase=game.purchase,
+        purchase_limit_table=game.purchase_limit, income=game.income, franchise=game.franchise,
+        construction=game.construction, variants=game.variants, inventory=comps.inventory,
+        map_sheet=comps.map_sheet, starting_lots=comps.starting_lots, lot_boards=comps.lot_board,
+        capsule_board=comps.capsule_board, capsules=comps.capsule, pieces=comps.pieces,
+        round_expenses_board=comps.round_expenses_board, seals=comps.seal,
+        attraction_boards=comps.attraction_board, dice=blds.die,
+        buildings=blds.building)
+
+
+def _check_game(game: GameFile, ctx: Ctx) -> None:
+    p = game.purchase
+    for name in ("lot_price_range", "capsule_price_range", "building_price_range"):
+        lo, hi = getattr(p, name)
+        if not 0 < lo <= hi:
+            raise ctx.at("purchase").at(name).fail(f"{[lo, hi]} is not a range of prices")
+    step = game.purchase_limit.track_step
+    for name in ("vending_machine", "entrance", "pink_first", "pink_each_further"):
+        if getattr(p, name) <= 0 or getattr(p, name) % step:
+            raise ctx.at("purchase").at(name).fail(
+                f"{getattr(p, name)} is not a positive multiple of purchase_limit.track_step ({step})")
+    if p.cemetery >= 0:
+        raise ctx.at("purchase").at("cemetery").fail("a cemetery has a negative cost (the buyer gains)")
+
+
+def _check_buildings(blds: BuildingsFile, comps: ComponentsFile, game: GameFile, ctx: Ctx) -> None:
+    die_ctx, b_ctx = ctx.at("die"), ctx.at("building")
+    dice = unique_ids(blds.die, die_ctx)
+    unique_ids(blds.building, b_ctx)
+    inv = comps.inventory
+    if len(blds.die) != inv.bonus_dice:
+        raise die_ctx.fail(f"{len(blds.die)} dice, the rules say {inv.bonus_dice}")
+    expect_total(sum(b.count for b in blds.building), inv.buildings, b_ctx, "building counts")
+    problem = _range_problem([b.cost for b in blds.building], game.purchase.building_price_range,
+                             "building cost")
+    if problem:
+        raise b_ctx.fail(problem)
+    used = set()
+    cards = set()
+    for i, b in enumerate(blds.building):
+        at = b_ctx.at(i)
+        if b.cost % game.purchase_limit.track_step:
+            raise at.at("cost").fail(f"{b.cost} is not a multiple of {game.purchase_limit.track_step}")
+        expect_ref(b.die, dice, at.at("die"), "die")
+        used.add(b.die)
+        sides, n = dice[b.die].sides, len(b.rolled_faces)
+        if sides % n:
+            raise at.at("faces").fail(
+                f"{n} faces cannot be spread evenly over the {sides} sides of die {b.die!r}")
+        if b.card is not None:
+            if b.card.id in cards:
+                raise at.at("card").at("id").fail(f"duplicate id {b.card.id!r}")
+            cards.add(b.card.id)
+    unused = sorted(set(dice) - used)
+    if unused:
+        raise die_ctx.fail(f"die {unused[0]!r} is used by no building")
+    if len(cards) >= inv.coupons_and_attraction_cards:
+        raise b_ctx.fail(f"{len(cards)} attraction cards leave no coupons of the "
+                         f"{inv.coupons_and_attraction_cards} coupons and attraction cards")
+
+
+def _check_components(comps: ComponentsFile, game: GameFile, blds: BuildingsFile, ctx: Ctx,
+                      game_ctx: Ctx) -> None:
+    inv = comps.inventory
+    sheet_w, sheet_h = comps.map_sheet.size
+
+    # starting lots: enough for the smallest table, on the sheet, not overlapping
+    sl, sl_ctx = comps.starting_lots, ctx.at("starting_lots")
+    if game.setup.starting_lots_per_player * game.players[0] > sl.count:
+        raise game_ctx.at("setup").at("starting_lots_per_player").fail(
+            f"{game.players[0]} players cannot claim {game.setup.starting_lots_per_player} of the "
+            f"{sl.count} starting lots each")
+    for i, (x, y) in enumerate(sl.corners):
+        if x < 0 or y < 0 or x + sl.side > sheet_w or y + sl.side > sheet_h:
+            raise sl_ctx.at("corners").at(i).fail("the starting lot is not wholly on the map sheet")
+        for j in range(i):
+            ox, oy = sl.corners[j]
+            if abs(x - ox) < sl.side and abs(y - oy) < sl.side:
+                raise sl_ctx.at("corners").at(i).fail(f"overlaps starting lot {j}")
+
+    # lot boards
+    lb_ctx = ctx.at("lot_board")
+    unique_ids(comps.lot_board, lb_ctx)
+    if len(comps.lot_board) != inv.lot_boards:
+        raise lb_ctx.fail(f"{len(comps.lot_board)} lot boards, the rules say {inv.lot_boards}")
+    problem = _range_problem([b.price for b in comps.lot_board], game.purchase.lot_price_range,
+                             "lot price")
+    if problem:
+        raise lb_ctx.fail(problem)
+    for i, b in enumerate(comps.lot_board):
+        w, h = b.size
+        if not (w <= sheet_w and h <= sheet_h) and not (h <= sheet_w and w <= sheet_h):
+            raise lb_ctx.at(i).at("size").fail("the lot board does not fit on the map sheet")
+        if b.price % game.purchase_limit.track_step:
+            raise lb_ctx.at(i).at("price").fail(
+                f"{b.price} is not a multiple of {game.purchase_limit.track_step}")
+
+    # capsule board and colours
+    cb_ctx, c_ctx = ctx.at("capsule_board").at("position"), ctx.at("capsule")
+    positions = {}
+    for i, p in enumerate(comps.capsule_board.position):
+        if p.pieces in positions:
+            raise cb_ctx.at(i).at("pieces").fail(f"two positions for {p.pieces} capsules")
+        if p.price % game.purchase_limit.track_step:
+            raise cb_ctx.at(i).at("price").fail(f"{p.price} is not a multiple of "
+                                                f"{game.purchase_limit.track_step}")
+        positions[p.pieces] = p
+    problem = _range_problem([p.price for p in comps.capsule_board.position],
+                             game.purchase.capsule_price_range, "capsule price")
+    if problem:
+        raise cb_ctx.fail(problem)
+    colours = unique_ids(comps.capsule, c_ctx)
+    if PINK not in colours:
+        raise c_ctx.fail(f"no {PINK!r} capsules (the rules price and stack them apart)")
+    expect_total(sum(c.count for c in comps.capsule), inv.capsules, c_ctx, "capsule counts")
+    taken = {}
+    for i, c in enumerate(comps.capsule):
+        if c.id == PINK:
+            continue
+        if c.for_sale not in positions:
+            raise c_ctx.at(i).at("count").fail(
+                f"{c.for_sale} capsules beside the board (count - 1 on the franchise board) "
+                f"match no capsule board position ({sorted(positions)})")
+        if c.for_sale in taken:
+            raise c_ctx.at(i).at("count").fail(
+                f"shares the capsule board position for {c.for_sale} with {taken[c.for_sale]!r}")
+        taken[c.for_sale] = c.id
+    empty = sorted(set(positions) - set(taken))
+    if empty:
+        raise cb_ctx.fail(f"no colour starts at the position for {empty[0]} capsules")
+
+    # seals, ledgers and boards against the player count
+    players_max = game.players[1]
+    seals = unique_ids(comps.seal, ctx.at("seal"))
+    if len(seals) != inv.seals:
+        raise ctx.at("seal").fail(f"{len(seals)} seals, the rules say {inv.seals}")
+    if players_max > min(inv.seals, inv.player_ledger_pads):
+        raise game_ctx.at("players").fail(
+            f"game.toml allows {players_max} players, but there are only {inv.seals} seals "
+            f"and {inv.player_ledger_pads} player ledger pads")
+    reb, reb_ctx = comps.round_expenses_board, ctx.at("round_expenses_board")
+    if reb.queue_spaces < players_max:
+        raise reb_ctx.at("queue_spaces").fail(f"{reb.queue_spaces} spaces for {players_max} seals")
+    if len(reb.markers) != inv.round_expenses_markers or len(set(reb.markers)) != len(reb.markers):
+        raise reb_ctx.at("markers").fail(
+            f"one distinct role for each of the {inv.round_expenses_markers} round expenses markers")
+    limits = game.purchase_limit
+    if reb.track_max < max(limits.by_players.values()) or reb.track_max % limits.track_step:
+        raise reb_ctx.at("track_max").fail(
+            f"{reb.track_max}: a multiple of {limits.track_step} reaching the largest purchase limit "
+            f"({max(limits.by_players.values())})")
+    ab_ctx = ctx.at("attraction_board")
+    unique_ids(comps.attraction_board, ab_ctx)
+    if len(comps.attraction_board) != inv.attraction_boards:
+        raise ab_ctx.fail(f"{len(comps.attraction_board)} attraction boards, the rules say "
+                          f"{inv.attraction_boards}")
+    building_ids = [b.id for b in blds.building]
+    seen: dict[str, int] = {}
+    for i, board in enumerate(comps.attraction_board):
+        for j, ref in enumerate(board.buildings):
+            expect_ref(ref, building_ids, ab_ctx.at(i).at("buildings").at(j), "building")
+            if ref in seen:
+                raise ab_ctx.at(i).at("buildings").at(j).fail(f"{ref!r} is already on board {seen[ref]}")
+            seen[ref] = i
+    missing = [b for b in building_ids if b not in seen]
+    if missing:
+        raise ab_ctx.fail(f"building {missing[0]!r} is on no attraction board")

@@ -1,0 +1,403 @@
+"""Tokyo Capsule Hotel's canonical data against the (Italian) rules text, its worked examples, its
+cross-references, and the loader's errors on broken files."""
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from generator import canon
+from generator.canon import DataError
+from generator.canon.capsule_hotel import PINK
+
+RULES = Path(__file__).resolve().parents[2] / "shared" / "rules" / "capsule-hotel.it.txt"
+GAME = "capsule-hotel"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return canon.load(GAME)
+
+
+@pytest.fixture(scope="module")
+def text() -> str:
+    # The rules live beside the repo in ../shared; CI lays them out the same way.
+    return RULES.read_text(encoding="utf-8")
+
+
+def yen(s: str) -> int:
+    """'1.000' (Italian thousands separator) -> 1000."""
+    return int(s.replace(".", ""))
+
+
+# --------------------------------------------------------------------------- totals of the rules
+
+def test_component_list_of_the_rules(game, text):
+    inv = game.inventory
+    stated = {
+        r"10x fogli Mappa": inv.map_sheets == 10,
+        r"1x blocco del Registro di partita": inv.game_ledger_pads == 1,
+        r"5x blocchi del Registro del giocatore": inv.player_ledger_pads == 5,
+        r"·5 - Plance dei Lotti": inv.lot_boards == 5 == len(game.lot_boards),
+        r"1x Rendita franchising": inv.franchise_income_boards == 1,
+        r"1x plancia delle Capsule": inv.capsule_boards == 1,
+        r"2x plance delle Attrazioni": inv.attraction_boards == 2 == len(game.attraction_boards),
+        r"1x Plancia delle Spese del round": inv.round_expenses_boards == 1,
+        r"2x segnalini delle Spese del round": inv.round_expenses_markers == 2,
+        r"5x Sigilli dei giocatori": inv.seals == 5 == len(game.seals),
+        r"·26 - Coupon e carte Attrazione": inv.coupons_and_attraction_cards == 26,
+        r"·20 - Ingressi": inv.entrances == 20,
+        r"·88 - Capsule": inv.capsules == 88 == sum(c.count for c in game.capsules),
+        r"·4 - Cimiteri": inv.cemeteries == 4,
+        r"·20 - Distributori automatici": inv.vending_machines == 20,
+        r"·11 - Edifici": inv.buildings == 11 == sum(b.count for b in game.buildings),
+        r"·3 - Dadi bonus": inv.bonus_dice == 3 == len(game.dice),
+    }
+    for phrase, agrees in stated.items():
+        assert phrase in text, phrase
+        assert agrees, phrase
+
+
+def test_coupons_and_attraction_cards(game, text):
+    # One attraction card for each building with a side B: the five "larger" buildings.
+    for name in ("Sweets Buffet", "Tokyo Spike", "Park", "Arcade", "Sumo Dohyo"):
+        assert re.search(rf"\n{name}: ", text), name
+        assert game.building[name.lower().replace(" ", "-")].card is not None
+    assert game.building["coin-laundry"].card is None
+    assert len(game.attraction_cards) == 5
+    assert game.coupons == 21
+    assert game.coupons + len(game.attraction_cards) == 26
+
+
+def test_costs_stated_by_the_rules(game, text):
+    p = game.purchase
+    lo, hi = re.search(r"Lotto: Costo: ([\d.]+)-([\d.]+)円", text).groups()
+    assert p.lot_price_range == (yen(lo), yen(hi)) == (3000, 6000)
+    assert sorted(b.price for b in game.lot_boards)[0] == 3000
+    assert sorted(b.price for b in game.lot_boards)[-1] == 6000
+    lo, hi = re.search(r"Capsule: \(diverse dalle rosa\) Costo: ([\d.]+)-([\d.]+)円", text).groups()
+    assert p.capsule_price_range == (yen(lo), yen(hi)) == (1000, 4000)
+    prices = [game.capsule_price(c.id) for c in game.capsules if c.id != PINK]
+    assert min(prices) == 1000 and max(prices) == 4000
+    first, further = re.search(r"Costo: ([\d.]+)円 per la prima \+ ([\d.]+)円 per ogni ulteriore",
+                               text).groups()
+    assert (p.pink_first, p.pink_each_further) == (yen(first), yen(further)) == (2000, 500)
+    assert "Distributore automatico: Costo: 500円" in text and p.vending_machine == 500
+    assert "Cimitero: Costo: −200円 (guadagni 200円)" in text and p.cemetery == -200
+    assert "Costo: 1.000円 per l’Ingresso" in text and p.entrance == 1000
+    lo, hi = re.search(r"Edifici: Costo: ([\d.]+)-([\d.]+)円", text).groups()
+    assert p.building_price_range == (yen(lo), yen(hi)) == (2000, 6000)
+    assert "contare 5 secondi" in text and p.declare_seconds == 5
+    assert "Puoi Acquistare un solo oggetto per azione di Acquisto" in text
+    assert p.items_per_purchase == 1
+
+
+def _faces(listing: str) -> list[dict]:
+    """Parse the rules' die listing ('[Coupon] 200円 / 400円 (2x) / [Niente cimitero]')."""
+    faces = []
+    for part in listing.split(" / "):
+        times = 2 if "(2x)" in part else 1
+        money = re.search(r"([\d.]+)円", part)
+        faces.append({"yen": yen(money.group(1)) if money else 0,
+                      "coupons": part.count("[Coupon]"),
+                      "no_cemetery": "[Niente cimitero]" in part, "times": times})
+    return faces
+
+
+def test_buildings_and_die_faces_exactly_as_listed(game, text):
+    listed = re.findall(r"·([A-Za-z ]+?) · ([\d.]+)円 · facce del dado: (.+)", text)
+    assert [name for name, _, _ in listed] == [b.name for b in game.buildings]
+    for name, cost, faces in listed:
+        b = next(b for b in game.buildings if b.name == name)
+        assert b.cost == yen(cost), name
+        assert [dict(yen=f.yen, coupons=f.coupons, no_cemetery=f.no_cemetery, times=f.times)
+                for f in b.faces] == _faces(faces), name
+    assert "(2x) = questa faccia compare due volte sul dado" in text
+
+
+def test_dice_carry_every_face_evenly(game):
+    for b in game.buildings:
+        die = game.die[b.die]
+        assert die.sides % len(b.rolled_faces) == 0, b.id
+    assert {b.die for b in game.buildings} == set(game.die)
+    assert len(game.building["arcade"].rolled_faces) == 8
+    assert len(game.building["park"].rolled_faces) == 4
+
+
+def test_attraction_card_side_b_values(game, text):
+    def effects(building):
+        return {e.effect: e for e in game.building[building].card.side_b}
+
+    assert "La Rendita attrazione di uno Sweets Buffet è invece fissa a 300円" in text
+    sweets = effects("sweets-buffet")
+    assert sweets["attraction-income"].amount == 300 and "ignore-cemetery-deduction" in sweets
+    assert "roll-bonus-die" not in sweets
+    assert "una tantum di 7 Coupon al giocatore che lo Acquista" in text
+    spike = effects("tokyo-spike")
+    assert spike["gain-coupons"].amount == 7 and spike["gain-coupons"].when == "purchase"
+    assert len(spike) == 1   # no die roll, no attraction income
+    assert "una Rendita attrazione extra di 500円" in text
+    park = effects("park")
+    assert "roll-bonus-die" in park
+    assert park["adjacent-lots-attraction-income"].amount == 500
+    assert park["adjacent-lots-attraction-income"].starting_lots_as_one
+    assert "diventa un Manga Hotel e dà un bonus immediato e una tantum di 1 Coupon" in text
+    assert "La sua Rendita attrazione è invece fissa a 1.000円" in text
+    arcade = effects("arcade")
+    assert arcade["rename"].name == "Manga Hotel"
+    assert arcade["gain-coupons"].amount == 1 and arcade["attraction-income"].amount == 1000
+    assert effects("sumo-dohyo").keys() == {"waive-golden-rule"}
+    # Side A is the building as printed: every building rolls its die.
+    for b in game.buildings:
+        assert any(e.effect == "roll-bonus-die" for e in b.effects)
+    laundry = {e.effect: e for e in game.building["coin-laundry"].effects}
+    assert "fino a 2 Capsule dello stesso colore" in text
+    assert laundry["hotel-on-building"].max_capsules == 2
+
+
+def test_economy_stated_by_the_rules(game, text):
+    assert "pari al 10% del valore del prestito iniziale" in text and game.loan.interest_percent == 10
+    assert "alla fine dell’ottavo round" in text and game.rounds.count == 8
+    assert "i Coupon hanno un valore di 500円 ciascuno" in text and game.money.coupon_value == 500
+    assert "prestito di 4.000円 prendono anche 1 Coupon" in text
+    assert {o.amount: o.coupons for o in game.loan.option}[4000] == 1
+    assert all(o.coupons == 0 for o in game.loan.option if o.amount != 4000)
+    assert "Rendita franchising di 500円, 1.000円 o 1.500円" in text
+    assert game.franchise.coupon_thresholds == (500, 1000, 1500)
+    assert "Rendita franchising = 100円 × [numero totale di Hotel" in text
+    assert game.income.franchise_per_unit == 100
+    assert "riduce di 100円 la Rendita di tutti gli Hotel di quel Lotto" in text
+    assert game.income.cemetery_deduction == 100
+    assert "possono esserci al massimo 5 Cimiteri" in text and game.income.max_cemeteries_per_lot == 5
+    assert "non può mai superare i 500円" in text and game.cemetery_deduction(5) == 500
+    assert "al di sotto di 100円 dalla Detrazione cimitero" in text and game.income.hotel_floor == 100
+    assert "non può superare 1.000円 × il numero di Capsule" in text and game.income.capsule_cap == 1000
+    assert "penale di 1.000円 per ogni Capsula" in text and game.income.golden_rule_penalty == 1000
+    assert "almeno 4 piani" in text and game.construction.pink_tower_min_floors == 4
+    assert "prende 1 Coupon" in text and game.variants.tallest_hotel_coupons == 1
+    assert "almeno il 50% degli altri giocatori" in text and game.variants.placement_vote_percent == 50
+    assert "nei round 2-8" in text and game.rounds.end_check_from == 2
+    assert game.rounds.phases == ("mark-round", "loans", "purchase-barter", "income")
+
+
+# --------------------------------------------------------------------------- worked examples
+
+def test_debt_example(game, text):
+    assert ("se il tuo prestito iniziale era di 6.000円, nel secondo round il tuo Debito totale "
+            "sarebbe di 7.200円 (6.000円 + 2×600円)") in text
+    assert 6000 in {o.amount for o in game.loan.option}
+    assert game.interest(6000) == 600
+    assert game.debt(6000, 2) == 7200
+    assert game.debt(4000, 8) == 4000 + 8 * 400   # end of round 8: the loan and 8 rounds of interest
+
+
+def test_pink_capsule_example(game, text):
+    assert "Acquista 4 Capsule rosa al costo di 3.500円 (2.000円 + 3×500円)" in text
+    assert "altre 3 Capsule rosa al costo di 3.000円 (2.000円 + 2×500円)" in text
+    assert game.pink_capsule_cost(4) == 3500
+    assert game.pink_capsule_cost(3) == 3000
+    assert game.pink_capsule_cost(1) == 2000
+    with pytest.raises(ValueError):
+        game.pink_capsule_cost(0)
+
+
+def test_hotel_income_examples(game, text):
+    # "un Hotel composto da 2 Capsule riceverà ... al massimo 2.000円"
+    assert "composto da 2 Capsule riceverà per quell’Hotel una Rendita di al massimo 2.000円" in text
+    assert game.hotel_income(franchise=1200, attraction=3000, cemeteries=0, capsules=2) == 2000
+    # "tutti gli Hotel in un Lotto che contiene 3 Cimiteri avranno la propria Rendita ridotta di 300円"
+    assert "3 Cimiteri avranno la propria Rendita ridotta di 300円" in text
+    assert game.hotel_income(800, 500, 0, 4) - game.hotel_income(800, 500, 3, 4) == 300
+    # Never below 100 by the cemetery deduction; the cap comes last.
+    assert game.hotel_income(300, 0, 5, 1) == 100
+    assert game.hotel_income(300, 0, 5, 1, no_cemetery=True) == 300
+    assert game.hotel_income(2600, 0, 5, 2) == 2000   # 2,100 after the deduction, capped to 2,000
+
+
+def test_franchise_examples(game):
+    # 100 x (hotels + lots): 3 hotels of one colour in 2 lots earn 500 each and pass the first threshold.
+    assert game.franchise_income(3, 2) == 500
+    assert game.franchise_income(1, 1) == 200
+    assert game.franchise_income(0, 0) == 0
+    with pytest.raises(ValueError):
+        game.franchise_income(1, 2)
+    assert game.franchise_coupons(400, 500) == 1
+    assert game.franchise_coupons(500, 600) == 0     # already reached: no second coupon
+    assert game.franchise_coupons(900, 1600) == 2
+
+
+# --------------------------------------------------------------------------- house data
+
+def test_house_values_are_marked(game):
+    assert game.players == (2, 5) and game.players_source == "house"
+    assert game.players[1] <= game.inventory.seals and game.players[1] <= game.inventory.player_ledger_pads
+    assert game.rounds.source_of("coupon_rounds") == "house"
+    assert game.rounds.source_of("count") == "rules"
+    assert all(1 <= r <= game.rounds.count for r in game.rounds.coupon_rounds)
+    assert {o.amount: o.source for o in game.loan.option} == {
+        4000: "rules", 6000: "rules", 8000: "house", 10000: "house"}
+    assert game.purchase_limit_table.source == "house"
+    for n in range(game.players[0], game.players[1] + 1):
+        assert game.purchase_limit(n) % game.purchase_limit_table.track_step == 0
+    assert all(b.source == "house" for b in game.lot_boards)
+    assert game.capsule[PINK].source == "rules" and game.capsule[PINK].source_of("count") == "house"
+    assert game.capsule["green"].source == "rules"   # the barter example's green capsules
+    for b in game.buildings:
+        assert b.source_of("cost") == "rules" and b.source_of("faces") == "rules"
+        assert b.source_of("count") == "house"
+    assert all(d.source == "house" for d in game.dice)
+    with pytest.raises(KeyError):
+        game.rounds.source_of("no-such-field")
+
+
+def test_house_boards_and_setup(game):
+    reb = game.round_expenses_board
+    assert len(reb.markers) == game.inventory.round_expenses_markers == 2
+    assert reb.queue_spaces >= game.players[1]
+    assert reb.track_max >= max(game.purchase_limit(n) for n in range(2, 6))
+    assert reb.source_of("queue_spaces") == "house"
+    assert game.setup.source == "house"
+    claimed = game.setup.starting_lots_per_player * game.players[1]
+    assert claimed - game.starting_lots.count == 1     # with 5 players, one player has none ...
+    assert game.setup.no_starting_lot_coupons * game.money.coupon_value < min(
+        b.price for b in game.lot_boards)              # ... and some coupons towards a lot instead
+    assert game.franchise.track_max >= game.franchise.coupon_thresholds[-1]
+
+
+def test_house_capsules_fit_the_capsule_board(game):
+    # 1 of each colour sits by the franchise income board; the rest stand at the board position for
+    # their number, one colour per position.
+    positions = {p.pieces for p in game.capsule_board.position}
+    non_pink = [c for c in game.capsules if c.id != PINK]
+    assert sorted(c.for_sale for c in non_pink) == sorted(positions)
+    assert any(c.id == "green" for c in game.capsules)
+
+
+def test_house_geometry_fits(game):
+    w, h = game.map_sheet.size
+    for b in game.lot_boards:
+        assert min(b.size) <= min(w, h) and max(b.size) <= max(w, h)
+    s = game.starting_lots
+    assert len(s.corners) == s.count == 4
+    for x, y in s.corners:
+        assert 0 <= x and x + s.side <= w and 0 <= y and y + s.side <= h
+    # A 2-capsule hotel with its entrance and a vending machine fits in a starting lot.
+    cw, cl, _ = game.pieces.capsule
+    assert cl + game.pieces.entrance[0] + game.pieces.vending_machine[0] + 3 <= s.side
+
+
+# --------------------------------------------------------------------------- cross-references
+
+def test_cross_references(game):
+    on_boards = [b for board in game.attraction_boards for b in board.buildings]
+    assert sorted(on_boards) == sorted(game.building)
+    for b in game.buildings:
+        assert b.die in game.die
+    card_ids = [c.id for c in game.attraction_cards]
+    assert len(card_ids) == len(set(card_ids))
+
+
+def test_components_rows_add_up(game):
+    rows = game.components()
+    by_kind = Counter()
+    for row in rows:
+        by_kind[row.kind] += row.count
+        assert row.source in ("rules", "reference", "house")
+        assert row.label
+    assert len({(r.kind, r.id) for r in rows}) == len(rows)
+    assert by_kind["map-sheet"] == 10
+    assert by_kind["ledger"] == 6
+    assert by_kind["lot-board"] == 5
+    assert by_kind["board"] == 5
+    assert by_kind["marker"] == 2 and by_kind["seal"] == 5
+    assert by_kind["attraction-card"] + by_kind["coupon"] == 26
+    assert by_kind["entrance"] == 20
+    assert by_kind["capsule"] == 88
+    assert by_kind["cemetery"] == 4
+    assert by_kind["vending-machine"] == 20
+    assert by_kind["building"] == 11
+    assert by_kind["bonus-die"] == 3
+
+
+def test_the_interface_every_game_offers(game):
+    assert game.id == GAME and game.name == "Tokyo Capsule Hotel"
+    assert canon.load(GAME) is game
+
+
+# --------------------------------------------------------------------------- broken files
+
+@pytest.fixture
+def broken(tmp_path):
+    """A copy of the data to break; loaded from its own root so nothing is cached."""
+    shutil.copytree(canon.files.assets_root() / GAME, tmp_path / GAME)
+
+    def edit(name, old, new):
+        """Replace `old` by `new` once (or each pair of two tuples, in order)."""
+        path = tmp_path / GAME / name
+        text = path.read_text(encoding="utf-8")
+        for o, n in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,)))):
+            assert o in text
+            text = text.replace(o, n, 1)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return tmp_path, edit
+
+
+@pytest.mark.parametrize("name, old, new, key, problem", [
+    ("buildings.toml", "cost = 2000", 'cost = "2000"', "building[0].cost", "expected a whole number"),
+    ("buildings.toml", "cost = 2000", "cost = 1500", "building", "building cost 1500 is outside"),
+    ("buildings.toml", 'die = "die-6"', 'die = "die-7"', "building[0].die", "unknown die 'die-7'"),
+    ("buildings.toml", "{ yen = 100 },", "{ yen = 100, times = 0 },", "building[0].faces[1]",
+     "times: at least 1"),
+    ("buildings.toml", "amount = 7", "amount = 0", "building[2].card.side_b[0]",
+     "'gain-coupons' needs a positive amount"),
+    ("buildings.toml", "count = 4", "count = 5", "building",
+     "building counts add up to 12, the rules say 11"),
+    ("buildings.toml", "{ yen = 500 },\n]", "{ yen = 500 },\n  { yen = 600 },\n]", "building[0].faces",
+     "7 faces cannot be spread evenly"),
+    ("components.toml", "count = 11", "count = 12", "capsule",
+     "capsule counts add up to 89, the rules say 88"),
+    ("components.toml", "entrances = 20", "entrances = 19", "inventory.entrances", "the rules say 20"),
+    ("components.toml", "bonus_dice = 3", "bonus_dice = 4", "inventory.bonus_dice",
+     "bonus dice add up to 4, the rules say 3"),
+    ("components.toml", '"coin-laundry", "sweets-buffet"', '"coin-laundy", "sweets-buffet"',
+     "attraction_board[0].buildings[0]", "unknown building 'coin-laundy'"),
+    ("components.toml", "price = 3000", "price = 2500", "lot_board", "lot price 2500 is outside"),
+    ("components.toml", "count = 5", "count = 6", "capsule", "capsule counts add up to 89"),
+    ("components.toml", 'hex = "#f5d000"', 'hex = "yellow"', "capsule[1]", "is not a colour"),
+    ("components.toml", "corners = [[50, 85]", "corners = [[150, 85]", "starting_lots.corners[0]",
+     "not wholly on the map sheet"),
+    ("game.toml", 'house = ["coupon_rounds"]', 'house = ["coupon_round"]', "rounds",
+     "'coupon_round' is not a field here"),
+    ("game.toml", "2 = 8000,", "2 = 8100,", "purchase_limit", "8100 is not a positive multiple"),
+    ("game.toml", "4 = 14000, 5 = 17000", "4 = 14000", "",
+     "expected one limit for each player count 2-5"),
+    ("game.toml", 'source = "house"\nby_players', 'source = "homemade"\nby_players',
+     "purchase_limit.source", "expected one of"),
+    ("game.toml", "coupon_rounds = [3, 6]", "coupon_rounds = [3, 9]", "rounds", "coupon_rounds"),
+    ("game.toml", "players = [2, 5]", "players = [2, 6]", "",
+     "expected one limit for each player count 2-6"),
+    ("game.toml", ("players = [2, 5]", "5 = 17000 }"), ("players = [2, 6]", "5 = 17000, 6 = 20000 }"),
+     "players",
+     "there are only 5 seals and 5 player ledger pads"),
+    ("game.toml", "[loan]", "[loan\n", "", "not valid TOML"),
+    ("game.toml", "starting_lots_per_player = 1", "starting_lots_per_player = 3",
+     "setup.starting_lots_per_player", "cannot claim 3 of the 4 starting lots"),
+    ("components.toml", 'markers = ["expenses", "limit"]', 'markers = ["expenses"]',
+     "round_expenses_board.markers", "each of the 2 round expenses markers"),
+    ("components.toml", "track_max = 17000", "track_max = 15000", "round_expenses_board.track_max",
+     "reaching the largest purchase limit (17000)"),
+])
+def test_broken_file_names_file_key_and_problem(broken, name, old, new, key, problem):
+    root, edit = broken
+    path = edit(name, old, new)
+    with pytest.raises(DataError) as info:
+        canon.load(GAME, root=root)
+    err = info.value
+    assert err.file == str(path)
+    assert err.key == key
+    assert problem in err.problem
+    assert str(err).startswith(f"{path}: ")
+    assert "\n" not in str(err)
