@@ -29,6 +29,31 @@ Source = Literal["rules", "reference", "house"]
 SOURCES = get_args(Source)
 
 
+class Sourced:
+    """Mixin for items with `source` and `house` (names of fields that are house data)."""
+
+    source: Source
+    house: tuple[str, ...]
+
+    def source_of(self, field: str) -> Source:
+        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        if field not in names:
+            raise KeyError(field)
+        return "house" if field in {h.replace("-", "_") for h in self.house} else self.source
+
+    def check_house(self) -> str | None:
+        names = {f.name for f in dataclasses.fields(self)} - {"source", "house"}  # type: ignore[arg-type]
+        for name in self.house:
+            if name.replace("-", "_") not in names:
+                return f"house: {name!r} is not a field here (fields: {', '.join(sorted(names))})"
+        if self.house and self.source == "house":
+            return "house: list house fields only on items whose source is not already 'house'"
+        return None
+
+    def check(self) -> str | None:
+        return self.check_house()
+
+
 @dataclasses.dataclass(frozen=True)
 class Ctx:
     """The file being read and the key path reached in it."""
