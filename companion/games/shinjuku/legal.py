@@ -1,0 +1,126 @@
+"""Listing legal moves, for random playouts, tests and the UI's choices.
+
+`legal_moves` returns moves that `validate` accepts, one per distinct choice of target, reduced in
+two ways so the list stays short:
+  * cards: each distinct matching card of the hand, or (only when no single card matches) one
+    three-card wild made of the first three cards of the hand;
+  * move paths: at most `max_paths` paths per starting station, shortest first, with the default
+    choice of which customer each store takes.
+In table mode, moves that carry drawn cards or customers are filled with one possible draw (the
+first cards/customers that can still be drawn); the UI asks the players what they really drew.
+"""
+from __future__ import annotations
+
+from . import cards as cd
+from . import moves as mv
+from . import state as st
+from .index import Index
+from .movement import paths_from
+
+
+def _sample_cards(ix: Index, state: dict, k: int, deck_only: bool = False) -> list[str]:
+    pool = ix.sort_cards(state["deck"]) + ([] if deck_only else ix.sort_cards(state["discard"]))
+    return pool[:k]
+
+
+def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> list[dict]:
+    phase = state["phase"]
+    table = state["mode"] == st.TABLE
+    out: list[dict] = []
+    if phase == "over":
+        return out
+    if phase == "deal":
+        d = state["deal"]
+        hand = _sample_cards(ix, state, ix.hand_size, deck_only=True)
+        for p, done in enumerate(d["hands"]):
+            if not done:
+                out.append({"type": "deal-hand", "player": p, "cards": hand})
+        if len(d["seeded"]) < ix.seed_wards:
+            tokens = state["bag"][:ix.seed_customers]
+            for w in dict.fromkeys(state["deck"]):
+                if w not in d["seeded"]:
+                    out.append({"type": "seed-ward", "ward": w, "customers": tokens})
+        if not d["matsuri"]:
+            for w in dict.fromkeys(state["deck"]):
+                out.append({"type": "place-matsuri", "ward": w})
+        if not d["queue"]:
+            out.append({"type": "fill-queue", "cards": _sample_cards(ix, state, ix.slots, True),
+                        "customers": state["bag"][:ix.queue_start]})
+        return out
+
+    p = state["current"]
+    if phase == "place":
+        m = {"type": "place-customers", "player": p}
+        if table:
+            if st.card_pool(state):
+                m["card"] = _sample_cards(ix, state, 1)[0]
+            m["customers"] = state["bag"][:len(state["queue"][0]["customers"])]
+        return [m]
+    if phase == "matsuri":
+        return [{"type": "move-matsuri", "player": p, "ward": w} for w in ix.neighbours[state["matsuri"]]]
+    if phase == "bonus":
+        for q in state["bonus"]:
+            m = {"type": "income", "player": q}
+            if table:
+                m["cards"] = _sample_cards(ix, state, mv.income_count(ix, state, q)[1])
+            out += [m, {"type": "decline-income", "player": q}]
+        return out
+
+    # actions
+    done = state["actions"]
+    want = [a for a in mv.ACTIONS if a not in done and (kinds is None or a in kinds)]
+    me = state["players"][p]
+    if "open-store" in want:
+        goods = [g for g in ix.goods if me["stores"][g] > 0]
+        if goods:
+            for s in ix.station_ids:
+                if s in state["stations"]:
+                    continue
+                for c in cd.options(ix, state, p, [ix.station_ward[s]]):
+                    for g in goods:
+                        out.append({"type": "open-store", "player": p, "card": c, "station": s, "goods": g})
+    if "expand-track" in want and me["track"] >= 1:
+        built = state["tracks"]
+        for cid in ix.connection_ids:
+            if cid in built:
+                continue
+            out.append({"type": "expand-track", "player": p, "connection": cid})
+            if me["track"] >= 2:
+                a, b = ix.conn_ends[cid]
+                ends = list(dict.fromkeys([ix.station_ward[a], ix.station_ward[b]]))
+                cards = cd.options(ix, state, p, ends)
+                if not cards:
+                    continue
+                for s in (a, b):
+                    for _, cid2 in ix.adjacency[s]:
+                        if cid2 != cid and cid2 not in built:
+                            for c in cards:
+                                out.append({"type": "expand-track", "player": p, "connection": cid,
+                                            "second": cid2, "card": c})
+    if "upgrade-store" in want and me["department_stores"] >= 1:
+        for s, store in state["stations"].items():
+            if store["owner"] != p or store["kind"] != "store" or s not in ix.sakura:
+                continue
+            tokens = [t for t in dict.fromkeys(me["customers"]) if ix.token[t][0] == store["goods"]]
+            for c in (cd.options(ix, state, p, [ix.station_ward[s]]) if tokens else []):
+                for t in tokens:
+                    out.append({"type": "upgrade-store", "player": p, "station": s, "card": c, "customer": t})
+    if "income" in want:
+        m = {"type": "income", "player": p}
+        if table:
+            m["cards"] = _sample_cards(ix, state, mv.income_count(ix, state, p)[1])
+        out.append(m)
+    if "move-customers" in want:
+        for w in ix.ward_ids:
+            if not state["wards"][w]:
+                continue
+            cards = cd.options(ix, state, p, [w])
+            if not cards:
+                continue
+            for s in ix.stations_in[w]:
+                for path in paths_from(ix, state, s, max_paths):
+                    for c in cards:
+                        out.append({"type": "move-customers", "player": p, "card": c, "path": path})
+    if kinds is None or "end-turn" in kinds:
+        out.append({"type": "end-turn", "player": p})
+    return out

@@ -1,0 +1,204 @@
+"""The state document and the small operations every move uses: copying, drawing ward cards and
+customers (from the seeded deck and bag, or as entered by the table), the customer queue, and the
+end of a turn.
+
+The state is plain JSON (see the package docstring for its fields). Lists that are multisets
+(hands, customers in a ward, collected customers, the discard pile, and in "table" mode the deck
+and the bag) are kept sorted, in data order, so two states reached the same way compare equal
+and serialise identically.
+"""
+from __future__ import annotations
+
+import marshal
+import random
+from collections import Counter
+
+from .index import Index
+
+COMPANION = "companion"   # the companion is the deck and the bag (seeded, ordered lists in the state)
+TABLE = "table"           # the physical deck and bag; players enter what they drew
+
+PHASES = ("deal", "place", "matsuri", "actions", "bonus", "over")
+
+
+def clone(state: dict) -> dict:
+    """A deep copy of a JSON state (marshal round trip: exact for dict/list/str/int/bool/None)."""
+    return marshal.loads(marshal.dumps(state))
+
+
+def player_name(state: dict, p) -> str:
+    try:
+        return state["players"][p]["name"]
+    except (IndexError, KeyError, TypeError):
+        return f"player {p}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Ward cards
+
+def card_pool(state: dict) -> int:
+    """Cards that can still be drawn: the deck, then the discard pile reshuffled."""
+    return len(state["deck"]) + len(state["discard"])
+
+
+def _reshuffle(ix: Index, state: dict) -> None:
+    """The deck is empty: the discard pile becomes the deck (shuffled by the seed in companion mode)."""
+    cards = ix.sort_cards(state["discard"])
+    state["discard"] = []
+    if state["mode"] == COMPANION:
+        state["shuffles"] += 1
+        random.Random(f"shinjuku:{state['seed']}:{state['shuffles']}").shuffle(cards)
+    state["deck"] = cards
+    state.setdefault("last", {}).setdefault("reshuffled", True)
+
+
+def draw_cards(ix: Index, state: dict, n: int) -> list[str]:
+    """Companion mode: draw up to `n` cards from the top of the deck (reshuffling when needed)."""
+    drawn = []
+    for _ in range(n):
+        if not state["deck"]:
+            if not state["discard"]:
+                break
+            _reshuffle(ix, state)
+        drawn.append(state["deck"].pop(0))
+    return drawn
+
+
+def check_entered_cards(ix: Index, state: dict, cards, expected: int, what: str,
+                        deck_only: bool = False) -> list[str]:
+    """Table mode: `cards` must be `expected` ward ids that can be in the deck (or discard pile)."""
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        return [f"Enter the {what}: {expected} ward id{'s' if expected != 1 else ''} "
+                f"(\"cards\": [\"chiyoda\", …])."]
+    unknown = sorted({c for c in cards if c not in ix.card_counts})
+    if unknown:
+        return [f"There is no ward called {unknown[0]!r}."]
+    if len(cards) != expected:
+        if expected == 0:
+            return [f"No card can be drawn now (the deck and the discard pile are empty), so enter none."]
+        return [f"Enter exactly {expected} {what} ({len(cards)} given)."]
+    pool = Counter(state["deck"]) if deck_only else Counter(state["deck"]) + Counter(state["discard"])
+    for c, n in sorted(Counter(cards).items()):
+        if n > pool[c]:
+            seen = ix.card_counts[c] - pool[c]
+            return [f"That would be more {ix.wname(c)} cards than are left to draw: the deck has "
+                    f"{ix.card_counts[c]} and {seen} {'is' if seen == 1 else 'are'} already out."]
+    return []
+
+
+def take_entered_cards(ix: Index, state: dict, cards: list[str]) -> list[str]:
+    """Table mode: remove entered cards from the deck; a card found only in the discard pile means the
+    table reshuffled the discard pile into a new deck."""
+    for c in cards:
+        if c not in state["deck"]:
+            state["deck"] = ix.sort_cards(state["deck"] + state["discard"])
+            state["discard"] = []
+            state.setdefault("last", {}).setdefault("reshuffled", True)
+        state["deck"].remove(c)
+    return list(cards)
+
+
+def discard(ix: Index, state: dict, cards) -> None:
+    state["discard"] = ix.sort_cards(state["discard"] + list(cards))
+
+
+def add_to_hand(ix: Index, state: dict, p: int, cards) -> None:
+    hand = state["players"][p]["hand"]
+    state["players"][p]["hand"] = ix.sort_cards(hand + list(cards))
+
+
+# ---------------------------------------------------------------------------------------------
+# Customers
+
+def draw_customers(state: dict, n: int) -> list[str]:
+    """Companion mode: draw up to `n` customers from the bag."""
+    k = min(n, len(state["bag"]))
+    drawn, state["bag"] = state["bag"][:k], state["bag"][k:]
+    return drawn
+
+
+def check_entered_customers(ix: Index, state: dict, tokens, expected: int, what: str) -> list[str]:
+    if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+        return [f"Enter the {what}: {expected} customer id{'s' if expected != 1 else ''} "
+                f"(\"customers\": [\"food\", \"books-2\", …])."]
+    unknown = sorted({t for t in tokens if t not in ix.token})
+    if unknown:
+        kinds = ", ".join(ix.token)
+        return [f"{unknown[0]!r} is not a customer (one of: {kinds})."]
+    if len(tokens) != expected:
+        if expected == 0:
+            return ["The bag is empty, so enter no customers."]
+        return [f"Enter exactly {expected} {what} ({len(tokens)} given)."]
+    bag = Counter(state["bag"])
+    for t, n in sorted(Counter(tokens).items()):
+        if n > bag[t]:
+            return [f"The bag has only {bag[t]} {ix.tname(t)} customer{'s' if bag[t] != 1 else ''} left."]
+    return []
+
+
+def take_entered_customers(state: dict, tokens: list[str]) -> list[str]:
+    for t in tokens:
+        state["bag"].remove(t)
+    return list(tokens)
+
+
+def return_to_bag(ix: Index, state: dict, token: str) -> None:
+    if state["mode"] == COMPANION:
+        state["bag"].append(token)       # back at the bottom of the (ordered) bag
+    else:
+        state["bag"] = ix.sort_tokens(state["bag"] + [token])
+
+
+def queue_add(ix: Index, state: dict, token: str) -> bool:
+    """Add a customer to the queue: onto the card already holding its type, else onto the first
+    empty card from the head ①. False when there is no such card (only when cards ran out)."""
+    goods = ix.token[token][0]
+    for slot in state["queue"]:
+        if slot["customers"] and ix.token[slot["customers"][0]][0] == goods:
+            slot["customers"] = ix.sort_tokens(slot["customers"] + [token])
+            return True
+    for slot in state["queue"]:
+        if slot["card"] is not None and not slot["customers"]:
+            slot["customers"] = [token]
+            return True
+    return False
+
+
+def queue_customers(state: dict) -> int:
+    return sum(len(slot["customers"]) for slot in state["queue"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Turns
+
+def start_turn_phase(state: dict) -> str:
+    """A turn starts by placing customers, unless the queue holds none (then that step is skipped)."""
+    return "place" if queue_customers(state) else "matsuri"
+
+
+def end_turn(state: dict) -> None:
+    """Pass the turn on; after the final customer has left the queue, the game ends when the turn
+    would come back to the start player."""
+    n = len(state["players"])
+    nxt = (state["current"] + 1) % n
+    state["actions"] = []
+    state["bonus"] = []
+    if state["final_round"] and nxt == state["start_player"]:
+        state["phase"] = "over"
+        return
+    state["current"] = nxt
+    state["turn"] += 1
+    if nxt == state["start_player"]:
+        state["round"] += 1
+    state["phase"] = start_turn_phase(state)
+
+
+def after_action(ix: Index, state: dict) -> None:
+    """After an action (or a bonus income answer): wait for bonus incomes, else end the turn when
+    both actions are taken or the action was Income."""
+    if state["bonus"]:
+        state["phase"] = "bonus"
+        return
+    state["phase"] = "actions"
+    if "income" in state["actions"] or len(state["actions"]) >= ix.actions_per_turn:
+        end_turn(state)

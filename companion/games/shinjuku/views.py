@@ -1,0 +1,184 @@
+"""Read-only helpers for the web layer: the ward page, what to enter next, a player's view of the
+state (hidden information removed), one-line move descriptions, whose turn it is, undo policy."""
+from __future__ import annotations
+
+from . import cards as cd
+from . import moves as mv
+from . import state as st
+from .index import Index
+
+
+def ward_view(ix: Index, ward: str, state: dict | None = None, player: int | None = None) -> dict:
+    """The ward page: its stations (sakura flag, connections), neighbours and copies in the deck;
+    with a state also the stores, track owners and customers there, whether the Matsuri is there,
+    and for which players a card of this ward is wild (and why)."""
+    if ward not in ix.ward_name:
+        raise KeyError(ward)
+    w = ix.data.ward[ward]
+    stations = []
+    for sid in ix.stations_in[ward]:
+        s = ix.data.station[sid]
+        conns = []
+        for other, cid in ix.adjacency[sid]:
+            c = {"connection": cid, "station": other, "name": ix.sname(other),
+                 "ward": ix.station_ward[other], "prebuilt": cid in ix.prebuilt}
+            if state is not None:
+                c["built"] = cid in state["tracks"]
+                c["owner"] = state["tracks"].get(cid)
+            conns.append(c)
+        row = {"id": sid, "name": s.name, "kanji": s.kanji, "sakura": s.sakura, "connections": conns}
+        if state is not None:
+            row["store"] = state["stations"].get(sid)
+        stations.append(row)
+    view = {"ward": ward, "number": w.number, "name": w.name, "kanji": w.kanji, "colour": w.colour,
+            "cards": w.cards,
+            "neighbours": [{"id": n, "name": ix.wname(n)} for n in w.neighbours],
+            "stations": stations}
+    if state is not None:
+        view["customers"] = list(state["wards"][ward])
+        view["matsuri"] = state["matsuri"] == ward
+        view["wild"] = [{"player": p, "name": pl["name"], "wild": bool(why), "why": why}
+                        for p, pl in enumerate(state["players"])
+                        for why in [cd.wild_reasons(ix, state, p, ward)]]
+        if isinstance(player, int) and not isinstance(player, bool) and 0 <= player < len(state["players"]):
+            why = cd.wild_reasons(ix, state, player, ward)
+            view["wild_for_player"] = bool(why)
+            view["wild_why"] = why
+            hand = state["players"][player].get("hand")      # None in another player's public view
+            view["in_hand"] = hand.count(ward) if isinstance(hand, list) else None
+    return view
+
+
+def _pool(state: dict) -> int:
+    deck = state["deck"]
+    return (len(deck) if deck is not None else state.get("deck_size", 0)) + len(state["discard"])
+
+
+def _income(ix: Index, state: dict, p: int) -> int:
+    pl = state["players"][p]
+    hand = len(pl["hand"]) if pl.get("hand") is not None else pl.get("hand_size", 0)
+    return min(ix.income_hand - hand if hand < ix.income_hand else 1, _pool(state))
+
+
+def needs(ix: Index, state: dict) -> dict:
+    """What the table must do next: phase, who may move, and (table mode) what to enter.
+    Works on the full state and on a public_view."""
+    phase = state["phase"]
+    out = {"phase": phase, "prompt": mv.expected(ix, state), "moves": list(mv.PHASE_MOVES[phase])}
+    if phase in ("place", "matsuri", "actions"):
+        out["players"] = [state["current"]]
+    elif phase == "bonus":
+        out["players"] = list(state["bonus"])
+    else:
+        out["players"] = []
+    table = state["mode"] == st.TABLE
+    if phase == "place" and table:
+        placed = len(state["queue"][0]["customers"])
+        out["enter"] = {"cards": min(1, _pool(state)),
+                        "customers": min(placed, len(state["bag"]))}
+    if phase == "matsuri":
+        out["wards"] = list(ix.neighbours[state["matsuri"]])
+    if phase in ("actions", "bonus"):
+        out["actions_left"] = [a for a in mv.ACTIONS if a not in state["actions"]] if phase == "actions" else ["income"]
+        if table:
+            out["income_cards"] = {str(p): _income(ix, state, p) for p in out["players"]}
+    return out
+
+
+def public_view(ix: Index, state: dict, viewer: int | None = None) -> dict:
+    """The state as `viewer` may see it (None: a spectator). Hidden: the seed, the deck order, other
+    players' hands (their sizes stay) and what they drew. The bag's content is public (every drawn
+    customer is on the table), so it stays, sorted."""
+    view = st.clone(state)
+    view["seed"] = None
+    view["deck"] = None
+    view["deck_size"] = len(state["deck"])
+    view["bag"] = ix.sort_tokens(state["bag"])
+    for p, pl in enumerate(view["players"]):
+        pl["hand_size"] = len(pl["hand"])
+        if p != viewer:
+            pl["hand"] = None
+    last = view.get("last") or {}
+    if "drawn" in last and last.get("player") != viewer:
+        last["drawn"] = len(last["drawn"])      # cards drawn into a hand: only their number
+    return view
+
+
+def current_player(ix: Index, state: dict) -> int | None:
+    if state["phase"] in ("place", "matsuri", "actions"):
+        return state["current"]
+    if state["phase"] == "bonus" and state["bonus"]:
+        return state["bonus"][0]
+    return None
+
+
+def describe(ix: Index, state: dict, move: dict) -> str:
+    """One history line for `move` played on `state` (the state before the move)."""
+    if not isinstance(move, dict):
+        return "?"
+    t = move.get("type")
+    who = st.player_name(state, move.get("player")) if "player" in move else "The table"
+
+    def card_words() -> str:
+        c = move.get("card")
+        if isinstance(c, list) and len(c) > 1:
+            return " with three cards as one wild (" + ", ".join(ix.wname(x) for x in c) + ")"
+        if isinstance(c, list) and c:
+            c = c[0]
+        return f" with a {ix.wname(c)} card" if isinstance(c, str) else ""
+
+    try:
+        if t == "deal-hand":
+            return f"{st.player_name(state, move.get('player'))}'s hand is dealt."
+        if t == "seed-ward":
+            return f"{ix.wname(move['ward'])} starts with " + ", ".join(ix.tname(c) for c in move["customers"]) + "."
+        if t == "place-matsuri":
+            return f"The Matsuri starts in {ix.wname(move['ward'])}."
+        if t == "fill-queue":
+            return "The customer queue is filled."
+        if t == "place-customers":
+            head = state["queue"][0]
+            if not head["customers"]:
+                return f"{who} moves the customer queue on."
+            who_ = ", ".join(ix.tname(c) for c in head["customers"])
+            return f"{who} places {who_} in {ix.wname(head['card'])} and takes the card."
+        if t == "move-matsuri":
+            return f"{who} moves the Matsuri to {ix.wname(move['ward'])}."
+        if t == "open-store":
+            return (f"{who} opens a {ix.type_name.get(move['goods'], move['goods'])} store at "
+                    f"{ix.sname(move['station'])}{card_words()}.")
+        if t == "expand-track":
+            segs = [move["connection"]] + ([move["second"]] if move.get("second") else [])
+            words = []
+            for seg in segs:
+                a, b = ix.conn_ends[seg] if isinstance(seg, str) else seg
+                words.append(f"{ix.sname(a)}–{ix.sname(b)}")
+            return f"{who} builds track {' and '.join(words)}{card_words() if move.get('second') else ''}."
+        if t == "upgrade-store":
+            return (f"{who} upgrades the store at {ix.sname(move['station'])} to a department store, "
+                    f"spending a {ix.tname(move['customer'])} customer{card_words()}.")
+        if t == "income":
+            bonus = " (track bonus)" if state.get("phase") == "bonus" else ""
+            return f"{who} draws income{bonus}."
+        if t == "decline-income":
+            return f"{who} declines the track bonus income."
+        if t == "move-customers":
+            path = move["path"]
+            return (f"{who} moves the customers of {ix.wname(ix.station_ward[path[0]])} from "
+                    f"{ix.sname(path[0])} to {ix.sname(path[-1])}{card_words()}.")
+        if t == "end-turn":
+            return f"{who} ends the turn."
+    except (KeyError, TypeError, ValueError, IndexError):
+        pass
+    return f"{who}: {t}"
+
+
+def can_undo(ix: Index, state: dict, move: dict) -> list[str]:
+    """In companion mode a move that drew from the deck or the bag is final: undoing it would let a
+    player see the next cards and choose again. In table mode every move can be undone (typos)."""
+    if state.get("mode") != st.COMPANION or not isinstance(move, dict):
+        return []
+    t = move.get("type")
+    if t in ("place-customers", "income"):
+        return ["Cards or customers were drawn from the companion's deck or bag; a draw cannot be taken back."]
+    return []
