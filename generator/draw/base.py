@@ -14,7 +14,7 @@ import contextlib
 import dataclasses
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator, Literal, Sequence
+from typing import Callable, Iterable, Iterator, Literal, Sequence
 
 FONT_DIR = Path(__file__).resolve().parents[2] / "assets" / "fonts"
 FONT_FILES = {
@@ -26,6 +26,10 @@ PT = 25.4 / 72  # millimetres per point
 Anchor = Literal["start", "middle", "end"]
 Font = Literal["regular", "bold"]
 Point = tuple[float, float]
+#: One step of a `path`: ("M", x, y) move, ("L", x, y) line, ("Q", x1, y1, x, y) quadratic and
+#: ("C", x1, y1, x2, y2, x, y) cubic Bézier curves, ("Z",) close the current subpath.
+PathOp = tuple
+Box = tuple[float, float, float, float]   # x, y, width, height in mm
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,9 +61,73 @@ def font_name(font: Font) -> str:
 
 def text_width(text: str, size_pt: float, font: Font = "regular") -> float:
     """Width of `text` in mm at `size_pt`."""
+    return _unit_width(text, font) * size_pt
+
+
+@lru_cache(maxsize=65536)
+def _unit_width(text: str, font: Font) -> float:
+    # Cached: shrink-to-fit measures the same labels at many sizes, for every paper and format.
     from reportlab.pdfbase import pdfmetrics
 
-    return pdfmetrics.stringWidth(text, font_name(font), size_pt) * PT
+    return pdfmetrics.stringWidth(text, font_name(font), 1.0) * PT
+
+
+@lru_cache(maxsize=None)
+def font_chars(font: Font) -> frozenset[int]:
+    """Code points the embedded face has glyphs for."""
+    from reportlab.pdfbase import pdfmetrics
+
+    return frozenset(pdfmetrics.getFont(font_name(font)).face.charToGlyph)
+
+
+class MissingGlyph(ValueError):
+    """Text asks for a character the embedded font lacks (it would print as a box)."""
+
+
+def check_glyphs(text: str, font: Font = "regular") -> None:
+    """Raise MissingGlyph naming the first character of `text` the font cannot draw."""
+    chars = font_chars(font)
+    for ch in text:
+        if ord(ch) not in chars and not ch.isspace():
+            raise MissingGlyph(f"no glyph for {ch!r} (U+{ord(ch):04X}) in the kit font, in {text!r}; "
+                               "add it with tools/subset_fonts.py")
+
+
+def flatten_path(ops: Sequence[PathOp], steps: int = 12) -> list[tuple[list[Point], bool]]:
+    """A path as polylines: [(points, closed)], curves cut into `steps` straight pieces."""
+    parts: list[tuple[list[Point], bool]] = []
+    points: list[Point] = []
+    here: Point = (0.0, 0.0)
+    for op in ops:
+        code, args = op[0], op[1:]
+        if code == "M":
+            if len(points) > 1:
+                parts.append((points, False))
+            here = (args[0], args[1])
+            points = [here]
+        elif code == "L":
+            here = (args[0], args[1])
+            points.append(here)
+        elif code in ("Q", "C"):
+            ctrl = [here] + [(args[i], args[i + 1]) for i in range(0, len(args), 2)]
+            for i in range(1, steps + 1):
+                points.append(_bezier(ctrl, i / steps))
+            here = ctrl[-1]
+        elif code == "Z":
+            if len(points) > 1:
+                parts.append((points, True))
+            points = [points[0]] if points else []
+        else:
+            raise ValueError(f"unknown path step {code!r}")
+    if len(points) > 1:
+        parts.append((points, False))
+    return parts
+
+
+def _bezier(ctrl: list[Point], t: float) -> Point:
+    while len(ctrl) > 1:
+        ctrl = [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t) for a, b in zip(ctrl, ctrl[1:])]
+    return ctrl[0]
 
 
 class Canvas:
@@ -76,6 +144,8 @@ class Canvas:
     @contextlib.contextmanager
     def frame(self, dx: float = 0.0, dy: float = 0.0, rotate: float = 0.0) -> Iterator["Canvas"]:
         self.push()
+        masks = self.__dict__.setdefault("_masks", [])
+        depth = len(masks)
         try:
             if dx or dy:
                 self.translate(dx, dy)
@@ -83,7 +153,37 @@ class Canvas:
                 self.rotate(rotate)
             yield self
         finally:
+            for box in masks[depth:]:
+                self._paint_outside(box)
+            del masks[depth:]
             self.pop()
+
+    def clip(self, x: float, y: float, w: float, h: float) -> None:
+        """Keep what is drawn from now on inside this rectangle, until the enclosing `frame()` ends.
+
+        Backends with clipping (PDF, SVG) override this. The fallback paints white outside the
+        rectangle when the frame ends, which is right for previews on white paper."""
+        self.__dict__.setdefault("_masks", []).append((x, y, w, h))
+
+    def _paint_outside(self, box: Box) -> None:
+        x, y, w, h = box
+        far = 5000.0
+        white = Style(fill="#ffffff", stroke=None)
+        for bx, by, bw, bh in ((-far, -far, 2 * far, far + y), (-far, y + h, 2 * far, far),
+                               (-far, y, far + x, h), (x + w, y, far, h)):
+            self.rect(bx, by, bw, bh, white)
+
+    # -- structure (optional: backends that have no use for it inherit these) ---------------------
+    @contextlib.contextmanager
+    def group(self, element_id: str | None = None, /, **data: str) -> Iterator["Canvas"]:
+        """Mark what is drawn inside as one component: an SVG <g id=… data-…=…>; ignored elsewhere."""
+        yield self
+
+    def reuse(self, key: str, box: Box, draw: Callable[["Canvas"], None]) -> None:
+        """Draw `draw(self)` here. Backends may record it once under `key` and repeat the recording
+        (a PDF form XObject, an SVG <use>), so the drawing must depend on `key` only and stay
+        inside `box` (x, y, w, h in the current frame)."""
+        draw(self)
 
     # -- primitives ----------------------------------------------------------------------------
     def rect(self, x: float, y: float, w: float, h: float, style: Style, radius: float = 0.0) -> None:
@@ -104,6 +204,18 @@ class Canvas:
 
     def circle(self, cx: float, cy: float, r: float, style: Style) -> None:
         raise NotImplementedError
+
+    def path(self, ops: Sequence[PathOp], style: Style) -> None:
+        """Lines and curves (see PathOp), filled with the nonzero rule and/or stroked. The fallback
+        draws straight pieces through polygon/polyline; PDF and SVG draw true curves."""
+        for points, closed in flatten_path(ops):
+            if closed:
+                self.polygon(points, style)
+            elif style.fill:
+                self.polygon(points, Style(fill=style.fill, stroke=None, opacity=style.opacity))
+                self.polyline(points, style)
+            else:
+                self.polyline(points, style)
 
     def text(self, x: float, y: float, text: str, size_pt: float, *, font: Font = "regular",
              anchor: Anchor = "start", fill: str = "#000000") -> None:

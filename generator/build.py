@@ -1,0 +1,229 @@
+"""Building kits: load each game's data, let its kit say what to draw, impose it on each paper, write
+each format, and record everything in `manifest.json`.
+
+Output: OUT/<paper>/<game>/<file>.pdf, <file>-NN.svg and <file>-NN.png (one SVG / PNG per page).
+The same input gives the same bytes, so a rebuild only changes files whose content changed.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import importlib.util
+import json
+from pathlib import Path
+from typing import Iterable
+
+from . import canon, jobs
+from .draw.pdf import write_pdf
+from .draw.svg import SvgCanvas
+from .kits.base import BoardSection, CardSection, Kit, KitContext, PageSection
+from .draw.base import MissingGlyph
+from .draw.fit import TextFitError
+from .draw.record import FaceCache, Recording
+from .qr import QrTooSmall
+from .sheets import Document, LayoutError, SheetOptions, impose, load_layout
+
+FORMATS = ("pdf", "svg", "png")
+DEFAULT_FORMATS = ("pdf", "svg")
+
+
+class BuildError(Exception):
+    """Something the person running the build can fix; `str()` is one line."""
+
+
+#: Failures the person running the build can act on from their one-line message alone: bad data or
+#: layouts, an unknown game, an output folder that cannot be written, a component that does not fit.
+USER_ERRORS = (BuildError, canon.DataError, canon.UnknownGame, LayoutError, QrTooSmall, MissingGlyph,
+               TextFitError)
+
+
+@dataclasses.dataclass(frozen=True)
+class BuildOptions:
+    games: tuple[str, ...] = ()        # empty: every game that has a kit
+    papers: tuple[str, ...] = ()       # empty: every home paper (Letter and A4)
+    formats: tuple[str, ...] = ()      # empty: PDF and SVG
+    out: Path = Path("output")
+    companion_url: str = "http://localhost:5000"
+    ink_saver: bool = False
+    duplex: str = "long"
+    png_dpi: float = 100.0
+
+
+def kit_module(game: str) -> str:
+    return f"{__package__}.kits.{canon.GAMES[game]}"
+
+
+def games_with_kits() -> list[str]:
+    """Games (in canon order) whose kit module generator/kits/<game>.py exists."""
+    return [g for g in canon.GAMES if importlib.util.find_spec(kit_module(g)) is not None]
+
+
+def make_kit(game: str, ctx: KitContext) -> Kit:
+    data = canon.load(game)
+    module = importlib.import_module(kit_module(game))
+    return module.build_kit(data, ctx)
+
+
+def resolve_games(wanted: Iterable[str]) -> list[str]:
+    wanted = list(dict.fromkeys(wanted))
+    available = games_with_kits()
+    if not wanted:
+        return available
+    for game in wanted:
+        if game not in canon.GAMES:
+            raise BuildError(str(canon.UnknownGame(game)))
+        if game not in available:
+            raise BuildError(f"game {game!r} has no kit yet (kits: {', '.join(available) or 'none'})")
+    return wanted
+
+
+def build(options: BuildOptions, kits: dict[str, Kit] | None = None) -> dict:
+    """Build and write everything `options` asks for; returns the manifest (also written).
+
+    `kits` replaces the games' own kits (tests build small synthetic kits this way)."""
+    layout = load_layout()
+    papers = list(dict.fromkeys(options.papers)) or list(layout.home_papers)
+    for paper in papers:
+        if paper not in layout.home_papers:
+            raise BuildError(f"unknown paper {paper!r} (known: {', '.join(layout.home_papers)})")
+    formats = list(dict.fromkeys(options.formats)) or list(DEFAULT_FORMATS)
+    for fmt in formats:
+        if fmt not in FORMATS:
+            raise BuildError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    games = resolve_games(options.games) if kits is None else list(kits)
+    out = Path(options.out)
+    _make_dir(out)
+    ctx = KitContext(companion_url=options.companion_url, ink_saver=options.ink_saver)
+    if kits is None:
+        kits = {game: make_kit(game, ctx) for game in games}
+    sheet_options = SheetOptions(ink_saver=options.ink_saver, duplex=options.duplex)  # type: ignore[arg-type]
+
+    # One job per kit, paper and format. Each face is drawn once per kit (FaceCache) and replayed
+    # everywhere; with several cores the faces are recorded here first, then jobs run in workers.
+    faces = {game: FaceCache() for game in kits}
+    tasks = []
+    for game, kit in kits.items():
+        for paper in papers:
+            _make_dir(out / paper / game)
+            for fmt in formats:
+                tasks.append(functools.partial(_write_job, kit, game, paper, fmt, out, sheet_options,
+                                               layout, faces[game], options.png_dpi))
+    if jobs.workers_for(len(tasks)) > 1:
+        for game, kit in kits.items():
+            record_faces(kit, papers[0], sheet_options, layout, faces[game])
+    try:
+        files = [entry for result in jobs.run(tasks, USER_ERRORS) for entry in result]
+    except jobs.JobFailed as failed:
+        if failed.expected:
+            raise BuildError(str(failed)) from None
+        raise RuntimeError(f"{failed}\n{failed.detail}") from None
+    for game in kits:
+        for paper in papers:
+            folder = out / paper / game
+            _remove_stale(folder, [out / f["path"] for f in files if f["game"] == game
+                                   and f["paper"] == paper], formats)
+    manifest = {"files": sorted(files, key=lambda f: f["path"]),
+                "components": [c for game, kit in kits.items() for c in components(game, kit)],
+                "qr": [q for game, kit in kits.items() for q in qr_codes(game, kit)]}
+    _write(out / "manifest.json", json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    return manifest
+
+
+def _write_job(kit: Kit, game: str, paper: str, fmt: str, out: Path, sheet_options: SheetOptions,
+               layout, faces: FaceCache, png_dpi: float) -> list[dict]:
+    """Write one paper and format of a kit; the manifest entries of the files written."""
+    folder = out / paper / game
+    entries = []
+    for document in impose(kit, paper, sheet_options, layout, faces):
+        for path, pages in write_document(document, folder, fmt, kit.name, png_dpi, faces):
+            entries.append({"path": path.relative_to(out).as_posix(), "game": game, "paper": paper,
+                            "format": fmt, "pages": pages})
+    return entries
+
+
+def record_faces(kit: Kit, paper: str, sheet_options: SheetOptions, layout, faces: FaceCache) -> None:
+    """Draw every face of the kit once into `faces` (by drawing one paper's pages into nowhere)."""
+    for document in impose(kit, paper, sheet_options, layout, faces):
+        for page in document.pages:
+            page.draw(Recording())
+
+
+def write_document(document: Document, folder: Path, fmt: str, kit_name: str,
+                   png_dpi: float = 100.0, faces: FaceCache | None = None) -> list[tuple[Path, int]]:
+    """Write one document in one format; returns (path, pages) for each file written."""
+    title = f"{kit_name} — {document.title}"
+    try:
+        if fmt == "pdf":
+            path = folder / f"{document.name}.pdf"
+            return [(path, write_pdf(path, document.pages, title=title, subject="print-and-play kit"))]
+        written = []
+        for n, page in enumerate(document.pages, 1):
+            path = folder / f"{document.name}-{n:02d}.{fmt}"
+            if fmt == "svg":
+                canvas = SvgCanvas(*page.size, title=f"{title} — page {n}",
+                                   fragments=faces.svg if faces else None)
+            else:
+                from .draw.png import PngCanvas
+
+                # A preview: copy-shop sheets (A1 and up) at a lower resolution, at most ~2400 px.
+                dpi = min(png_dpi, 2400 / (max(page.size) / 25.4))
+                canvas = PngCanvas(*page.size, dpi=dpi)
+            page.draw(canvas)
+            canvas.save(path)
+            written.append((path, 1))
+        return written
+    except OSError as exc:
+        raise BuildError(f"cannot write in {folder}: {exc.strerror or exc}") from None
+
+
+def components(game: str, kit: Kit) -> list[dict]:
+    rows = []
+    for section in kit.sections:
+        if isinstance(section, CardSection):
+            rows += [{"game": game, "kind": section.kind, "id": item.id, "copies": item.copies}
+                     for item in section.items]
+        elif isinstance(section, BoardSection):
+            rows.append({"game": game, "kind": section.kind, "id": section.id, "copies": 1})
+        elif isinstance(section, PageSection):
+            rows.append({"game": game, "kind": section.kind, "id": section.id, "copies": section.copies})
+    return rows
+
+
+def qr_codes(game: str, kit: Kit) -> list[dict]:
+    """Every distinct QR payload the kit prints, with the component it names (from the payload)."""
+    seen: dict[str, dict] = {}
+    for section in kit.sections:
+        for item in getattr(section, "items", ()):
+            if item.qr is None:
+                continue
+            kind, payload = item.qr
+            seen.setdefault(payload, {"game": game, "kind": kind,
+                                      "id": payload.rstrip("/").rsplit("/", 1)[-1] or item.id,
+                                      "payload": payload})
+    return list(seen.values())
+
+
+def _make_dir(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BuildError(f"cannot create the output folder {path}: {exc.strerror or exc}") from None
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _remove_stale(folder: Path, written: list[Path], formats: list[str]) -> None:
+    """Drop pages of the formats just built that an earlier build left (a kit with fewer sheets)."""
+    keep = set(written)
+    for path in folder.iterdir():
+        if path.suffix[1:] in formats and path not in keep:
+            try:
+                path.unlink()
+            except OSError:
+                pass

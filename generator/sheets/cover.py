@@ -1,0 +1,194 @@
+"""The first page of every PDF: what the kit holds, how to print this file, and a scale check."""
+from __future__ import annotations
+
+import dataclasses
+
+from ..draw import Canvas, Style
+from ..draw.base import PT
+from .calibration import ruler, square
+from .layout import Layout, Paper
+from ..draw.record import Recording
+from .grid import LayoutError
+from .model import ChecklistRow, Page
+from .options import SheetOptions
+from .text import ellipsize, wrap
+
+INK = "#1d2a44"        # the cover's dark blue
+RULE = "#9aa3b5"
+
+
+@dataclasses.dataclass(frozen=True)
+class CoverFacts:
+    """What the cover says about its own file."""
+
+    kit_name: str
+    file: str                      # e.g. "cards.pdf"
+    title: str                     # what the file holds
+    paper: Paper                   # the home paper this kit was built for
+    duplex: bool                   # the file has backs pages
+    tiled: bool                    # the file holds tiled boards
+    stocks: tuple[str, ...]        # stocks of this file's components
+    cards: bool = False            # the file holds rectangular cards (crop marks)
+    tokens: bool = False           # the file holds round tokens (cut guides)
+    large: str = ""                # e.g. "board-large.pdf on one A1 sheet", when there is one
+    sheet: Paper | None = None     # the large sheet, when this file is the copy-shop version
+
+
+def cover_page(facts: CoverFacts, rows: list[ChecklistRow], notes: tuple[str, ...],
+               layout: Layout, options: SheetOptions) -> Page:
+    size = facts.paper.size
+
+    def paint(canvas: Canvas) -> None:
+        # The words must stay above the scale check: a kit with many sections gets smaller type.
+        limit = size[1] - layout.margin - 4.0 - layout.sheets.cover.square - 9
+        for scale in (1.0, 0.88, 0.78):
+            words = Recording()
+            bottom = _words(words, facts, rows, notes, layout, options, scale)
+            if bottom <= limit:
+                break
+        else:
+            raise LayoutError(f"cover of {facts.file}: the checklist and notes do not fit one page")
+        with canvas.group("cover", role="cover"):
+            words.replay(canvas)
+            m = layout.margin + 4.0
+            _scale_check(canvas, layout, m, size[1] - m, size[0] - 2 * m, options.ink_saver)
+
+    return Page(size, paint, role="cover")
+
+
+def _words(canvas: Canvas, facts: CoverFacts, rows: list[ChecklistRow], notes: tuple[str, ...],
+           layout: Layout, options: SheetOptions, scale: float) -> float:
+    """Title, instructions, checklist and notes, type scaled by `scale`; returns where they end."""
+    page_w, _ = facts.paper.size
+    m = layout.margin + 4.0
+    width = page_w - 2 * m
+    y = _header(canvas, facts, m, width, options.ink_saver)
+
+    y = _heading(canvas, "How to print this file", m, y + 9 * scale, width)
+    for line in _instructions(facts, options):
+        y = _bullet(canvas, line, m, y, width, 9.0 * scale)
+
+    y = _heading(canvas, "What the kit contains", m, y + 7 * scale, width)
+    y = _checklist(canvas, rows, facts.file, m, y + 1.5, width, options.ink_saver, scale)
+
+    if notes:
+        y = _heading(canvas, "Good to know", m, y + 7 * scale, width)
+        for note in notes:
+            y = _bullet(canvas, note, m, y, width, 9.0 * scale)
+    return y
+
+
+def _header(canvas: Canvas, facts: CoverFacts, x: float, width: float, ink_saver: bool) -> float:
+    top, height = x - 2.0, 20.0
+    if ink_saver:
+        canvas.rect(x, top, width, height, Style(stroke=INK, width=0.5), radius=2)
+        colour, soft = INK, "#333333"
+    else:
+        canvas.rect(x, top, width, height, Style(fill=INK, stroke=None), radius=2)
+        colour, soft = "#ffffff", "#d5dcea"
+    canvas.text(x + 5, top + 9.5, facts.kit_name, 20, font="bold", fill=colour)
+    canvas.text(x + width - 5, top + 9.5, "print-and-play kit", 11, anchor="end", fill=soft)
+    paper = facts.sheet or facts.paper
+    sub = f"{facts.file} · {paper.name} ({paper.detail}) · {facts.title}"
+    canvas.text(x + 5, top + 16, ellipsize(sub, width - 10, 9.5), 9.5, fill=soft)
+    return top + height
+
+
+def _instructions(facts: CoverFacts, options: SheetOptions) -> list[str]:
+    paper = facts.sheet or facts.paper
+    lines = [f"Print at 100 % / Actual size, never “Fit to page” or “Shrink”. Measure the square "
+             f"and the ruler at the bottom of this page before you cut: 50 mm and 2 inches.",
+             f"Paper: {paper.name} ({paper.detail})."
+             + (" Have it printed at a copy shop; print this first page at home." if facts.sheet else "")]
+    if facts.duplex:
+        edge = "long" if options.duplex == "long" else "short"
+        lines.append(f"Double-sided, flip on the {edge} edge: each page of backs follows its page "
+                     f"of fronts. Hold a printed sheet against a light to check the backs line up.")
+    else:
+        lines.append("Single-sided.")
+    if facts.stocks:
+        lines.append("Stock: " + "; ".join(facts.stocks) + ".")
+    if facts.tiled:
+        lines.append("Boards larger than a page come as tiles: page 2 shows how to cut them and "
+                     "glue them into one board.")
+    if facts.large:
+        lines.append(f"Or print {facts.large} at a copy shop instead of the tiles.")
+    if facts.cards:
+        lines.append("Cards: cut along the lines the crop marks continue (the marks sit outside the "
+                     "cards); neighbouring cards share one cut.")
+    if facts.tokens:
+        lines.append("Round tokens: cut along the thin grey circle round each one.")
+    if options.ink_saver:
+        lines.append("This is the ink-saver version: outlines and light tints instead of solid colour.")
+    return lines
+
+
+def _heading(canvas: Canvas, text: str, x: float, y: float, width: float) -> float:
+    canvas.text(x, y, text, 12, font="bold", fill=INK)
+    canvas.line(x, y + 1.8, x + width, y + 1.8, Style(stroke=RULE, width=0.3))
+    return y + 2.5
+
+
+def _bullet(canvas: Canvas, text: str, x: float, y: float, width: float, size: float = 9.0) -> float:
+    lead = size * PT * 1.35
+    lines = wrap(text, width - 5, size)
+    for i, line in enumerate(lines):
+        y += lead
+        if i == 0:
+            canvas.circle(x + 1.3, y - size * PT * 0.33, 0.55, Style(fill=INK, stroke=None))
+        canvas.text(x + 4, y, line, size)
+    return y + 0.8
+
+
+def _checklist(canvas: Canvas, rows: list[ChecklistRow], this_file: str, x: float, y: float,
+               width: float, ink_saver: bool, scale: float = 1.0) -> float:
+    size, lead = 8.5 * scale, 5.2 * scale
+    # Columns (x from the left, mm): box, component, copies and sheets (right-aligned), stock, file.
+    cols = {"name": 6.0, "copies": width * 0.405, "sheets": width * 0.475, "stock": width * 0.50,
+            "file": width * 0.745}
+    header = Style(fill=None if ink_saver else "#e6e9f0", stroke=None)
+    if not ink_saver:
+        canvas.rect(x, y, width, lead, header)
+    base = y + lead - 1.5
+    canvas.text(x + cols["name"], base, "Component", size, font="bold")
+    canvas.text(x + cols["copies"], base, "Copies", size, font="bold", anchor="end")
+    canvas.text(x + cols["sheets"], base, "Sheets", size, font="bold", anchor="end")
+    canvas.text(x + cols["stock"], base, "Stock", size, font="bold")
+    canvas.text(x + cols["file"], base, "File", size, font="bold")
+    y += lead
+    small = size - 0.5
+    for row in rows:
+        font = "bold" if row.file == this_file else "regular"
+        stock = wrap(row.stock, cols["file"] - cols["stock"] - 3, small)[:2]
+        height = lead + (len(stock) - 1) * small * PT * 1.25
+        base = y + lead - 1.5
+        canvas.rect(x + 0.6, base - 2.9 * scale, 3.2 * scale, 3.2 * scale, Style(stroke="#000000", width=0.25))
+        canvas.text(x + cols["name"], base,
+                    ellipsize(row.title, cols["copies"] - cols["name"] - 12, size, font), size, font=font)
+        canvas.text(x + cols["copies"], base, str(row.copies), size, anchor="end", font=font)
+        canvas.text(x + cols["sheets"], base, str(row.sheets), size, anchor="end", font=font)
+        for i, line in enumerate(stock):
+            canvas.text(x + cols["stock"], base + i * small * PT * 1.25, line, small)
+        file_text = ("▶ " if row.file == this_file else "") + row.file
+        canvas.text(x + cols["file"], base, ellipsize(file_text, width - cols["file"], small, font),
+                    small, font=font)
+        canvas.line(x, y + height, x + width, y + height, Style(stroke=RULE, width=0.2))
+        y += height
+    note = "Bold ▶: in this file. Sheets: pieces of paper to print; a double-sided sheet counts once."
+    canvas.text(x, y + 4, note, 7, fill="#555555")
+    return y + 5
+
+
+def _scale_check(canvas: Canvas, layout: Layout, x: float, bottom: float, width: float,
+                 ink_saver: bool) -> None:
+    c = layout.sheets.cover
+    side = c.square
+    top = bottom - side
+    canvas.text(x, top - 3, "Scale check", 12, font="bold", fill=INK)
+    square(canvas, x, top, side, ink_saver)
+    rx = x + side + 12
+    ruler(canvas, rx, bottom - 24, c.ruler_inches)
+    lines = wrap("If the square is not 50 mm or the ruler not 2 inches, your printer scaled the page: "
+                 "choose “Actual size” / 100 % and print again.", width - side - 12, 8.5)
+    for i, line in enumerate(lines):
+        canvas.text(rx, bottom - 14 + i * 4, line, 8.5)

@@ -1,0 +1,148 @@
+"""The sheet layouts (layouts/paper.toml, layouts/sheets.toml) read into typed, checked objects.
+
+Same mechanism as the canonical data: dataclasses described once, `build()` checks every value and
+a mistake is a DataError naming the file, the key and the problem.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from ..canon.files import read_toml
+from ..canon.schema import Ctx, build
+
+#: The repository's layouts/ folder; TOKYO_KIT_LAYOUTS points elsewhere (tests use broken copies).
+DEFAULT_LAYOUTS = Path(__file__).resolve().parents[2] / "layouts"
+
+
+def layouts_root() -> Path:
+    return Path(os.environ.get("TOKYO_KIT_LAYOUTS", DEFAULT_LAYOUTS))
+
+
+def _positive(**values: float) -> str | None:
+    for name, value in values.items():
+        if value <= 0:
+            return f"{name}: must be more than 0, got {value}"
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Paper:
+    name: str
+    detail: str
+    size: tuple[float, float]
+    home: bool = False
+    large: tuple[str, ...] = ()
+
+    def check(self):
+        return _positive(width=self.size[0], height=self.size[1])
+
+
+@dataclasses.dataclass(frozen=True)
+class PaperFile:
+    margin: float
+    paper: dict[str, Paper]
+
+    def check(self):
+        if self.margin < 0:
+            return f"margin: must not be negative, got {self.margin}"
+        for pid, paper in self.paper.items():
+            for large in paper.large:
+                if large not in self.paper:
+                    return f"paper.{pid}.large: unknown paper {large!r}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Cards:
+    gap: float
+
+
+@dataclasses.dataclass(frozen=True)
+class CropMarks:
+    offset: float
+    length: float
+    short_offset: float
+    short_length: float
+    clearance: float
+    width: float
+    colour: str
+
+    def check(self):
+        return _positive(length=self.length, short_length=self.short_length, width=self.width)
+
+
+@dataclasses.dataclass(frozen=True)
+class Tokens:
+    gap: float
+    guide_width: float
+    guide_colour: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    overlap: float
+    mark_room: float
+    label_band: float
+    guide_colour: str
+    guide_width: float
+    guide_dash: tuple[float, ...]
+
+    def check(self):
+        return _positive(overlap=self.overlap, mark_room=self.mark_room)
+
+
+@dataclasses.dataclass(frozen=True)
+class Qr:
+    module_min: float
+    quiet_modules: int
+    error_correction: Literal["L", "M", "Q", "H"]
+
+    def check(self):
+        if self.quiet_modules < 4:
+            return f"quiet_modules: the QR standard asks for at least 4, got {self.quiet_modules}"
+        return _positive(module_min=self.module_min)
+
+
+@dataclasses.dataclass(frozen=True)
+class Cover:
+    square: float
+    ruler_inches: int
+
+
+@dataclasses.dataclass(frozen=True)
+class SheetsFile:
+    cards: Cards
+    crop_marks: CropMarks
+    tokens: Tokens
+    board: Board
+    qr: Qr
+    cover: Cover
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    margin: float
+    papers: dict[str, Paper]
+    sheets: SheetsFile
+
+    @property
+    def home_papers(self) -> tuple[str, ...]:
+        return tuple(pid for pid, paper in self.papers.items() if paper.home)
+
+    def paper(self, pid: str) -> Paper:
+        return self.papers[pid]
+
+
+def load_layout(root: Path | None = None) -> Layout:
+    return _load(Path(root) if root else layouts_root())
+
+
+@lru_cache(maxsize=None)
+def _load(root: Path) -> Layout:
+    paper_path, sheets_path = root / "paper.toml", root / "sheets.toml"
+    papers = build(PaperFile, read_toml(paper_path), Ctx(str(paper_path)))
+    sheets = build(SheetsFile, read_toml(sheets_path), Ctx(str(sheets_path)))
+    return Layout(margin=papers.margin, papers=papers.paper, sheets=sheets)

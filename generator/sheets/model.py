@@ -1,0 +1,56 @@
+"""Pages and documents: what imposition produces and the backends write.
+
+A Page knows its size and how to draw itself; nothing is drawn until a backend asks, so one imposed
+kit is written as PDF, SVG and PNG without laying it out again.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Literal
+
+from ..draw.base import Box, Canvas
+
+Role = Literal["cover", "front", "back", "tile", "assembly", "board", "page"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Placement:
+    """One component printed on a page (its trim box, in page millimetres)."""
+
+    kind: str
+    id: str
+    box: Box
+    side: Literal["front", "back"] = "front"
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    size: tuple[float, float]
+    paint: Callable[[Canvas], None]
+    role: Role
+    section: str = ""                       # kind of the section the page belongs to
+    trim: Box | None = None                 # recorded as the PDF TrimBox
+    placements: tuple[Placement, ...] = ()
+
+    def draw(self, canvas: Canvas) -> None:
+        self.paint(canvas)
+
+
+@dataclasses.dataclass
+class Document:
+    """One output file (PDF) or set of page files (SVG, PNG): `name` is the file stem."""
+
+    name: str
+    title: str
+    pages: list[Page]
+
+
+@dataclasses.dataclass(frozen=True)
+class ChecklistRow:
+    """One line of the cover's checklist: a kit section and what it takes to print it."""
+
+    title: str
+    copies: int
+    sheets: int
+    stock: str
+    file: str

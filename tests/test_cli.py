@@ -1,0 +1,150 @@
+"""The command line: options narrow the build, errors are one line and a non-zero exit, and `data`
+lists every game's components."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import canon
+from generator.build import games_with_kits
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=ROOT, capture_output=True,
+                          text=True, env={**os.environ, **(env or {})}, timeout=300)
+
+
+def one_line_error(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def broken_assets(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("assets")
+    shutil.copytree(ROOT / "assets", root, dirs_exist_ok=True)
+    wards = root / "shinjuku" / "wards.toml"
+    wards.write_text(wards.read_text(encoding="utf-8").replace("cards = 3", 'cards = "three"', 1),
+                     encoding="utf-8")
+    return root
+
+
+def test_shinjuku_is_a_game_with_a_kit():
+    assert "shinjuku" in games_with_kits()
+
+
+def test_unknown_game_is_one_line(tmp_path):
+    line = one_line_error(run("build", "--game", "kyoto", "--out", str(tmp_path)))
+    assert "kyoto" in line and "shinjuku" in line
+    assert not (tmp_path / "manifest.json").exists()
+
+
+def test_unknown_paper_is_one_line(tmp_path):
+    line = one_line_error(run("build", "--paper", "a5", "--out", str(tmp_path)))
+    assert "a5" in line
+
+
+def test_broken_data_is_one_line_naming_the_file(tmp_path, broken_assets):
+    result = run("build", "--game", "shinjuku", "--out", str(tmp_path),
+                 env={"TOKYO_KIT_ASSETS": str(broken_assets)})
+    line = one_line_error(result)
+    assert "wards.toml" in line and "cards" in line
+
+
+def test_unwritable_output_folder_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    line = one_line_error(run("build", "--game", "shinjuku", "--paper", "a4", "--format", "pdf",
+                              "--out", str(blocker / "out")))
+    assert str(blocker) in line
+
+
+def test_build_narrowed_to_one_paper_and_format_with_a_companion_url(tmp_path):
+    result = run("build", "--game", "shinjuku", "--paper", "a4", "--format", "svg",
+                 "--companion-url", "http://192.168.0.7:8000/", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["files"]
+    assert {(f["paper"], f["format"], f["game"]) for f in manifest["files"]} == {("a4", "svg", "shinjuku")}
+    assert all(f["pages"] == 1 and (tmp_path / f["path"]).is_file() for f in manifest["files"])
+    assert not (tmp_path / "letter").exists()
+    assert manifest["qr"] and all(q["payload"].startswith("http://192.168.0.7:8000/q/shinjuku/")
+                                  for q in manifest["qr"])
+    for q in manifest["qr"]:
+        assert q["payload"] == f"http://192.168.0.7:8000/q/{q['game']}/{q['kind']}/{q['id']}"
+    kinds = {c["kind"] for c in manifest["components"]}
+    assert {"ward-card", "board"} <= kinds
+
+
+def test_data_lists_every_game_with_its_components():
+    result = run("data", "--json")
+    assert result.returncode == 0, result.stderr
+    games = json.loads(result.stdout)["games"]
+    assert [g["id"] for g in games] == list(canon.GAMES)
+    for game in games:
+        assert set(game) == {"id", "name", "players", "components"}
+        assert len(game["players"]) == 2 and game["players"][0] <= game["players"][1]
+        assert game["components"]
+        for c in game["components"]:
+            assert set(c) == {"kind", "id", "count", "source"}
+            assert c["source"] in ("rules", "reference", "house") and isinstance(c["count"], int)
+    shinjuku = next(g for g in games if g["id"] == "shinjuku")
+    assert sum(c["count"] for c in shinjuku["components"] if c["kind"] == "ward-card") == 72
+
+
+def test_data_text_marks_house_values():
+    result = run("data")
+    assert result.returncode == 0, result.stderr
+    house = [c for g in json.loads(run("data", "--json").stdout)["games"] for c in g["components"]
+             if c["source"] == "house"]
+    if house:
+        assert "house *" in result.stdout and "* house data" in result.stdout
+    assert "Shinjuku (shinjuku), 2–4 players" in result.stdout
+
+
+def test_data_with_broken_data_is_an_error_line(broken_assets):
+    result = run("data", "--game", "shinjuku", env={"TOKYO_KIT_ASSETS": str(broken_assets)})
+    line = one_line_error(result)
+    assert "wards.toml" in line
+
+
+def test_data_for_an_unknown_game(tmp_path):
+    assert "kyoto" in one_line_error(run("data", "--game", "kyoto"))
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def _fails() -> None:
+    raise ValueError("the card 'x' does not fit")
+
+
+def test_jobs_run_in_workers_in_order_and_bring_errors_back(monkeypatch):
+    from generator import jobs
+
+    monkeypatch.setenv("TOKYO_KIT_JOBS", "2")
+    if jobs.workers_for(3) < 2:
+        pytest.skip("no fork here (or other threads alive): the build runs its jobs in-process")
+    assert jobs.run([lambda: 1, lambda: 2, lambda: 3]) == [1, 2, 3]
+    assert os.getpid() not in jobs.run([_pid, _pid])
+    with pytest.raises(jobs.JobFailed) as failed:
+        jobs.run([_pid, _fails], expected=(ValueError,))
+    assert failed.value.expected and "does not fit" in str(failed.value)
+    with pytest.raises(jobs.JobFailed) as failed:
+        jobs.run([_pid, _fails], expected=(KeyError,))
+    assert not failed.value.expected and "Traceback" in failed.value.detail
+    monkeypatch.setenv("TOKYO_KIT_JOBS", "1")
+    assert jobs.run([_pid, _pid]) == [os.getpid(), os.getpid()]

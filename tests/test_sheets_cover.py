@@ -1,0 +1,103 @@
+"""The first page of every PDF: the checklist, the printing instructions, the scale check, and the
+ink-saver option honoured by the sheets' own drawing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from generator.build import BuildOptions, build
+from generator.kits.base import KitContext
+from pdf_measure import open_pdf, shapes
+from synthetic_kit import CARD_IDS, GAME, TOKEN_IDS, build_kit
+
+TOL = 0.05
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("cover")
+    build(BuildOptions(out=root / "normal", formats=("pdf",), papers=("a4",)), kits={GAME: build_kit()})
+    build(BuildOptions(out=root / "saver", formats=("pdf",), papers=("a4",), ink_saver=True),
+          kits={GAME: build_kit(KitContext(ink_saver=True))})
+    return root
+
+
+def pdfs(out: Path, mode: str = "normal") -> list[Path]:
+    return sorted((out / mode / "a4" / GAME).glob("*.pdf"))
+
+
+def test_every_pdf_opens_with_the_checklist_and_how_to_print(out):
+    files = pdfs(out)
+    assert [p.name for p in files] == [f"{GAME}-board-a2.pdf", f"{GAME}-board-a4.pdf",
+                                       f"{GAME}-cards-a4.pdf", f"{GAME}-sheets-a4.pdf"]
+    for path in files:
+        text = pypdf.PdfReader(path).pages[0].extract_text()
+        assert "Actual size" in text and "100 %" in text and "Fit to page" in text
+        assert "What the kit contains" in text
+        for title in ("Test cards", "Test tokens", "Test board", "Score sheet"):
+            assert title in text, f"{path.name}: {title}"
+        assert str(sum(CARD_IDS.values())) in text and str(sum(TOKEN_IDS.values())) in text
+        assert "A note for the cover." in text
+
+
+def test_cover_says_duplex_only_where_there_are_backs(out):
+    cards = pypdf.PdfReader(pdfs(out)[2]).pages[0].extract_text()
+    sheets = pypdf.PdfReader(pdfs(out)[3]).pages[0].extract_text()
+    assert "flip on the long edge" in cards and "Single-sided" not in cards
+    assert "Single-sided" in sheets and "flip on" not in sheets
+
+
+def test_a_50_mm_square_and_a_2_inch_ruler(out):
+    with open_pdf(pdfs(out)[2]) as pdf:
+        cover = pdf.pages[0]
+        squares = [s for s in shapes(cover, "rects")
+                   if abs(s.w + s.width_line - 50) < 0.5 and abs(s.h + s.width_line - 50) < 0.5]
+        assert len(squares) == 1
+        square = squares[0]   # outer edges of its outline: path plus half the line each side
+        assert square.w + square.width_line == pytest.approx(50.0, abs=TOL)
+        assert square.h + square.width_line == pytest.approx(50.0, abs=TOL)
+        lines = shapes(cover, "lines")
+        (base,) = [s for s in lines if s.h < 0.01 and 45 < s.w < 56]   # the ruler's base line
+        assert base.w == pytest.approx(50.8, abs=TOL)
+        ticks = [s for s in lines if s.w < 0.01 and base.x0 - 0.01 <= s.x0 <= base.x1 + 0.01
+                 and abs(s.bottom - base.top) < 0.01]
+        assert len(ticks) == 17   # every 1/8 inch, both ends included
+        assert max(t.x0 for t in ticks) - min(t.x0 for t in ticks) == pytest.approx(50.8, abs=TOL)
+
+
+def _dark_fills(page) -> list:
+    """Filled shapes darker than mid-grey and larger than 2 cm²."""
+    dark = []
+    for s in shapes(page, "rects") + shapes(page, "curves"):
+        if s.fill and len(s.fill) == 3 and sum(s.fill) / 3 < 0.5 and s.w * s.h > 200:
+            dark.append(s)
+    return dark
+
+
+def test_ink_saver_cover_has_no_solid_dark_areas(out):
+    with open_pdf(pdfs(out, "normal")[2]) as pdf:
+        assert _dark_fills(pdf.pages[0]), "the normal cover has its dark title band"
+    with open_pdf(pdfs(out, "saver")[2]) as pdf:
+        assert _dark_fills(pdf.pages[0]) == []
+    text = pypdf.PdfReader(pdfs(out, "saver")[2]).pages[0].extract_text()
+    assert "ink-saver version" in text
+
+
+def test_a_long_checklist_stays_clear_of_the_scale_check(tmp_path):
+    from generator.kits.base import Kit, PageSection
+    from synthetic_kit import sheet
+
+    sections = tuple(PageSection("aid", f"aid-{n}", f"Player aid number {n}", sheet) for n in range(24))
+    kit = Kit(GAME, "Long Game", sections, notes=("First note.", "Second note."))
+    build(BuildOptions(out=tmp_path, formats=("pdf",), papers=("letter",)), kits={GAME: kit})
+    with open_pdf(tmp_path / "letter" / GAME / f"{GAME}-sheets-letter.pdf") as pdf:
+        cover = pdf.pages[0]
+        found = cover.search("Scale check")
+        assert len(found) == 1
+        heading_top = found[0]["top"]
+        last = cover.search("Player aid number 23")
+        notes = cover.search("Second note.")
+        assert len(last) == 1 and len(notes) == 1
+        assert last[0]["bottom"] < heading_top and notes[0]["bottom"] < heading_top
