@@ -1,0 +1,179 @@
+"""Shinjuku's print-and-play kit: the map board, 72 ward cards, customers, tokens, player pieces and
+the score sheet. Everything counted, named or scored comes from the canonical data (assets/shinjuku/);
+sizes, boxes and colours come from layouts/shinjuku.toml. Each component kind is drawn by one function:
+ward cards here, the board in shinjuku_board.py, tokens and pieces in shinjuku_pieces.py, the score
+sheet in shinjuku_sheet.py.
+"""
+from __future__ import annotations
+
+from .. import icons
+from ..canon.shinjuku import Shinjuku, Ward
+from ..draw import Canvas, Style
+from ..draw.fit import fit_text
+from .base import BoardSection, CardSection, Item, Kit, KitContext, PageSection
+from .shinjuku_board import draw_board
+from .shinjuku_layout import Layout, load_layout
+from .shinjuku_map import MapModel
+from .shinjuku_pieces import piece_sections
+from .shinjuku_sheet import draw_score_sheet
+from .shinjuku_style import Palette, mix
+
+GAME = "shinjuku"
+#: The QR kind printed on ward cards: /q/shinjuku/ward/<ward-id> opens the ward's page
+#: (companion/scan_shinjuku.py registers the same kind).
+WARD_QR_KIND = "ward"
+
+
+def draw_qr(canvas: Canvas, payload: str, x: float, y: float, size: float) -> None:
+    from ..qr import draw_qr as vector_qr  # the shared QR drawing (quiet zone, module-size check)
+    vector_qr(canvas, payload, x, y, size)
+
+
+_MODELS: dict[tuple[int, int], tuple[Shinjuku, Layout, MapModel]] = {}
+
+
+def map_model(data: Shinjuku, layout: Layout) -> MapModel:
+    """The board geometry (areas, labels) is computed once per data and layout (the data holds dicts,
+    so it cannot be a cache key itself) and shared by the board and the cards."""
+    key = (id(data), id(layout))
+    if key not in _MODELS:
+        _MODELS[key] = (data, layout, MapModel(data, layout.board, layout.tokens.track))  # keeps data alive: ids stay unique
+    return _MODELS[key][2]
+
+
+def build_kit(data: Shinjuku, ctx: KitContext) -> Kit:
+    layout = load_layout()
+    model = map_model(data, layout)
+    pal = Palette(layout.colours, ctx.ink_saver)
+    card = layout.card
+
+    def front(canvas: Canvas, item: Item) -> None:
+        draw_ward_card(canvas, data, layout, model, pal, item.data, item.qr[1])
+
+    def back(canvas: Canvas, item: Item) -> None:
+        draw_ward_card_back(canvas, data, layout, pal)
+
+    ward_items = tuple(
+        Item(w.id, w.cards, f"{w.name} {w.kanji}",
+             qr=(WARD_QR_KIND, ctx.qr_payload(GAME, WARD_QR_KIND, w.id)), data=w)
+        for w in data.wards)
+    sections = [
+        BoardSection("board", "map", "Tokyo map board", layout.board.size,
+                     lambda canvas: draw_board(canvas, data, layout, model, ctx)),
+        CardSection("ward-card", "Ward cards", card.size, ward_items, front, back),
+        *piece_sections(data, layout, pal),
+        PageSection("score-sheet", "score-sheet", "Score sheet (end-game sets)",
+                    lambda canvas, w, h: draw_score_sheet(canvas, w, h, data, layout, pal)),
+    ]
+    return Kit(GAME, data.name, tuple(sections), notes=(
+        f"Map board: {layout.board.size[0]:.0f} × {layout.board.size[1]:.0f} mm, tiled; glue the tiles "
+        "on card, matching the alignment marks.",
+        "Customers go in a bag; tokens with a “2” count as two customers in scoring.",
+        "Player pieces: cut the squares out; stack track pieces by colour.",
+    ))
+
+
+# -- ward cards -------------------------------------------------------------------------------------
+
+def draw_ward_card(canvas: Canvas, data: Shinjuku, layout: Layout, model: MapModel, pal: Palette,
+                   ward: Ward, qr_payload: str) -> None:
+    c = layout.card
+    where = f"ward card {ward.id}"
+    w, h = c.size
+    canvas.rect(0, 0, w, h, Style(fill=pal.paper, stroke=None))
+    fill, text = pal.ward_header(ward.colour)
+    canvas.rect(*c.header, Style(fill=fill, stroke=None if not pal.ink_saver else pal.ward_full(ward.colour),
+                                 width=0.6))
+    fit_text(canvas, c.name.box, ward.name, c.name.size, c.name.min, font=c.name.font, fill=text,
+             where=f"{where}: name")
+    fit_text(canvas, c.kanji.box, ward.kanji, c.kanji.size, c.kanji.min, font=c.kanji.font, fill=text,
+             where=f"{where}: kanji")
+    # Copies in the deck: the same number the board prints beside the ward's name.
+    bx, by, bw, bh = c.count.box
+    canvas.rect(bx, by, bw, bh, Style(fill=pal.paper, stroke=pal.ink, width=0.4), radius=1.2)
+    fit_text(canvas, c.count.box, str(ward.cards), c.count.size, c.count.min, font=c.count.font,
+             anchor="middle", fill=pal.ink, where=f"{where}: count")
+    fit_text(canvas, c.count_caption.box, f"of {data.deck.cards} cards", c.count_caption.size,
+             c.count_caption.min, font=c.count_caption.font, anchor="middle", fill=text,
+             where=f"{where}: count caption")
+    draw_locator(canvas, data, model, pal, ward, c.locator)
+    draw_station_list(canvas, data, layout, pal, ward, where)
+    draw_qr(canvas, qr_payload, *c.qr[:2], c.qr[2])
+
+
+def draw_locator(canvas: Canvas, data: Shinjuku, model: MapModel, pal: Palette, ward: Ward,
+                 box: tuple[float, float, float, float]) -> None:
+    """The whole map small, every ward grey but this one: where to look on the board."""
+    bx, by, bw, bh = box
+    mx, my, mw, mh = model.bounds_mm
+    scale = min(bw / mw, bh / mh)
+    ox, oy = bx + (bw - mw * scale) / 2, by + (bh - mh * scale) / 2
+
+    def at(p):
+        return (ox + (p[0] - mx) * scale, oy + (p[1] - my) * scale)
+
+    grey = mix(pal.ink, pal.paper, 0.86)
+    highlight = pal.ward_full(ward.colour) if not pal.ink_saver else pal.ward_tint(ward.colour)
+    for key, cell in model.cells.items():
+        if not cell.points:
+            continue
+        mine = model.seed_ward[key] == ward.id
+        colour = highlight if mine else grey
+        canvas.polygon([at(p) for p in cell.points], Style(fill=colour, stroke=colour, width=0.15))
+    for p, q, w1, w2 in model.borders:
+        canvas.line(*at(p), *at(q), Style(stroke=pal.paper, width=0.3))
+    for p, q, w1, w2 in model.borders:
+        if ward.id in (w1, w2):
+            canvas.line(*at(p), *at(q), Style(stroke=pal.ink, width=0.5))
+    canvas.rect(ox, oy, mw * scale, mh * scale, Style(stroke=pal.muted, width=0.25))
+    for s in data.stations_in[ward.id]:
+        cx, cy = at(model.station_mm(s))
+        canvas.circle(cx, cy, 0.9, Style(fill=pal.paper, stroke=pal.ink, width=0.35))
+
+
+def draw_station_list(canvas: Canvas, data: Shinjuku, layout: Layout, pal: Palette, ward: Ward, where: str) -> None:
+    """The ward's stations, a sakura hexagon marking those where a store may be upgraded."""
+    c = layout.card
+    x, y, w, h = c.stations
+    stations = data.stations_in[ward.id]
+    line_h = h / max(4, len(stations))
+    icon = min(line_h * 0.8, 4.6)
+    ink = icons.Ink(line=pal.ink, fill=pal.paper, paper=pal.paper, width=0.35)
+    for i, s in enumerate(stations):
+        top = y + i * line_h
+        cy = top + line_h / 2
+        if s.sakura:
+            icons.sakura_station(canvas, x + icon / 2, cy, icon * 1.1, ink, petal=pal.sakura)
+        else:
+            canvas.circle(x + icon / 2, cy, icon * 0.4, Style(fill=pal.paper, stroke=pal.ink, width=0.4))
+        tx = x + icon + 1.2
+        fit_text(canvas, (tx, top, w - icon - 1.2, line_h * 0.56), s.name, c.station_name.size,
+                 c.station_name.min, font=c.station_name.font, fill=pal.ink, where=f"{where}: station {s.id}")
+        fit_text(canvas, (tx, top + line_h * 0.60, w - icon - 1.2, line_h * 0.38), s.kanji,
+                 c.station_kanji.size, c.station_kanji.min, font=c.station_kanji.font, fill=pal.muted,
+                 where=f"{where}: station {s.id} kanji")
+
+
+def draw_ward_card_back(canvas: Canvas, data: Shinjuku, layout: Layout, pal: Palette) -> None:
+    """One back for every ward card: the game's name over a pattern of rail lines and a blossom."""
+    c = layout.card
+    w, h = c.size
+    bg, fg = pal.card_back, pal.card_back_ink
+    canvas.rect(0, 0, w, h, Style(fill=bg, stroke=None if not pal.ink_saver else fg, width=0.6))
+    line = mix(bg, fg, 0.25)
+    # Diagonal rails: a calm texture that shows no ward. Cut to the card here (no clipping needed).
+    slope = 0.5
+    for i in range(-6, 12):
+        x0 = i * 9.0
+        ya, yb = max(0.0, -x0 / slope), min(h, (w - x0) / slope)
+        if yb > ya:
+            canvas.line(x0 + ya * slope, ya, x0 + yb * slope, yb, Style(stroke=line, width=0.7))
+    canvas.rect(4, 4, w - 8, h - 8, Style(stroke=fg, width=0.5), radius=2.5)
+    fit_text(canvas, c.back_kanji.box, "新宿", c.back_kanji.size, c.back_kanji.min, font=c.back_kanji.font,
+             anchor="middle", fill=fg, where="ward card back: kanji")
+    fit_text(canvas, c.back_title.box, data.name.upper(), c.back_title.size, c.back_title.min,
+             font=c.back_title.font, anchor="middle", fill=fg, where="ward card back: title")
+    fit_text(canvas, c.back_caption.box, "ward card", c.back_caption.size, c.back_caption.min,
+             font=c.back_caption.font, anchor="middle", fill=fg, where="ward card back: caption")
+    icons.sakura(canvas, w / 2, 18, 14, icons.Ink(line=bg if not pal.ink_saver else fg, fill=fg, paper=bg),
+                 petal=pal.sakura)

@@ -1,0 +1,158 @@
+"""layouts/shinjuku.toml as typed data, read with the same schema mechanism as the game data."""
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from ..canon.files import read_toml
+from ..canon.schema import Ctx, build
+
+LAYOUT_FILE = Path(__file__).resolve().parents[2] / "layouts" / "shinjuku.toml"
+
+Box = tuple[float, float, float, float]
+Size = tuple[float, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class TextStyle:
+    size: float
+    min: float
+    font: Literal["regular", "bold"] = "regular"
+
+    def check(self):
+        if not 0 < self.min <= self.size:
+            return f"min ({self.min}) must be between 0 and size ({self.size})"
+
+
+@dataclasses.dataclass(frozen=True)
+class TextBox:
+    box: Box
+    size: float
+    min: float
+    font: Literal["regular", "bold"] = "regular"
+
+    @property
+    def style(self) -> TextStyle:
+        return TextStyle(self.size, self.min, self.font)
+
+
+@dataclasses.dataclass(frozen=True)
+class Anchor:
+    """An extra Voronoi seed that belongs to a ward (house data shaping the derived ward areas)."""
+
+    ward: str
+    map: tuple[float, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    size: Size
+    map_origin: tuple[float, float]
+    map_scale: float
+    map_bounds: Box
+    station_radius: float
+    slot_margin: float
+    border_width: float
+    track_width: float
+    label_gap: float
+    station_name: TextStyle
+    station_kanji: TextStyle
+    ward_name: TextStyle
+    ward_kanji: TextStyle
+    ward_count: TextStyle
+    title_box: Box
+    subtitle_box: Box
+    legend_box: Box
+    queue_box: Box
+    queue_space: Size
+    queue_label: TextStyle
+    queue_caption: TextStyle
+    anchor: tuple[Anchor, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Card:
+    size: Size
+    header: Box
+    name: TextBox
+    kanji: TextBox
+    count: TextBox
+    count_caption: TextBox
+    locator: Box
+    stations: Box
+    station_name: TextStyle
+    station_kanji: TextStyle
+    qr: Box
+    back_title: TextBox
+    back_kanji: TextBox
+    back_caption: TextBox
+
+
+@dataclasses.dataclass(frozen=True)
+class Tokens:
+    customer: float
+    bonus: float
+    token: float
+    store: Size
+    department_store: Size
+    track: Size
+    label: TextStyle
+    big: TextStyle
+
+
+@dataclasses.dataclass(frozen=True)
+class Example:
+    """The score sheet's worked example: one player's customers ("2" tokens listed in doubles)."""
+
+    player: str
+    customers: dict[str, int]
+    bonus: int
+    doubles: dict[str, int] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class Sheet:
+    title: TextStyle
+    head: TextStyle
+    cell: TextStyle
+    row: float
+    label_col: float
+    example: Example
+
+
+@dataclasses.dataclass(frozen=True)
+class WardColour:
+    full: str
+    tint: str
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Colours:
+    ink: str
+    paper: str
+    border: str
+    track: str
+    slot: str
+    water: str
+    card_back: str
+    sakura: str
+    matsuri: str
+    ward: dict[str, WardColour]
+    goods: dict[str, str]
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    board: Board
+    card: Card
+    tokens: Tokens
+    sheet: Sheet
+    colours: Colours
+
+
+@lru_cache(maxsize=None)
+def load_layout(path: Path = LAYOUT_FILE) -> Layout:
+    return build(Layout, read_toml(path), Ctx(str(path)))
