@@ -31,6 +31,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/generator_bench.py
+	$(PY) benchmarks/shinjuku_rules_bench.py
+	$(PY) benchmarks/companion_bench.py
 
 clean:
 	rm -rf $(VENV) output/*/ output/manifest.json

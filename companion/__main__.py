@@ -1,0 +1,75 @@
+"""`python -m companion` / `tokyo-companion`: serve the companion with waitress.
+
+    python -m companion                  http://127.0.0.1:5000 (PORT in the environment also works)
+    python -m companion --lan            every interface; prints the LAN address and its QR code
+    python -m companion --port 8000 --data /some/dir
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import sys
+
+from . import create_app, qr
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (the route to a public address, no packet sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="tokyo-companion", description=__doc__.splitlines()[0])
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--lan", action="store_true",
+                   help="listen on every interface and print the address phones should open")
+    p.add_argument("--port", type=int, default=int(os.environ.get("PORT", 5000)),
+                   help="port (default 5000, or $PORT)")
+    p.add_argument("--data", metavar="DIR", help="where the database lives (default: instance folder)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="server threads; each live phone holds one (default 32)")
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    config = {}
+    if args.data:
+        config["DATA_DIR"] = os.path.abspath(args.data)
+    if args.threads:
+        config["THREADS"] = args.threads
+        config["SSE_MAX_STREAMS"] = max(1, args.threads - 8)
+    app = create_app(config)
+    host = "0.0.0.0" if args.lan else args.host
+
+    import waitress
+    server = waitress.create_server(app, host=host, port=args.port, threads=app.config["THREADS"],
+                                    channel_timeout=60, connection_limit=200, ident="tokyo-companion")
+    port = server.effective_port
+    if args.lan:
+        url = f"http://{lan_address()}:{port}/"
+        print(f"Tokyo table kit companion on {url}  (phones on this network: scan or type it)")
+        print(qr.terminal(url))
+    else:
+        print(f"Tokyo table kit companion on http://{host}:{port}/")
+    sys.stdout.flush()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.extensions["tokyo"].hub.stop()
+        server.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

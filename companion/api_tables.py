@@ -1,0 +1,124 @@
+"""/api/games and /api/tables/…: create tables, read them, append moves, undos and timer actions."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from . import jsonapi, live
+from .errors import ApiError
+from .services import services
+from .timers import check_request
+
+bp = Blueprint("api_tables", __name__, url_prefix="/api")
+
+MAX_NAME = 24
+
+
+@bp.get("/games")
+def games():
+    return jsonify({"games": [{"id": g.id, "name": g.name, "players": list(g.players),
+                               "playable": g.playable} for g in services().games.values()]})
+
+
+@bp.post("/tables")
+def create():
+    body = jsonapi.body()
+    game = body.get("game")
+    if not isinstance(game, str) or not game:
+        raise ApiError(400, "game must be a game id such as \"shinjuku\".")
+    players = body.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ApiError(400, "players must be a list of names.")
+    players = [" ".join(p.split()) for p in players]
+    if any(not p or len(p) > MAX_NAME or not p.isprintable() for p in players):
+        raise ApiError(400, f"Each player name must be 1 to {MAX_NAME} printable characters.")
+    options = jsonapi.obj(body.get("options", {}), "options")
+    seed = jsonapi.integer(body, "seed", required=False, maximum=2**31 - 1)
+    status, response = services().tables.create(
+        game, players, options, seed, lambda code: url_for("pages.table", code=code, _external=True),
+        jsonapi.idempotency_key(), jsonapi.request_fingerprint(body))
+    return jsonify(response), status
+
+
+@bp.get("/tables/<code>")
+def table(code):
+    return jsonify(services().tables.get(jsonapi.table_code(code), _viewer()))
+
+
+@bp.post("/tables/<code>/moves")
+def move(code):
+    code = jsonapi.table_code(code)
+    body = jsonapi.body()
+    expected = jsonapi.integer(body, "expected_seq")
+    move = jsonapi.obj(body.get("move"), "move")
+    viewer = _viewer()
+    if viewer is None and isinstance(move.get("player"), int):
+        viewer = move["player"]  # the mover sees what the move showed them (cards drawn)
+    status, response = services().tables.move(code, expected, move, jsonapi.idempotency_key(),
+                                               jsonapi.request_fingerprint(body), viewer)
+    return jsonify(response), status
+
+
+@bp.post("/tables/<code>/undo")
+def undo(code):
+    code = jsonapi.table_code(code)
+    body = jsonapi.body()
+    expected = jsonapi.integer(body, "expected_seq")
+    status, response = services().tables.undo(code, expected, jsonapi.idempotency_key(),
+                                               jsonapi.request_fingerprint(body), _viewer())
+    return jsonify(response), status
+
+
+@bp.post("/tables/<code>/timers")
+def timer(code):
+    code = jsonapi.table_code(code)
+    body = jsonapi.body()
+    expected = jsonapi.integer(body, "expected_seq")
+    name, action, seconds = body.get("timer"), body.get("action"), body.get("seconds")
+    problem = check_request(name, action, seconds)
+    if problem:
+        raise ApiError(400, problem[0].upper() + problem[1:] + ".")
+    status, response = services().tables.timer(code, expected, name, action, seconds,
+                                                jsonapi.idempotency_key(),
+                                                jsonapi.request_fingerprint(body), _viewer())
+    return jsonify(response), status
+
+
+@bp.get("/tables/<code>/events")
+def events(code):
+    code = jsonapi.table_code(code)
+    after = _after()
+    s = services()
+    if request.accept_mimetypes.best_match(["text/event-stream", "application/json"]) == \
+            "application/json":
+        events, seq = s.tables.events(code, after)
+        return jsonify({"events": events, "seq": seq})
+    viewer = _viewer()
+    s.tables.get(code)  # 404 before the stream starts
+    if not s.hub.try_open():
+        raise ApiError(503, "Too many live connections; poll with Accept: application/json instead.")
+    cfg = current_app.config
+    body = live.stream(s.tables, s.hub, code, after, viewer, s.clock, heartbeat_s=cfg["SSE_HEARTBEAT_S"],
+                       max_s=cfg["SSE_MAX_S"], retry_ms=cfg["SSE_RETRY_MS"])
+    response = Response(body, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(s.hub.close)  # the stream's slot is freed however the stream ends
+    return response
+
+
+def _after() -> int:
+    """`Last-Event-ID` (a reconnecting browser) wins over `since` (the page's first connection)."""
+    raw = request.headers.get("Last-Event-ID") or request.args.get("since") or "0"
+    if not raw.isdigit() or len(raw) > 15:
+        raise ApiError(400, "since and Last-Event-ID must be a sequence number (0 or more).")
+    return int(raw)
+
+
+def _viewer() -> int | None:
+    """`?player=<index>`: whose eyes the state is shown to (hidden information of the others is
+    removed by the game's engine); without it, what every player may see."""
+    raw = request.args.get("player")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or len(raw) > 2:
+        raise ApiError(400, "player must be a player's index (0, 1, …).")
+    return int(raw)

@@ -1,0 +1,50 @@
+"""Every setting of the companion, in one place.
+
+`create_app(config)` starts from DEFAULTS and overrides them with `config`; the command line
+(`python -m companion`) fills DATA_DIR, THREADS and friends from its options.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def system_clock_ms() -> int:
+    """Server time in Unix epoch milliseconds (what `GET /api/time` answers)."""
+    return time.time_ns() // 1_000_000
+
+
+DEFAULTS: dict = {
+    # Where the SQLite database lives; None = the Flask instance folder.
+    "DATA_DIR": None,
+    # Request bodies above this get 413 (API.md: 64 KB).
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    # Callable returning epoch ms. Tests inject a fake clock to decide timer expiry deterministically.
+    "CLOCK": system_clock_ms,
+    # Waitress task threads. Each open Server-Sent Events stream holds one of them.
+    "THREADS": 32,
+    # At most this many live streams at once; more get 503 and the page falls back to polling,
+    # so that ordinary requests always find a free thread.
+    "SSE_MAX_STREAMS": 24,
+    # A comment line this often keeps proxies and phones from dropping an idle stream and frees the
+    # thread of a phone that went away (the write fails).
+    "SSE_HEARTBEAT_S": 15.0,
+    # A stream ends after this long; the browser reconnects with Last-Event-ID (nothing is lost).
+    "SSE_MAX_S": 300.0,
+    # Milliseconds the browser waits before reconnecting a dropped stream.
+    "SSE_RETRY_MS": 1000,
+    # A snapshot of the derived state is stored every this many events (replay starts there).
+    "SNAPSHOT_EVERY": 50,
+    # Derived views kept in memory per table (the latest ones; undo usually finds its state here).
+    "VIEW_CACHE_DEPTH": 16,
+    # SQLite busy timeout in milliseconds.
+    "BUSY_TIMEOUT_MS": 10_000,
+    # Where the generator writes the printable kits (the home page lists output/manifest.json).
+    "OUTPUT_DIR": REPO / "output",
+    # Extra games {id: companion.catalog.Game}, added to those found in companion.games (tests).
+    "EXTRA_GAMES": {},
+    # Cookie that remembers the table this phone joined (for the /q/ pages).
+    "TABLE_COOKIE": "tk_table",
+}

@@ -1,0 +1,72 @@
+"""Every error answer: JSON under /api (API.md), a friendly HTML page elsewhere. Never a bare 500."""
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify, make_response, render_template, request
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger(__name__)
+
+#: What a person can do about each HTTP error (one sentence each, API.md).
+MESSAGES = {
+    400: "The request is malformed: send a JSON object as the API describes.",
+    404: "There is nothing at this address.",
+    405: "This address does not accept that method.",
+    413: "The request body is too large (at most 64 KB).",
+    415: "Send the body as JSON.",
+    500: "Something went wrong on the server; the request changed nothing. Try again.",
+}
+
+
+class ApiError(Exception):
+    """An answer other than success: status, one sentence, optional reasons and extra fields."""
+
+    def __init__(self, status: int, error: str, reasons: list[str] | None = None, **extra):
+        super().__init__(error)
+        self.status = status
+        self.error = error
+        self.reasons = reasons
+        self.extra = extra
+
+    def body(self) -> dict:
+        out = {"error": self.error}
+        if self.reasons is not None or self.status == 422:
+            out["reasons"] = list(self.reasons or [])
+        out.update(self.extra)
+        return out
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path == "/api"
+
+
+def _answer(status: int, error: str, body: dict | None = None, headers=None):
+    if wants_json():
+        response = jsonify(body or {"error": error})
+        response.status_code = status
+    else:
+        response = make_response(render_template("error.html", status=status, message=error), status)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError):
+        return _answer(exc.status, exc.error, exc.body())
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        status = exc.code or 500
+        message = MESSAGES.get(status) or exc.description or "The request could not be handled."
+        headers = {}
+        if status == 405 and exc.valid_methods:
+            headers["Allow"] = ", ".join(exc.valid_methods)
+        return _answer(status, message, headers=headers)
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return _answer(500, MESSAGES[500])

@@ -1,0 +1,109 @@
+"""Live updates: Server-Sent Events with replay from Last-Event-ID, beside JSON polling.
+
+Each numbered SSE message is one event of the table's log (`id:` = its seq), so a browser that
+reconnects with Last-Event-ID receives exactly what it missed, in order, once. After each batch an
+unnumbered `table` message carries the whole table (state, timers) so a phone need not ask for it;
+it is sent again when a running timer reaches its deadline (the server deciding the expiry).
+
+Each open stream holds a waitress thread, so streams are bounded three ways: at most
+SSE_MAX_STREAMS at once (more get 503 and the page polls instead), a heartbeat comment every
+SSE_HEARTBEAT_S (the write to a phone that went away fails and frees the thread), and an end after
+SSE_MAX_S (the browser reconnects by itself, with Last-Event-ID).
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import defaultdict
+from typing import Callable, Iterator
+
+
+
+class Hub:
+    """Wakes the streams of a table when an event is appended (in this process)."""
+
+    def __init__(self, max_streams: int):
+        self._cond = threading.Condition()
+        self._versions: dict[str, int] = defaultdict(int)
+        self._slots = threading.BoundedSemaphore(max(1, max_streams))
+        self.stopping = False
+
+    def notify(self, code: str) -> None:
+        with self._cond:
+            self._versions[code] += 1
+            self._cond.notify_all()
+
+    def version(self, code: str) -> int:
+        with self._cond:
+            return self._versions[code]
+
+    def wait(self, code: str, known: int, timeout: float) -> int:
+        """Until the table changes or `timeout` seconds pass; returns the table's version."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._versions[code] != known or self.stopping,
+                                timeout=max(0.0, timeout))
+            return self._versions[code]
+
+    def stop(self) -> None:
+        """End every stream (the server is shutting down); browsers reconnect to the next one."""
+        with self._cond:
+            self.stopping = True
+            self._cond.notify_all()
+
+    def try_open(self) -> bool:
+        return self._slots.acquire(blocking=False)
+
+    def close(self) -> None:
+        self._slots.release()
+
+
+def message(data: dict, *, event: str | None = None, id: int | None = None) -> str:
+    lines = []
+    if id is not None:
+        lines.append(f"id: {id}")
+    if event:
+        lines.append(f"event: {event}")
+    lines.append("data: " + json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    return "\n".join(lines) + "\n\n"
+
+
+def stream(tables, hub: Hub, code: str, after: int, viewer: int | None, clock: Callable[[], int], *,
+           heartbeat_s: float, max_s: float, retry_ms: int) -> Iterator[str]:
+    """The body of one SSE response (the view frees the stream slot when the response closes)."""
+    yield f"retry: {int(retry_ms)}\n\n"
+    end = time.monotonic() + max_s
+    last = after
+    announced_deadline = None
+    first = True
+    while True:
+        version = hub.version(code)
+        events, _ = tables.events(code, last)
+        for event in events:
+            yield message(event, id=event["seq"])
+        table = tables.get(code, viewer)
+        now = clock()
+        deadline = next_deadline(table["timers"])
+        expired_now = announced_deadline is not None and now >= announced_deadline
+        if first or events or expired_now:
+            yield message(table, event="table")
+        first = False
+        if events:
+            last = events[-1]["seq"]
+        announced_deadline = deadline
+        left = end - time.monotonic()
+        if left <= 0 or hub.stopping:
+            return
+        wait = min(heartbeat_s, left)
+        if deadline is not None:
+            wait = min(wait, max(0.0, (deadline - now) / 1000) + 0.005)
+        if hub.wait(code, version, wait) == version and (deadline is None or clock() < deadline):
+            if hub.stopping:
+                return
+            yield ": heartbeat\n\n"
+
+
+def next_deadline(public_timers: list[dict]) -> int | None:
+    """When the next running timer expires (the stream wakes then to announce it)."""
+    ahead = [t["deadline_ms"] for t in public_timers if t["status"] == "running"]
+    return min(ahead) if ahead else None

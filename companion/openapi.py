@@ -1,0 +1,276 @@
+"""GET /api/openapi.json: the OpenAPI 3.1 description of every route, and a small validator.
+
+The document is written here by hand (the stable part follows API.md word for word); the tests
+check it against the app both ways (every documented path and method is routed, every route is
+documented) and validate real responses against the schemas with `validate` below.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify
+
+bp = Blueprint("openapi", __name__, url_prefix="/api")
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _html(description: str) -> dict:
+    return {"description": description, "content": {"text/html": {"schema": {"type": "string"}}}}
+
+
+ERR = {
+    400: _json(_ref("Error"), "Malformed request (not JSON, wrong types, missing fields)."),
+    404: _json(_ref("Error"), "Unknown table code, game or component."),
+    409: _json(_ref("Conflict"), "expected_seq is not the table's current seq."),
+    413: _json(_ref("Error"), "Request body over 64 KB."),
+    422: _json(_ref("Unprocessable"), "Illegal under the rules, or Idempotency-Key reused with "
+                                      "another body."),
+}
+CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "string"},
+        "description": "The table's join code (case, spaces and dashes ignored)."}
+PLAYER = {"name": "player", "in": "query", "required": False,
+          "schema": {"type": "integer", "minimum": 0},
+          "description": "Show the state as this player (index) may see it: the engine hides the "
+                         "other players' hidden information. Without it: what everyone may see. "
+                         "POST /moves defaults to the move's own \"player\"."}
+IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
+               "schema": {"type": "string", "maxLength": 200},
+               "description": "One key per user action, reused on retry: the same key and body "
+                              "return the stored response and append nothing (answered before "
+                              "expected_seq is checked); the same key with another body is a 422."}
+
+
+def _body(schema: str) -> dict:
+    return {"required": True, "content": {"application/json": {"schema": _ref(schema)}}}
+
+
+def _write(summary: str, request: str, result: str) -> dict:
+    return {"post": {"summary": summary, "parameters": [CODE, PLAYER, IDEMPOTENCY],
+                     "requestBody": _body(request),
+                     "responses": {"200": _json(_ref(result), "Appended; the table after it."),
+                                   **{str(k): ERR[k] for k in (400, 404, 409, 413, 422)}}}}
+
+
+def _page(summary: str, params: list[str] = (), not_found: bool = True) -> dict:
+    responses = {"200": _html(summary)}
+    if not_found:
+        responses["404"] = _html("A friendly page saying what was not found.")
+    return {"get": {"summary": summary, "tags": ["pages"],
+                    "parameters": [{"name": p, "in": "path", "required": True,
+                                    "schema": {"type": "string"}} for p in params],
+                    "responses": responses}}
+
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {"type": "object", "required": ["error"],
+              "properties": {"error": {"type": "string"},
+                             "reasons": {"type": "array", "items": {"type": "string"}}}},
+    "Unprocessable": {"type": "object", "required": ["error", "reasons"],
+                      "properties": {"error": {"type": "string"},
+                                     "reasons": {"type": "array", "items": {"type": "string"}}}},
+    "Conflict": {"type": "object", "required": ["error", "seq"],
+                 "properties": {"error": {"type": "string"}, "seq": {"type": "integer", "minimum": 0},
+                                "state": {"description": "The current state."},
+                                "timers": {"type": "array", "items": _ref("Timer")}}},
+    "Time": {"type": "object", "required": ["now_ms"],
+             "properties": {"now_ms": {"type": "integer",
+                                       "description": "Server time, Unix epoch milliseconds."}}},
+    "GameList": {"type": "object", "required": ["games"], "properties": {"games": {
+        "type": "array", "items": {"type": "object", "required": ["id", "name", "players", "playable"],
+                                   "properties": {"id": {"type": "string"}, "name": {"type": "string"},
+                                                  "players": {"type": "array",
+                                                              "items": {"type": "integer"}},
+                                                  "playable": {"type": "boolean"}}}}}},
+    "CreateTable": {"type": "object", "required": ["game", "players"], "properties": {
+        "game": {"type": "string", "description": "A game id, e.g. shinjuku."},
+        "players": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 24}},
+        "options": {"type": "object", "description": "Game options (see each game's engine)."},
+        "seed": {"type": "integer", "minimum": 0,
+                 "description": "Optional: the seed of the game's randomness (default: random)."}}},
+    "CreatedTable": {"type": "object", "required": ["code", "game", "players", "seq", "url"],
+                     "properties": {"code": {"type": "string"}, "game": {"type": "string"},
+                                    "players": {"type": "array", "items": {"type": "string"}},
+                                    "seq": {"type": "integer", "enum": [0]},
+                                    "url": {"type": "string", "description": "Absolute URL of the "
+                                                                             "table page."},
+                                    "state": {}, "timers": {"type": "array", "items": _ref("Timer")},
+                                    "turn": {"type": ["integer", "null"]}}},
+    "Table": {"type": "object", "required": ["code", "game", "players", "seq", "state", "timers"],
+              "properties": {"code": {"type": "string"}, "game": {"type": "string"},
+                             "players": {"type": "array", "items": {"type": "string"}},
+                             "seq": {"type": "integer", "minimum": 0},
+                             "state": {"description": "The game's state (its engine's format)."},
+                             "timers": {"type": "array", "items": _ref("Timer")},
+                             "turn": {"type": ["integer", "null"],
+                                      "description": "Index of the player whose turn it is."},
+                             "needs": {"type": ["object", "null"],
+                                       "description": "What the table must do next (the game's "
+                                                      "engine: phase, prompt, allowed moves)."},
+                             "options": {"type": "object"}}},
+    "Timer": {"type": "object", "required": ["name", "status", "deadline_ms", "remaining_ms"],
+              "properties": {"name": {"type": "string"},
+                             "status": {"type": "string",
+                                        "enum": ["idle", "running", "paused", "expired"]},
+                             "deadline_ms": {"type": ["integer", "null"],
+                                             "description": "Server epoch ms while running (and "
+                                                            "when it expired)."},
+                             "remaining_ms": {"type": "integer"},
+                             "duration_ms": {"type": "integer"}}},
+    "MoveRequest": {"type": "object", "required": ["expected_seq", "move"],
+                    "properties": {"expected_seq": {"type": "integer", "minimum": 0},
+                                   "move": {"type": "object",
+                                            "description": "A move in the game's format."}}},
+    "UndoRequest": {"type": "object", "required": ["expected_seq"],
+                    "properties": {"expected_seq": {"type": "integer", "minimum": 0}}},
+    "TimerRequest": {"type": "object", "required": ["expected_seq", "timer", "action"],
+                     "properties": {"expected_seq": {"type": "integer", "minimum": 0},
+                                    "timer": {"type": "string", "maxLength": 40},
+                                    "action": {"type": "string",
+                                               "enum": ["start", "pause", "resume", "reset"]},
+                                    "seconds": {"type": "number",
+                                                "description": "Only with start."}}},
+    "StateResult": {"type": "object", "required": ["seq", "state"],
+                    "properties": {"seq": {"type": "integer"}, "state": {}}},
+    "TimersResult": {"type": "object", "required": ["seq", "timers"],
+                     "properties": {"seq": {"type": "integer"},
+                                    "timers": {"type": "array", "items": _ref("Timer")}}},
+    "Event": {"type": "object", "required": ["seq", "kind", "at_ms", "summary"], "properties": {
+        "seq": {"type": "integer", "minimum": 1},
+        "kind": {"type": "string", "enum": ["move", "undo", "timer"]},
+        "at_ms": {"type": "integer"}, "summary": {"type": "string"},
+        "move": {"type": "object", "description": "kind move: the move."},
+        "undoes": {"type": "integer", "description": "kind undo: the seq of the undone move."},
+        "timer": {"type": "string"}, "action": {"type": "string"}, "seconds": {"type": "number"}}},
+    "EventList": {"type": "object", "required": ["events", "seq"],
+                  "properties": {"events": {"type": "array", "items": _ref("Event")},
+                                 "seq": {"type": "integer"}}},
+    "ScoreRequest": {"type": "object", "required": ["customers"], "properties": {
+        "customers": {"type": "object", "properties": {
+            k: {"type": "integer", "minimum": 0} for k in ("food", "clothing", "books", "electronics")},
+            "description": "Customers per type, a “2” token counting as two (missing = 0)."},
+        "wild": {"type": "integer", "minimum": 0, "description": "Upgrade bonus tokens."}}},
+    "ScoreResult": {"type": "object", "required": ["points", "sets"], "properties": {
+        "points": {"type": "integer"},
+        "sets": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}},
+}
+
+PATHS: dict[str, Any] = {
+    "/api/openapi.json": {"get": {"summary": "This document.",
+                                  "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1.")}}},
+    "/api/time": {"get": {"summary": "The server clock.", "tags": ["clock"],
+                          "responses": {"200": _json(_ref("Time"), "Now.")}}},
+    "/api/games": {"get": {"summary": "The games of the kit and whether tables can be played.",
+                           "responses": {"200": _json(_ref("GameList"), "Games.")}}},
+    "/api/tables": {"post": {
+        "summary": "Create a table (not an event: its seq is 0).", "tags": ["tables"],
+        "parameters": [dict(IDEMPOTENCY, description="Optional: a retried create makes one table.")],
+        "requestBody": _body("CreateTable"),
+        "responses": {"201": _json(_ref("CreatedTable"), "Created."),
+                      **{str(k): ERR[k] for k in (400, 404, 413, 422)}}}},
+    "/api/tables/{code}": {"get": {
+        "summary": "A table: players, seq, state, timers.", "tags": ["tables"],
+        "parameters": [CODE, PLAYER],
+        "responses": {"200": _json(_ref("Table"), "The table."), "404": ERR[404]}}},
+    "/api/tables/{code}/moves": _write("Play a move (validated by the game's rules).", "MoveRequest",
+                                       "StateResult"),
+    "/api/tables/{code}/undo": _write("Undo the latest move not yet undone (itself an event).",
+                                      "UndoRequest", "StateResult"),
+    "/api/tables/{code}/timers": _write("Start, pause, resume or reset a timer.", "TimerRequest",
+                                        "TimersResult"),
+    "/api/tables/{code}/events": {"get": {
+        "summary": "The table's events after `since` / Last-Event-ID: Server-Sent Events (id = seq; "
+                   "an unnumbered `table` event carries the whole table after each batch and at "
+                   "each timer expiry), or JSON with Accept: application/json.",
+        "tags": ["tables"],
+        "parameters": [CODE, PLAYER,
+                       {"name": "since", "in": "query", "required": False,
+                        "schema": {"type": "integer", "minimum": 0}},
+                       {"name": "Last-Event-ID", "in": "header", "required": False,
+                        "schema": {"type": "integer", "minimum": 0}}],
+        "responses": {"200": {"description": "Events in order.",
+                              "content": {"application/json": {"schema": _ref("EventList")},
+                                          "text/event-stream": {"schema": {"type": "string"}}}},
+                      "400": ERR[400], "404": ERR[404],
+                      "503": _json(_ref("Error"), "Too many live streams: poll with JSON.")}}},
+    "/api/shinjuku/score": {"post": {
+        "summary": "Shinjuku set scoring: the partition into sets of distinct types that scores most.",
+        "tags": ["calculators"], "requestBody": _body("ScoreRequest"),
+        "responses": {"200": _json(_ref("ScoreResult"), "Points and sets (wild tokens as \"wild\")."),
+                      **{str(k): ERR[k] for k in (400, 404, 413, 422)}}}},
+    # HTML pages
+    "/": _page("Home: games, printed kits, join a table.", not_found=False),
+    "/join": _page("Join a table by typed code (?code=…)."),
+    "/new/{game_id}": _page("Start a table of a game.", ["game_id"]),
+    "/t/{code}": _page("A table: players, whose turn, timer, history, undo, join QR.", ["code"]),
+    "/t/{code}/board": _page("The game's board twin: each action entered by tapping.", ["code"]),
+    "/t/{code}/qr.svg": {"get": {"summary": "The join QR code of a table.", "tags": ["pages"],
+                                 "parameters": [CODE],
+                                 "responses": {"200": {"description": "SVG", "content": {
+                                     "image/svg+xml": {"schema": {"type": "string"}}}},
+                                     "404": _html("Unknown table.")}}},
+    "/shinjuku/score": _page("Shinjuku scoring calculator.", not_found=False),
+    "/kits/{name}": _page("A file of the printed kits in output/ (name may contain /).", ["name"]),
+    "/q/{game}/{kind}/{id}": _page("The page for a scanned component (with or without a table).",
+                                   ["game", "kind", "id"]),
+}
+
+DOCUMENT = {
+    "openapi": "3.1.0",
+    "info": {"title": "Tokyo table kit companion", "version": "1.0",
+             "description": "Tables, moves, undo, timers and live events for the Tokyo table kit. "
+                            "Errors are JSON objects with at least `error`. No request gets a 500."},
+    "paths": PATHS,
+    "components": {"schemas": SCHEMAS},
+}
+
+
+@bp.get("/openapi.json")
+def document():
+    return jsonify(DOCUMENT)
+
+
+# -- a small JSON Schema validator (the subset used above) --------------------------------------
+_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
+
+
+def _is(value: Any, kind: str) -> bool:
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, _TYPES[kind])
+
+
+def validate(schema: dict, value: Any, doc: dict = DOCUMENT, path: str = "$") -> list[str]:
+    """Problems of `value` against `schema` (empty when it conforms)."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[1]
+        return validate(doc["components"]["schemas"][name], value, doc, path)
+    problems = []
+    kinds = schema.get("type")
+    if kinds is not None:
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        if not any(_is(value, k) for k in kinds):
+            return [f"{path}: expected {' or '.join(kinds)}, got {type(value).__name__}"]
+    if "enum" in schema and value not in schema["enum"]:
+        problems.append(f"{path}: {value!r} not in {schema['enum']}")
+    if "minimum" in schema and _is(value, "number") and value < schema["minimum"]:
+        problems.append(f"{path}: {value} < {schema['minimum']}")
+    if isinstance(value, dict):
+        for name in schema.get("required", []):
+            if name not in value:
+                problems.append(f"{path}: missing {name!r}")
+        for name, sub in schema.get("properties", {}).items():
+            if name in value:
+                problems += validate(sub, value[name], doc, f"{path}.{name}")
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            problems += validate(schema["items"], item, doc, f"{path}[{i}]")
+    return problems

@@ -1,0 +1,25 @@
+"""The objects one app shares between requests, kept in app.extensions["tokyo"]."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from flask import current_app
+
+from .catalog import Game
+from .live import Hub
+from .store import Store
+from .tables import Tables
+
+
+@dataclasses.dataclass
+class Services:
+    store: Store
+    tables: Tables
+    hub: Hub
+    games: dict[str, Game]
+    clock: Callable[[], int]
+
+
+def services() -> Services:
+    return current_app.extensions["tokyo"]

@@ -1,0 +1,323 @@
+/* Tokyo table kit companion: the shared client code (no build step, no libraries).
+ *
+ * tk.api(method, url, body)   JSON request with an Idempotency-Key, retried on network errors
+ * tk.clock                     server clock offset from GET /api/time (shortest round trip wins)
+ * tk.TableLink                 one table kept in sync: SSE with Last-Event-ID, polling fallback,
+ *                              writes with expected_seq, 409 resync, 422 reasons
+ * tk.alarm / tk.wake           sound + vibration at expiry, screen kept awake while a timer runs
+ * tk.me / tk.remember          which player this phone is, the table it joined (localStorage + cookie)
+ * Every piece of text from the server goes through textContent: names are never parsed as HTML.
+ */
+(function () {
+  "use strict";
+  const tk = (window.tk = {});
+
+  // ---------- small DOM helpers ----------
+  tk.$ = (sel, root) => (root || document).querySelector(sel);
+  tk.$$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+  tk.el = function (tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  };
+  tk.pageData = function () {
+    const node = document.getElementById("page-data");
+    return node ? JSON.parse(node.textContent) : {};
+  };
+  /** Show a message (and reasons) in a .msg box; kind: bad | good | info. */
+  tk.say = function (box, kind, text, reasons) {
+    if (typeof box === "string") box = tk.$(box);
+    if (!box) return;
+    box.className = "msg " + (kind || "info");
+    box.replaceChildren();
+    if (!text) return;
+    box.append(text);
+    if (reasons && reasons.length) box.append(tk.el("ul", null, reasons.map((r) => tk.el("li", null, r))));
+  };
+
+  // ---------- API ----------
+  tk.newKey = function () {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);     // works on plain http:// LAN addresses (randomUUID does not)
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  };
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  /**
+   * One user action = one key, reused on every retry: the server appends one event however often the
+   * request arrives. Retries on network errors and 5xx; returns {status, body} (status 0: offline).
+   */
+  tk.api = async function (method, url, body, opts) {
+    const key = (opts && opts.key) || (method === "GET" ? null : tk.newKey());
+    const headers = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (key) headers["Idempotency-Key"] = key;
+    const delays = [0, 300, 800, 1600, 3000];
+    let last = { status: 0, body: { error: "No connection to the companion. Check the Wi-Fi and try again." } };
+    for (const delay of delays) {
+      if (delay) await sleep(delay);
+      try {
+        const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+                                       cache: "no-store" });
+        let data = null;
+        try { data = await res.json(); } catch (e) { data = { error: "The companion sent an unreadable answer." }; }
+        last = { status: res.status, body: data };
+        if (res.status < 500) return last;
+      } catch (e) { /* offline: retry with the same key */ }
+    }
+    return last;
+  };
+
+  // ---------- clock ----------
+  /**
+   * The server's clock as a function of performance.now(): several GET /api/time samples, keep the
+   * one with the shortest round trip (its error is at most half of it). Independent of Date.now(),
+   * so a phone whose own clock is wrong still counts down with everyone else.
+   */
+  tk.clock = {
+    anchor: null,      // {server: ms, perf: performance.now() at the midpoint, rtt}
+    async sync(samples) {
+      let best = null;
+      for (let i = 0; i < (samples || 6); i++) {
+        const t0 = performance.now();
+        try {
+          const res = await fetch("/api/time", { cache: "no-store" });
+          const { now_ms } = await res.json();
+          const t1 = performance.now();
+          const s = { server: now_ms, perf: (t0 + t1) / 2, rtt: t1 - t0 };
+          if (!best || s.rtt < best.rtt) best = s;
+        } catch (e) { break; }
+      }
+      if (best && (!this.anchor || best.rtt <= this.anchor.rtt * 1.5 || performance.now() - this.anchor.perf > 60000)) {
+        this.anchor = best;
+      }
+      return this.anchor;
+    },
+    now() {
+      if (!this.anchor) return Date.now();
+      return this.anchor.server + (performance.now() - this.anchor.perf);
+    },
+  };
+
+  // ---------- sound, vibration, wake lock ----------
+  tk.alarm = {
+    ctx: null,
+    unlock() {
+      const AC = window.AudioContext || window.webkitAudioContext;
+      if (!AC) return;
+      if (!this.ctx) this.ctx = new AC();
+      if (this.ctx.state === "suspended") this.ctx.resume();
+      const buf = this.ctx.createBuffer(1, 1, 22050);   // a silent sound: iOS unlocks audio on a tap
+      const src = this.ctx.createBufferSource();
+      src.buffer = buf; src.connect(this.ctx.destination); src.start(0);
+    },
+    ring() {
+      if (navigator.vibrate) navigator.vibrate([300, 150, 300, 150, 600]);
+      const ctx = this.ctx;
+      if (!ctx) return;
+      const t = ctx.currentTime + 0.02;
+      for (let i = 0; i < 3; i++) {
+        const osc = ctx.createOscillator(), gain = ctx.createGain();
+        osc.type = "square"; osc.frequency.value = 880;
+        gain.gain.setValueAtTime(0.0001, t + i * 0.35);
+        gain.gain.exponentialRampToValueAtTime(0.4, t + i * 0.35 + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t + i * 0.35 + 0.25);
+        osc.connect(gain).connect(ctx.destination);
+        osc.start(t + i * 0.35); osc.stop(t + i * 0.35 + 0.26);
+      }
+    },
+  };
+  document.addEventListener("pointerdown", () => tk.alarm.unlock(), { once: true, capture: true });
+
+  tk.wake = {
+    wanted: false, sentinel: null,
+    async set(on) {
+      this.wanted = on;
+      if (on && !this.sentinel && "wakeLock" in navigator && document.visibilityState === "visible") {
+        try {
+          this.sentinel = await navigator.wakeLock.request("screen");
+          this.sentinel.addEventListener("release", () => { this.sentinel = null; });
+        } catch (e) { this.sentinel = null; }
+      } else if (!on && this.sentinel) {
+        const s = this.sentinel; this.sentinel = null; s.release().catch(() => {});
+      }
+    },
+  };
+  // The browser drops the wake lock whenever the page is hidden: ask again on return.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && tk.wake.wanted) tk.wake.set(true);
+  });
+
+  // ---------- who am I at this table ----------
+  const STORE = "tk.tables";
+  const readSeats = () => { try { return JSON.parse(localStorage.getItem(STORE)) || {}; } catch (e) { return {}; } };
+  tk.me = function (code) { const s = readSeats()[code]; return s ? s.player : null; };
+  tk.remember = function (code, game, player) {
+    const seats = readSeats();
+    seats[code] = { game, player, at: Date.now() };
+    try { localStorage.setItem(STORE, JSON.stringify(seats)); } catch (e) { /* private mode */ }
+    const age = "; path=/; max-age=" + 60 * 60 * 24 * 30 + "; samesite=lax";
+    document.cookie = "tk_table=" + encodeURIComponent(code) + age;       // for the scan (/q/) pages
+    document.cookie = "tk_table_player=" + (player >= 0 ? player : "") + age;
+  };
+  tk.myTables = function () {
+    return Object.entries(readSeats()).map(([code, s]) => ({ code, ...s })).sort((a, b) => b.at - a.at);
+  };
+
+  tk.formatMs = function (ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  };
+
+  // ---------- one table, kept in sync ----------
+  /**
+   * Keeps `table` (GET /api/tables/<code>) and `events` (the log) current.
+   * Live: EventSource; each numbered message is one event (dedup by seq, gaps filled by a JSON
+   * request); the unnumbered `table` message carries the table. If the stream cannot be opened
+   * (or the server says 503) it polls ?since= every second and tries the stream again later.
+   */
+  tk.TableLink = class {
+    constructor(code, handlers) {
+      this.code = code;
+      this.h = handlers || {};
+      this.table = null;
+      this.events = new Map();
+      this.lastEvent = 0;
+      this.mode = "connecting";
+      this.source = null;
+      this.pollTimer = null;
+      this.busy = false;
+    }
+    /** API URL; `?player=` asks the server to show this phone's player what they may see. */
+    url(suffix, query) {
+      const q = new URLSearchParams(query || {});
+      const me = tk.me(this.code);
+      if (me !== null && me >= 0) q.set("player", me);
+      const qs = q.toString();
+      return "/api/tables/" + encodeURIComponent(this.code) + (suffix || "") + (qs ? "?" + qs : "");
+    }
+    status(mode) { this.mode = mode; if (this.h.status) this.h.status(mode); }
+
+    async start() {
+      await this.reload();
+      await this.catchUp();
+      this.openStream();
+      document.addEventListener("visibilitychange", () => {
+        if (document.visibilityState !== "visible") return;
+        tk.clock.sync(4);
+        this.catchUp();
+        if (!this.source || this.source.readyState === 2) this.openStream();
+      });
+      window.addEventListener("online", () => { this.catchUp(); this.openStream(); });
+    }
+
+    async reload() {
+      const r = await tk.api("GET", this.url());
+      if (r.status === 200) this.setTable(r.body);
+      else if (r.status === 0) this.status("offline");
+      return r;
+    }
+
+    setTable(t) {
+      if (this.table && t.seq < this.table.seq) return;   // an older answer overtaken by a newer one
+      this.table = t;
+      if (this.h.table) this.h.table(t);
+    }
+
+    /** Events after the last one seen, by JSON (first load, gaps, polling, coming back online). */
+    async catchUp() {
+      const r = await tk.api("GET", this.url("/events", { since: this.lastEvent }));
+      if (r.status !== 200) { if (r.status === 0) this.status("offline"); return false; }
+      this.addEvents(r.body.events);
+      if (!this.table || r.body.seq > this.table.seq) await this.reload();
+      return true;
+    }
+
+    addEvents(list) {
+      const fresh = [];
+      for (const e of list) {
+        if (e.seq <= this.lastEvent) continue;          // a duplicate (replay after reconnect)
+        this.events.set(e.seq, e);
+        this.lastEvent = e.seq;
+        fresh.push(e);
+      }
+      if (fresh.length && this.h.events) this.h.events(fresh, this);
+    }
+
+    openStream() {
+      if (!("EventSource" in window)) { this.poll(); return; }
+      if (this.source && this.source.readyState !== 2) return;
+      const src = (this.source = new EventSource(this.url("/events", { since: this.lastEvent })));
+      src.onopen = () => { this.stopPolling(); this.status("live"); };
+      src.onmessage = (m) => {
+        const e = JSON.parse(m.data);
+        if (e.seq > this.lastEvent + 1) { this.catchUp(); return; }   // a gap: fetch what is missing
+        this.addEvents([e]);
+      };
+      src.addEventListener("table", (m) => this.setTable(JSON.parse(m.data)));
+      src.onerror = () => {
+        if (src.readyState === 2) {          // closed for good (e.g. 503): poll, retry the stream later
+          this.poll();
+          setTimeout(() => this.openStream(), 30000);
+        } else {
+          this.status(navigator.onLine === false ? "offline" : "connecting");
+        }
+      };
+    }
+
+    /** This phone changed seat: the server shows it another player's view from now on. */
+    restream() {
+      if (this.source) { this.source.close(); this.source = null; }
+      this.reload();
+      if (!this.pollTimer) this.openStream();
+    }
+
+    poll() {
+      if (this.pollTimer) return;
+      this.status("polling");
+      const tick = async () => {
+        const ok = await this.catchUp();
+        this.status(ok ? "polling" : "offline");
+        this.pollTimer = setTimeout(tick, 1000);
+      };
+      this.pollTimer = setTimeout(tick, 0);
+    }
+    stopPolling() { if (this.pollTimer) { clearTimeout(this.pollTimer); this.pollTimer = null; } }
+
+    /**
+     * Send one write (moves | undo | timers) based on the seq this phone has seen.
+     * Returns {ok, status, body}; on 409 the table is reloaded (someone else was first).
+     */
+    async send(path, payload) {
+      if (!this.table) return { ok: false, status: 0, body: { error: "Not connected yet." } };
+      const body = Object.assign({ expected_seq: this.table.seq }, payload);
+      const r = await tk.api("POST", this.url(path), body);
+      if (r.status === 200) {
+        const t = Object.assign({}, this.table, { seq: r.body.seq });
+        if ("state" in r.body) t.state = r.body.state;
+        if ("timers" in r.body) t.timers = r.body.timers;
+        this.setTable(t);
+        this.catchUp();
+      } else if (r.status === 409) {
+        await this.reload();
+        await this.catchUp();
+      }
+      return { ok: r.status === 200, status: r.status, body: r.body };
+    }
+  };
+
+  /** A friendly sentence for a failed write. */
+  tk.explain = function (r) {
+    if (r.status === 409) return "Someone else changed the table first. It is updated now: check it and try again.";
+    if (r.status === 0) return r.body.error;
+    return (r.body && r.body.error) || "That did not work.";
+  };
+})();

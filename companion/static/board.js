@@ -1,0 +1,360 @@
+/* Shinjuku board twin: each move built by tapping (wards, stations, cards, customers), sent to the
+ * engine; its reasons are shown when it refuses (422). Move format: companion/games/shinjuku. */
+(function () {
+  "use strict";
+  const { el, $ } = tk;
+  const data = tk.pageData();
+  const B = data.board;
+  const code = data.code;
+  const LABEL = {
+    "deal-hand": "Deal a hand", "seed-ward": "Starting customers", "place-matsuri": "Place Matsuri",
+    "fill-queue": "Fill the queue", "place-customers": "Place customers", "move-matsuri": "Move Matsuri",
+    "open-store": "Open store", "expand-track": "Expand track", "upgrade-store": "Upgrade store",
+    "income": "Draw income", "decline-income": "Decline income", "move-customers": "Move customers",
+    "end-turn": "End turn",
+  };
+  const wardName = (id) => (B.wards.find((w) => w.id === id) || { name: id }).name;
+  const stName = (id) => (B.stations[id] || { name: id }).name;
+  const tokenLabel = (id) => (B.tokens.find((t) => t.id === id) || { label: id }).label;
+  const goodsName = (id) => (B.goods.find((g) => g.id === id) || { name: id }).name;
+
+  let table = null, st = null, needs = null;
+  let draft = null;          // the move being built
+  let ui = {};               // per-field UI state (which ward a station picker shows, ...)
+
+  const link = new tk.TableLink(code, {
+    status(mode) {
+      const s = $("#conn");
+      s.className = "status " + mode;
+      s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
+    },
+    table(t) {
+      const fresh = !table || t.seq !== table.seq;
+      table = t; st = t.state; needs = t.needs || { moves: [], players: [] };
+      if (fresh && draft && !needs.moves.includes(draft.type)) draft = null;
+      render();
+    },
+  });
+
+  // ---------- who am I ----------
+  const me = () => tk.me(code);
+  function renderSeat() {
+    const m = me();
+    $("#seat").hidden = m !== null;
+    $("#whoami").textContent = m === null ? "" : m >= 0 ? "you are " + data.players[m] : "watching";
+  }
+  $("#seat-buttons").append(...data.players.map((name, i) =>
+    el("button", { type: "button", onclick: () => { tk.remember(code, data.game, i); renderSeat(); link.restream(); } }, name)));
+  renderSeat();
+
+  // ---------- who moves ----------
+  function mover() {
+    if (draft && draft.player !== undefined) return draft.player;
+    const ps = needs.players || [];
+    if (ps.length === 1) return ps[0];
+    if (ps.includes(me())) return me();
+    return ps.length ? ps[0] : null;
+  }
+  const hand = (p) => (st.players[p] && st.players[p].hand) || null;
+  const tableMode = () => st.mode === "table";
+
+  // ---------- the fields of each move ----------
+  function fields(type) {
+    const p = mover();
+    switch (type) {
+      case "deal-hand": return [["player", "player", { choices: st.deal.hands.map((d, i) => d ? null : i).filter((i) => i !== null) }],
+                                ["cards", "cards", { count: B.hand_size, title: "The cards dealt" }]];
+      case "seed-ward": return [["ward", "ward", { choices: B.wards.map((w) => w.id).filter((w) => !st.deal.seeded.includes(w)) }],
+                                ["customers", "tokens", { count: B.seed_customers, title: "Customers drawn for it" }]];
+      case "place-matsuri": return [["ward", "ward", {}]];
+      case "fill-queue": return [["cards", "cards", { count: B.queue_slots, title: "Cards for ①, ②, ③, ④ in that order" }],
+                                 ["customers", "tokens", { count: B.queue_start, title: "Customers drawn" }]];
+      case "place-customers": return tableMode() ? [
+        ["card", "ward", { optional: needs.enter && needs.enter.cards === 0, title: "The card drawn for ④" }],
+        ["customers", "tokens", { count: needs.enter ? needs.enter.customers : 0, title: "Customers drawn for the queue" }]] : [];
+      case "move-matsuri": return [["ward", "ward", { choices: needs.wards }]];
+      case "open-store": return [["card", "card", {}], ["station", "station", { free: true }], ["goods", "goods", {}]];
+      case "expand-track": return [["connection", "connection", {}], ["second", "connection", { optional: true, after: "connection" }],
+                                   ["card", "card", { optional: true, title: "Card for the second segment" }]];
+      case "upgrade-store": return [["station", "station", { mine: p }], ["card", "card", {}], ["customer", "token", { of: p }]];
+      case "income": return tableMode() ? [["cards", "cards", { count: needs.income_cards ? needs.income_cards[p] : 0, title: "Cards drawn" }]] : [];
+      case "move-customers": return [["card", "card", {}], ["path", "path", {}]];
+      default: return [];
+    }
+  }
+
+  // ---------- rendering ----------
+  function render() {
+    if (!st) return;
+    $("#prompt").textContent = needs.prompt || (st.phase === "over" ? "The game is over." : "");
+    const p = table.turn;
+    $("#turninfo").textContent = "Turn " + st.turn + " · round " + st.round + (p !== null && p !== undefined ? " · " + data.players[p] + " to play" : "");
+    renderTypes();
+    renderBuilder();
+    renderOverview();
+  }
+
+  function renderTypes() {
+    let types = needs.moves || [];
+    if (st.phase === "actions" && needs.actions_left) types = types.filter((t) => t === "end-turn" || needs.actions_left.includes(t));
+    $("#types").replaceChildren(...types.map((t) => el("button", {
+      type: "button", "aria-pressed": String(!!draft && draft.type === t),
+      onclick: () => { draft = { type: t }; ui = {}; tk.say("#msg", "info", ""); render(); },
+    }, LABEL[t] || t)));
+    if (!types.length) $("#types").append(el("p", { class: "muted" }, "Nothing to enter now."));
+    if (types.length === 1 && !draft) { draft = { type: types[0] }; }
+  }
+
+  function section(title, ...body) {
+    return el("div", { class: "card" }, el("h3", { style: "margin-top:0" }, title), ...body);
+  }
+  const pickGrid = (items) => el("div", { class: "picks" }, items);
+  function pickButton(label, sub, pressed, onclick) {
+    return el("button", { type: "button", "aria-pressed": String(!!pressed), onclick }, label, sub ? el("span", { class: "sub" }, sub) : null);
+  }
+  function chips(list, labelOf, onRemove) {
+    return el("ul", { class: "sets" }, list.map((v, i) => el("li", null, labelOf(v), " ",
+      el("button", { type: "button", class: "secondary", style: "min-height:44px;min-width:44px;padding:0 .5rem",
+                     "aria-label": "Remove " + labelOf(v), onclick: () => onRemove(i) }, "×"))));
+  }
+  const set = (name, value) => { if (value === undefined) delete draft[name]; else draft[name] = value; render(); };
+
+  function renderBuilder() {
+    const box = $("#builder");
+    box.replaceChildren();
+    if (!draft) { summary(); return; }
+    draft.player = draft.player !== undefined ? draft.player : mover();
+    for (const [name, kind, opt] of fields(draft.type)) {
+      if (kind === "player") box.append(playerField(name, opt));
+      else if (kind === "ward") box.append(wardField(name, opt));
+      else if (kind === "cards") box.append(cardsField(name, opt));
+      else if (kind === "tokens") box.append(tokensField(name, opt));
+      else if (kind === "token") box.append(tokenField(name, opt));
+      else if (kind === "card") box.append(cardField(name, opt));
+      else if (kind === "station") box.append(stationField(name, opt));
+      else if (kind === "goods") box.append(goodsField(name));
+      else if (kind === "connection") box.append(connectionField(name, opt));
+      else if (kind === "path") box.append(pathField(name));
+    }
+    if ((needs.players || []).length > 1 && draft.type !== "deal-hand") box.prepend(playerField("player", { choices: needs.players }));
+    summary();
+  }
+
+  function playerField(name, opt) {
+    return section("Who", pickGrid((opt.choices || []).map((i) =>
+      pickButton(data.players[i], null, draft[name] === i, () => set(name, i)))));
+  }
+  function wardField(name, opt) {
+    const choices = opt.choices || B.wards.map((w) => w.id);
+    return section(opt.title || "Ward" + (opt.optional ? " (if any)" : ""), pickGrid(choices.map((id) => {
+      const w = B.wards.find((x) => x.id === id);
+      const waiting = st.wards && st.wards[id] ? st.wards[id].length : 0;
+      return pickButton(w.name + " " + w.kanji, waiting ? waiting + " customer" + (waiting > 1 ? "s" : "") + " waiting" : null,
+        draft[name] === id, () => set(name, draft[name] === id ? undefined : id));
+    })));
+  }
+  function cardsField(name, opt) {
+    const list = draft[name] || [];
+    return section((opt.title || "Cards") + " — " + list.length + " of " + opt.count,
+      chips(list, wardName, (i) => { list.splice(i, 1); set(name, list.slice()); }),
+      list.length < opt.count ? pickGrid(B.wards.map((w) => pickButton(w.name + " " + w.kanji, null, false,
+        () => set(name, list.concat([w.id]))))) : null);
+  }
+  function tokensField(name, opt) {
+    const list = draft[name] || [];
+    return section((opt.title || "Customers") + " — " + list.length + " of " + opt.count,
+      chips(list, tokenLabel, (i) => { list.splice(i, 1); set(name, list.slice()); }),
+      list.length < opt.count ? pickGrid(B.tokens.map((t) => pickButton(t.label, null, false,
+        () => set(name, list.concat([t.id]))))) : null);
+  }
+  function tokenField(name, opt) {
+    const mine = (st.players[opt.of] || {}).customers || [];
+    const distinct = [...new Set(mine)];
+    return section("Customer to spend", distinct.length ? pickGrid(distinct.map((t) =>
+      pickButton(tokenLabel(t), null, draft[name] === t, () => set(name, t))))
+      : el("p", { class: "muted" }, "This player has no customers yet."));
+  }
+  function cardField(name, opt) {
+    const p = draft.player;
+    const h = hand(p);
+    const three = ui[name + ":three"];
+    const value = draft[name];
+    const list = Array.isArray(value) ? value : [];
+    const toggle = el("button", { type: "button", class: "secondary", "aria-pressed": String(!!three),
+      onclick: () => { ui[name + ":three"] = !three; set(name, undefined); } },
+      three ? "Play one card" : "Play " + B.cards_as_wild + " cards as one wild");
+    const source = h ? h.map((w, i) => ({ w, i })) : B.wards.map((w) => ({ w: w.id, i: w.id }));
+    let grid;
+    if (three) {
+      grid = pickGrid(source.map(({ w, i }) => pickButton(wardName(w), null, (ui[name + ":picked"] || []).includes(i), () => {
+        let picked = ui[name + ":picked"] || [];
+        picked = picked.includes(i) ? picked.filter((x) => x !== i) : picked.concat([i]).slice(-B.cards_as_wild);
+        ui[name + ":picked"] = picked;
+        set(name, picked.length === B.cards_as_wild ? picked.map((x) => h ? h[x] : x) : undefined);
+      })));
+    } else {
+      grid = pickGrid(source.map(({ w, i }) => pickButton(wardName(w), wildHint(w), value === w,
+        () => set(name, value === w ? undefined : w))));
+    }
+    return section((opt.title || "Card to play") + (opt.optional ? " (if needed)" : "") + (h ? "" : " — hand not visible: pick the ward"),
+      grid, el("p", { style: "margin:.5rem 0 0" }, toggle), list.length ? el("p", { class: "small" }, list.map(wardName).join(" + ")) : null);
+  }
+  function wildHint(ward) {
+    if (st.matsuri === ward) return "wild: Matsuri";
+    const p = draft.player;
+    for (const sid of Object.keys(st.stations || {})) {
+      if (st.stations[sid].owner === p && B.stations[sid].ward === ward) return "wild: your store";
+    }
+    return null;
+  }
+  function stationChoices(opt) {
+    return Object.keys(B.stations).filter((sid) => {
+      const here = (st.stations || {})[sid];
+      if (opt.free) return !here;
+      if (opt.mine !== undefined) return here && here.owner === opt.mine && here.kind === "store" && B.stations[sid].sakura;
+      return true;
+    });
+  }
+  function stationField(name, opt) {
+    const choices = stationChoices(opt);
+    const value = draft[name];
+    let ward = ui[name + ":ward"];
+    if (!ward && !ui[name + ":any"] && typeof draft.card === "string" && !wildHint(draft.card)) ward = draft.card;
+    const wardsWith = B.wards.filter((w) => w.stations.some((s) => choices.includes(s)));
+    const body = [];
+    if (opt.mine !== undefined || choices.length <= 12) {
+      body.push(pickGrid(choices.map((sid) => stationButton(sid, value === sid, () => set(name, sid)))));
+    } else if (!ward) {
+      body.push(el("p", { class: "small muted", style: "margin:0 0 .4rem" }, "Which ward?"),
+        pickGrid(wardsWith.map((w) => pickButton(w.name + " " + w.kanji, null, false, () => { ui[name + ":ward"] = w.id; render(); }))));
+    } else {
+      body.push(pickGrid(B.wards.find((w) => w.id === ward).stations.filter((s) => choices.includes(s))
+        .map((sid) => stationButton(sid, value === sid, () => set(name, sid)))),
+        el("p", { style: "margin:.5rem 0 0" }, el("button", { type: "button", class: "secondary",
+          onclick: () => { ui[name + ":ward"] = null; ui[name + ":any"] = true; set(name, undefined); } }, "Another ward")));
+    }
+    if (!choices.length) body.push(el("p", { class: "muted" }, opt.mine !== undefined ? "No store of this player can be upgraded (sakura stations only)." : "No station is free."));
+    return section("Station" + (value ? ": " + stName(value) : ""), ...body);
+  }
+  function stationButton(sid, pressed, onclick) {
+    const s = B.stations[sid];
+    const here = (st.stations || {})[sid];
+    const sub = [wardName(s.ward), s.sakura ? "🌸" : "", here ? data.players[here.owner] + " " + (here.kind === "store" ? goodsName(here.goods) : "dept.") : ""].filter(Boolean).join(" · ");
+    return pickButton(s.name + " " + s.kanji, sub, pressed, onclick);
+  }
+  function goodsField(name) {
+    return section("Goods", pickGrid(B.goods.map((g) => pickButton(g.name, null, draft[name] === g.id, () => set(name, g.id)))));
+  }
+  const connId = (a, b) => [a, b].sort().join("--");
+  function connectionField(name, opt) {
+    const value = draft[name];
+    const built = st.tracks || {};
+    let from = ui[name + ":from"];
+    const body = [];
+    if (value) {
+      body.push(el("p", { style: "margin:0" }, stName(value[0]) + " – " + stName(value[1]) + " ",
+        el("button", { type: "button", class: "secondary", onclick: () => { ui[name + ":from"] = null; set(name, undefined); } }, "Change")));
+    } else if (!from) {
+      let starts = Object.keys(B.stations);
+      if (opt.after) {
+        const first = draft[opt.after];
+        if (!first) return section("Second segment (optional)", el("p", { class: "muted" }, "Choose the first segment before."));
+        starts = first;
+      }
+      const free = starts.filter((sid) => B.stations[sid].links.some(([o, c]) => !(c in built)));
+      const w = ui[name + ":ward"];
+      if (!opt.after && !w) {
+        body.push(el("p", { class: "small muted", style: "margin:0 0 .4rem" }, "From which ward?"),
+          pickGrid(B.wards.map((x) => pickButton(x.name + " " + x.kanji, null, false, () => { ui[name + ":ward"] = x.id; render(); }))));
+      } else {
+        const list = opt.after ? free : free.filter((sid) => B.stations[sid].ward === w);
+        body.push(el("p", { class: "small muted", style: "margin:0 0 .4rem" }, "From station:"),
+          pickGrid(list.map((sid) => stationButton(sid, false, () => { ui[name + ":from"] = sid; render(); }))));
+        if (!opt.after) body.push(el("p", { style: "margin:.5rem 0 0" }, el("button", { type: "button", class: "secondary", onclick: () => { ui[name + ":ward"] = null; render(); } }, "Another ward")));
+      }
+    } else {
+      const to = B.stations[from].links.filter(([o, c]) => !(c in built) && (!draft.connection || name === "connection" || connId(...draft.connection) !== c));
+      body.push(el("p", { class: "small muted", style: "margin:0 0 .4rem" }, "From " + stName(from) + " to:"),
+        pickGrid(to.map(([o]) => stationButton(o, false, () => { ui[name + ":from"] = null; set(name, [from, o]); }))),
+        el("p", { style: "margin:.5rem 0 0" }, el("button", { type: "button", class: "secondary", onclick: () => { ui[name + ":from"] = null; render(); } }, "Another start")));
+    }
+    return section(opt.after ? "Second segment (optional)" : "Track segment", ...body);
+  }
+  function pathField(name) {
+    const path = draft[name] || [];
+    const built = st.tracks || {};
+    const body = [];
+    if (path.length) body.push(el("p", { style: "margin:0 0 .4rem" }, path.map(stName).join(" → ")));
+    let choices;
+    if (!path.length) {
+      const ward = typeof draft.card === "string" && !wildHint(draft.card) ? draft.card : ui.pathWard;
+      if (!ward) {
+        const withCustomers = B.wards.filter((w) => st.wards && st.wards[w.id] && st.wards[w.id].length);
+        body.push(el("p", { class: "small muted", style: "margin:0 0 .4rem" }, "Customers of which ward?"),
+          pickGrid(withCustomers.map((w) => pickButton(w.name + " " + w.kanji, st.wards[w.id].map(tokenLabel).join(", "), false, () => { ui.pathWard = w.id; render(); }))));
+        return section("Path", ...body);
+      }
+      body.push(el("p", { class: "small muted", style: "margin:0 0 .4rem" }, "Start at a station of " + wardName(ward) + ":"));
+      choices = B.wards.find((w) => w.id === ward).stations;
+    } else {
+      const last = path[path.length - 1];
+      choices = B.stations[last].links.filter(([o, c]) => c in built && !path.includes(o)).map(([o]) => o);
+      body.push(el("p", { class: "small muted", style: "margin:0 0 .4rem" }, choices.length ? "Next station along built track:" : "No further built track from here."));
+    }
+    body.push(pickGrid(choices.map((sid) => stationButton(sid, false, () => set(name, path.concat([sid]))))));
+    if (path.length) body.push(el("p", { style: "margin:.5rem 0 0" }, el("button", { type: "button", class: "secondary", onclick: () => set(name, path.length > 1 ? path.slice(0, -1) : undefined) }, "Back one station")));
+    return section("Path", ...body);
+  }
+
+  function summary() {
+    const play = $("#play");
+    if (!draft) { $("#summary").textContent = "Choose a move above."; play.disabled = true; return; }
+    const parts = [LABEL[draft.type] || draft.type];
+    if (draft.player !== undefined && draft.player !== null) parts.unshift(data.players[draft.player] + ":");
+    if (draft.ward) parts.push(wardName(draft.ward));
+    if (draft.card) parts.push("card " + (Array.isArray(draft.card) ? draft.card.map(wardName).join("+") : wardName(draft.card)));
+    if (draft.station) parts.push("at " + stName(draft.station));
+    if (draft.goods) parts.push(goodsName(draft.goods));
+    if (draft.connection) parts.push(stName(draft.connection[0]) + "–" + stName(draft.connection[1]));
+    if (draft.second) parts.push("+ " + stName(draft.second[0]) + "–" + stName(draft.second[1]));
+    if (draft.path) parts.push(draft.path.map(stName).join("→"));
+    if (draft.cards) parts.push(draft.cards.map(wardName).join(", "));
+    if (draft.customers) parts.push(draft.customers.map(tokenLabel).join(", "));
+    if (draft.customer) parts.push("spending " + tokenLabel(draft.customer));
+    $("#summary").textContent = parts.join(" ");
+    play.disabled = false;
+  }
+
+  $("#play").addEventListener("click", async () => {
+    if (!draft) return;
+    const move = Object.assign({}, draft);
+    if (move.player === null) delete move.player;
+    $("#play").disabled = true;
+    const r = await link.send("/moves", { move });
+    $("#play").disabled = false;
+    if (r.ok) { tk.say("#msg", "good", "Played."); draft = null; ui = {}; render(); }
+    else tk.say("#msg", "bad", tk.explain(r), r.body && r.body.reasons);
+  });
+  $("#clear").addEventListener("click", () => { draft = null; ui = {}; tk.say("#msg", "info", ""); render(); });
+
+  // ---------- overview ----------
+  function renderOverview() {
+    const rows = [];
+    rows.push(el("p", null, el("strong", null, "Matsuri: "), st.matsuri ? wardName(st.matsuri) : "not placed yet"));
+    rows.push(el("p", null, el("strong", null, "Queue ①→④: "), st.queue.map((q, i) =>
+      "①②③④"[i] + " " + (q.card ? wardName(q.card) : "—") + (q.customers.length ? " (" + q.customers.map(tokenLabel).join(", ") + ")" : "")).join(" · ")));
+    const waiting = B.wards.filter((w) => st.wards[w.id] && st.wards[w.id].length);
+    rows.push(el("p", null, el("strong", null, "Customers waiting: "), waiting.length ? waiting.map((w) => w.name + " (" + st.wards[w.id].map(tokenLabel).join(", ") + ")").join("; ") : "none"));
+    rows.push(el("ul", { class: "list" }, st.players.map((pl, i) => el("li", null,
+      el("span", { class: "swatch", style: "background:" + (B.colours[pl.colour] || "#999") }), el("strong", null, pl.name),
+      " — " + pl.customers.length + " customers, " + (pl.bonus_tokens || []).length + " bonus, " + pl.track + " track left, " +
+      (pl.hand ? "hand: " + (pl.hand.map(wardName).join(", ") || "empty") : (pl.hand_size !== undefined ? pl.hand_size + " cards" : ""))))));
+    const stores = Object.entries(st.stations || {});
+    rows.push(el("p", null, el("strong", null, "Stores: "), stores.length ? stores.map(([sid, s]) =>
+      stName(sid) + " (" + data.players[s.owner] + ", " + (s.kind === "store" ? goodsName(s.goods) : "department store") + ")").join("; ") : "none yet"));
+    $("#overview").replaceChildren(el("div", { class: "card" }, rows));
+  }
+
+  tk.clock.sync(3).then(() => link.start());
+  window.tkTable = link;
+})();

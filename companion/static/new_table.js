@@ -1,0 +1,46 @@
+/* New table: player names (in playing order) and options, one POST with an Idempotency-Key. */
+(function () {
+  "use strict";
+  const { el, $, $$ } = tk;
+  const data = tk.pageData();
+  const names = $("#names");
+  function add() {
+    const n = names.children.length;
+    if (n >= data.max) return;
+    names.append(el("div", null,
+      el("label", { for: "p" + n }, "Player " + (n + 1)),
+      el("input", { id: "p" + n, type: "text", maxlength: "24", autocomplete: "off", enterkeyhint: "next",
+                    placeholder: ["Aki", "Ben", "Chie", "Dan", "Emi", "Fumi", "Goro", "Hana"][n] || "" })));
+    buttons();
+  }
+  function buttons() {
+    $("#add").disabled = names.children.length >= data.max;
+    $("#remove").disabled = names.children.length <= data.min;
+  }
+  $("#add").addEventListener("click", add);
+  $("#remove").addEventListener("click", () => { if (names.children.length > data.min) names.lastElementChild.remove(); buttons(); });
+  for (let i = 0; i < Math.max(data.min, 2) && i < data.max; i++) add();
+
+  let key = null;        // one key for this form's submission, reused if it is retried
+  $("#create").addEventListener("input", () => { key = null; });
+  $("#create").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const players = $$("#names input").map((i) => i.value.trim() || i.placeholder);
+    let options = {};
+    const box = $("#options");
+    if (box) {
+      try { options = JSON.parse(box.value || "{}"); } catch (e) { tk.say("#msg", "bad", "Options are not JSON: " + e.message); return; }
+    }
+    if (window.tkOptions) options = window.tkOptions(options);   // the game's own option controls
+    key = key || tk.newKey();
+    const submit = $("#create button[type=submit]");
+    submit.disabled = true;
+    const r = await tk.api("POST", "/api/tables", { game: data.game, players, options }, { key });
+    submit.disabled = false;
+    if (r.status === 201) {
+      location.href = "/t/" + encodeURIComponent(r.body.code);
+    } else {
+      tk.say("#msg", "bad", r.body.error || "The table could not be created.", r.body.reasons);
+    }
+  });
+})();

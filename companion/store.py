@@ -1,0 +1,294 @@
+"""The event store: SQLite, append-only.
+
+Tables (the game tables people play at) are rows in `tables`; everything that happens at a table is
+a row in `events`, numbered 1, 2, 3 … per table (the table's `seq` is its last event's number, 0 for a
+new table). Nothing is updated or deleted: triggers refuse it. Beside the log:
+- `idempotency`: the response stored under an Idempotency-Key (only successful ones);
+- `snapshots`: derived state every N events, so replay starts near the end (a cache of the log,
+  never the truth: delete them all and replay gives the same states).
+
+SQLite settings (companion-practices.md): WAL, synchronous=FULL (a confirmed write survives power
+loss), a busy timeout, and BEGIN IMMEDIATE for every read-then-write. Reads use one connection per
+thread; writes share one connection and commit in groups (see GroupWrite).
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    code       TEXT PRIMARY KEY,
+    game       TEXT NOT NULL,
+    players    TEXT NOT NULL,           -- JSON list of names
+    options    TEXT NOT NULL,           -- JSON object
+    seed       INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events (
+    code  TEXT NOT NULL REFERENCES tables(code),
+    seq   INTEGER NOT NULL,
+    kind  TEXT NOT NULL,                -- move | undo | timer
+    body  TEXT NOT NULL,                -- JSON object
+    at_ms INTEGER NOT NULL,             -- server clock when it was appended
+    PRIMARY KEY (code, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS idempotency (
+    scope    TEXT NOT NULL,             -- table code ('' for creating a table)
+    key      TEXT NOT NULL,
+    request  TEXT NOT NULL,             -- fingerprint of method, path and body
+    status   INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    PRIMARY KEY (scope, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    code TEXT NOT NULL REFERENCES tables(code),
+    seq  INTEGER NOT NULL,
+    view TEXT NOT NULL,                 -- JSON of the derived view after event `seq`
+    PRIMARY KEY (code, seq)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS events_append_only_u BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_append_only_d BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+"""
+
+
+@dataclasses.dataclass(frozen=True)
+class TableRow:
+    code: str
+    game: str
+    players: list[str]
+    options: dict
+    seed: int
+    created_ms: int
+
+
+@dataclasses.dataclass(frozen=True)
+class EventRow:
+    seq: int
+    kind: str
+    body: dict
+    at_ms: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Remembered:
+    request: str
+    status: int
+    response: dict
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class Store:
+    def __init__(self, path: str | Path, busy_timeout_ms: int = 10_000):
+        self.path = str(path)
+        self.busy_timeout_ms = busy_timeout_ms
+        self._local = threading.local()
+        # Writers of this process queue on this lock (not in SQLite's busy handler, which sleeps in
+        # growing steps), sharing one connection and committing in groups (GroupWrite).
+        self._write_lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._writer: sqlite3.Connection | None = None
+        self._queued = 0          # writers waiting for the lock
+        self._open = False        # a group transaction is open
+        self._batch = 0           # number of the current (or last) group
+        self._committed = 0       # the last group whose COMMIT has returned
+        self._lost: set[int] = set()
+        self.on_lost = None       # called when a group's COMMIT fails (caches must forget it)
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        conn = self._conn()
+        conn.executescript(SCHEMA)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    # -- connections -------------------------------------------------------------------------------
+    def _connect(self, shared: bool = False) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_timeout_ms / 1000,
+                               check_same_thread=not shared)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+
+    def _conn(self) -> sqlite3.Connection:
+        """This thread's connection, for reads."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._connect()
+        return conn
+
+    def close(self) -> None:
+        """Close this thread's connection (others close when their thread ends)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    def write(self) -> "GroupWrite":
+        """One request's read-then-write, in a BEGIN IMMEDIATE transaction, committed (fsync'd)
+        before the `with` block is left: `with store.write() as tx: ...`."""
+        return GroupWrite(self)
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator["Tx"]:
+        """A read transaction: every SELECT inside sees the same committed state."""
+        conn = self._conn()
+        conn.execute("BEGIN")
+        try:
+            yield Tx(conn)
+        finally:
+            conn.execute("COMMIT")
+
+
+class CommitFailed(sqlite3.OperationalError):
+    """The group's COMMIT failed: nothing of it was written (the request may be retried)."""
+
+
+class GroupWrite:
+    """Group commit: writers of this process take turns on one connection, each inside a SAVEPOINT
+    of a shared BEGIN IMMEDIATE transaction; the writer that finds nobody waiting behind it commits
+    for all, and every writer leaves only once the COMMIT holding its changes has returned. With
+    synchronous=FULL a commit costs an fsync, so one fsync for several requests keeps throughput up
+    under concurrency, and nothing is confirmed before it is durable. A writer whose block raises
+    rolls back its own savepoint only."""
+
+    def __init__(self, store: "Store"):
+        self.s = store
+        self.batch = 0
+        self.failed = False
+
+    def __enter__(self) -> "Tx":
+        s = self.s
+        with s._cond:
+            s._queued += 1
+        s._write_lock.acquire()
+        with s._cond:
+            s._queued -= 1
+        try:
+            if s._writer is None:
+                s._writer = s._connect(shared=True)
+            if not s._open:
+                s._writer.execute("BEGIN IMMEDIATE")
+                s._open = True
+                s._batch += 1
+            self.batch = s._batch
+            s._writer.execute("SAVEPOINT request")
+        except BaseException:
+            self._finish()
+            raise
+        return Tx(s._writer)
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        s = self.s
+        try:
+            if exc_type is None:
+                s._writer.execute("RELEASE request")
+            else:
+                self.failed = True
+                s._writer.execute("ROLLBACK TO request")
+                s._writer.execute("RELEASE request")
+        finally:
+            self._finish()
+        if not self.failed:
+            with s._cond:
+                s._cond.wait_for(lambda: s._committed >= self.batch)
+                if self.batch in s._lost:
+                    raise CommitFailed("the database could not commit; nothing was written")
+
+    def _finish(self) -> None:
+        """Commit the group if nobody is waiting for the lock, then let the next writer in."""
+        s = self.s
+        try:
+            with s._cond:
+                last = s._queued == 0
+            if last and s._open:
+                s._open = False
+                try:
+                    s._writer.execute("COMMIT")
+                except sqlite3.Error:
+                    s._lost.add(s._batch)
+                    try:
+                        s._writer.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                    if s.on_lost:
+                        s.on_lost()
+                with s._cond:
+                    s._committed = s._batch
+                    s._cond.notify_all()
+        finally:
+            s._write_lock.release()
+
+
+class Tx:
+    """The queries, run inside one transaction."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    # tables
+    def insert_table(self, row: TableRow) -> None:
+        self.conn.execute(
+            "INSERT INTO tables (code, game, players, options, seed, created_ms) VALUES (?,?,?,?,?,?)",
+            (row.code, row.game, dumps(row.players), dumps(row.options), row.seed, row.created_ms))
+
+    def table(self, code: str) -> TableRow | None:
+        r = self.conn.execute("SELECT code, game, players, options, seed, created_ms FROM tables "
+                              "WHERE code = ?", (code,)).fetchone()
+        if r is None:
+            return None
+        return TableRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5])
+
+    # events
+    def seq(self, code: str) -> int:
+        return self.conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE code = ?",
+                                 (code,)).fetchone()[0]
+
+    def events(self, code: str, after: int, upto: int | None = None) -> list[EventRow]:
+        if upto is None:
+            rows = self.conn.execute("SELECT seq, kind, body, at_ms FROM events WHERE code = ? AND "
+                                     "seq > ? ORDER BY seq", (code, after))
+        else:
+            rows = self.conn.execute("SELECT seq, kind, body, at_ms FROM events WHERE code = ? AND "
+                                     "seq > ? AND seq <= ? ORDER BY seq", (code, after, upto))
+        return [EventRow(s, k, json.loads(b), t) for s, k, b, t in rows]
+
+    def append(self, code: str, seq: int, kind: str, body: dict | str, at_ms: int) -> None:
+        self.conn.execute("INSERT INTO events (code, seq, kind, body, at_ms) VALUES (?,?,?,?,?)",
+                          (code, seq, kind, _text(body), at_ms))
+
+    # idempotency
+    def remembered(self, scope: str, key: str) -> Remembered | None:
+        r = self.conn.execute("SELECT request, status, response FROM idempotency WHERE scope = ? "
+                              "AND key = ?", (scope, key)).fetchone()
+        return Remembered(r[0], r[1], json.loads(r[2])) if r else None
+
+    def remember(self, scope: str, key: str, request: str, status: int, response: dict | str) -> None:
+        self.conn.execute("INSERT INTO idempotency (scope, key, request, status, response) "
+                          "VALUES (?,?,?,?,?)", (scope, key, request, status, _text(response)))
+
+    # snapshots
+    def snapshot(self, code: str, upto: int) -> tuple[int, dict] | None:
+        r = self.conn.execute("SELECT seq, view FROM snapshots WHERE code = ? AND seq <= ? "
+                              "ORDER BY seq DESC LIMIT 1", (code, upto)).fetchone()
+        return (r[0], json.loads(r[1])) if r else None
+
+    def save_snapshot(self, code: str, seq: int, view: dict | str) -> None:
+        self.conn.execute("INSERT OR IGNORE INTO snapshots (code, seq, view) VALUES (?,?,?)",
+                          (code, seq, _text(view)))
+
+
+def _text(value: dict | str) -> str:
+    """JSON text (callers may serialise before taking the write lock)."""
+    return value if isinstance(value, str) else dumps(value)

@@ -1,0 +1,102 @@
+"""Table timers, pure: the server holds deadlines and alone decides expiry.
+
+A timer's stored record changes only through timer events (start / pause / resume / reset), each
+applied at the server time it was appended. Whether a running timer has expired is decided when it
+is looked at, from the server clock: `running` with `now >= deadline` is `expired`.
+"""
+from __future__ import annotations
+
+import re
+
+ACTIONS = ("start", "pause", "resume", "reset")
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.:-]{0,39}$")
+MAX_SECONDS = 24 * 3600
+
+
+class TimerRefused(ValueError):
+    """A timer action that is not possible now; `reasons` say why."""
+
+    def __init__(self, reasons: list[str]):
+        super().__init__("; ".join(reasons))
+        self.reasons = reasons
+
+
+def check_request(name, action, seconds) -> str | None:
+    """The malformed-request problems (400), or None."""
+    if not isinstance(name, str) or not NAME.match(name):
+        return "timer must be a name of 1 to 40 letters, digits, spaces or _.:-"
+    if action not in ACTIONS:
+        return f"action must be one of {', '.join(ACTIONS)}"
+    if action == "start":
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            return "seconds (a number) is required with start"
+        if not 0 < seconds <= MAX_SECONDS:
+            return f"seconds must be more than 0 and at most {MAX_SECONDS}"
+    elif seconds is not None:
+        return "seconds goes only with start"
+    return None
+
+
+def apply(timers: dict, name: str, action: str, seconds: float | None, now_ms: int) -> dict:
+    """The timers after `action` at `now_ms`; raises TimerRefused when it is not possible now."""
+    rec = timers.get(name)
+    status = current_status(rec, now_ms)
+    if action == "start":
+        duration = int(round(seconds * 1000))
+        new = {"status": "running", "deadline_ms": now_ms + duration, "remaining_ms": duration,
+               "duration_ms": duration}
+    elif action == "pause":
+        if status != "running":
+            raise TimerRefused([_cannot("pause", name, status)])
+        new = {**rec, "status": "paused", "remaining_ms": rec["deadline_ms"] - now_ms,
+               "deadline_ms": None}
+    elif action == "resume":
+        if status != "paused":
+            raise TimerRefused([_cannot("resume", name, status)])
+        new = {**rec, "status": "running", "deadline_ms": now_ms + rec["remaining_ms"]}
+    else:  # reset
+        if rec is None:
+            raise TimerRefused([f"there is no timer {name!r} to reset"])
+        new = {**rec, "status": "idle", "deadline_ms": None, "remaining_ms": rec["duration_ms"]}
+    return {**timers, name: new}
+
+
+def current_status(rec: dict | None, now_ms: int) -> str:
+    if rec is None:
+        return "idle"
+    if rec["status"] == "running" and now_ms >= rec["deadline_ms"]:
+        return "expired"
+    return rec["status"]
+
+
+def public(timers: dict, now_ms: int) -> list[dict]:
+    """The timers as the API shows them at `now_ms` (API.md: name, status, deadline_ms, remaining_ms)."""
+    out = []
+    for name, rec in timers.items():
+        status = current_status(rec, now_ms)
+        if status == "running":
+            remaining = rec["deadline_ms"] - now_ms
+        elif status == "expired":
+            remaining = 0
+        else:
+            remaining = rec["remaining_ms"]
+        out.append({"name": name, "status": status,
+                    "deadline_ms": rec["deadline_ms"] if status in ("running", "expired") else None,
+                    "remaining_ms": remaining, "duration_ms": rec["duration_ms"]})
+    return out
+
+
+def describe(name: str, action: str, seconds: float | None) -> str:
+    if action == "start":
+        return f"Timer “{name}” started ({_duration(seconds)})"
+    return {"pause": f"Timer “{name}” paused", "resume": f"Timer “{name}” resumed",
+            "reset": f"Timer “{name}” reset"}[action]
+
+
+def _duration(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}" if s >= 60 else f"{s} s"
+
+
+def _cannot(action: str, name: str, status: str) -> str:
+    return f"timer {name!r} is {status}, so it cannot {action}"

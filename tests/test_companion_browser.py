@@ -1,0 +1,134 @@
+"""The main flow in a real headless browser (Debian's chromium): create a table, join it from a
+second phone, play a move, see it on the other phone within a second; timers agree; undo; offline."""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("companion.games.shinjuku")
+
+from companion import create_app  # noqa: E402
+from companion.testing import ServerThread  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("browser"), "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=24) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def phone(browser):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page, errors
+
+
+def test_create_join_move_and_see_it_live(server, browser):
+    ctx1, aki, errors1 = phone(browser)
+    ctx2, ben, errors2 = phone(browser)
+    try:
+        # Aki starts a Shinjuku table
+        aki.goto(server.url + "/")
+        aki.get_by_role("link", name="New table").first.click()
+        aki.locator("#p0").fill("Aki")
+        aki.locator("#p1").fill("Ben <i>")
+        aki.get_by_text("The companion draws.").click()
+        aki.get_by_role("button", name="Start the table").click()
+        aki.wait_for_url(re.compile(r"/t/[0-9A-Z]{8}$"))
+        code = aki.url.rsplit("/", 1)[1]
+        aki.locator("#seat-buttons button", has_text="Aki").click()
+        assert aki.locator("#players li.me").inner_text().startswith("Aki") or \
+            "Aki" in aki.locator("#players li.me").inner_text()
+
+        # Ben joins from another phone by typing the code
+        ben.goto(server.url + "/join")
+        ben.locator("#code").fill(code[:4].lower() + "-" + code[4:])
+        ben.get_by_role("button", name="Join").click()
+        ben.wait_for_url(re.compile(f"/t/{code}$"))
+        ben.locator("#seat-buttons button", has_text="Ben <i>").click()   # the name, shown as text
+        ben.wait_for_function("window.tkTable && tkTable.mode === 'live'", timeout=10_000)
+
+        # Aki plays on the board twin
+        aki.get_by_role("link", name=re.compile("Open the board")).click()
+        aki.wait_for_function("window.tkTable && tkTable.table", timeout=10_000)
+        aki.get_by_role("button", name="Play", exact=True).click()
+        aki.locator("#msg.good").wait_for(timeout=10_000)
+
+        # ... and Ben's phone shows it within a second
+        ben.wait_for_function("tkTable.table.seq === 1", timeout=1_000)
+        ben.locator("#history li", has_text="#1").wait_for(timeout=1_000)
+        assert "places" in ben.locator("#history li").first.inner_text()
+
+        # a timer started on one phone counts down the same on the other (within 150 ms)
+        aki.goto(server.url + f"/t/{code}")
+        aki.wait_for_function("window.tkTable && tkTable.mode === 'live'", timeout=10_000)
+        aki.locator("#timer button", has_text="1:00").click()
+        for page in (aki, ben):
+            page.wait_for_function("tkTimer.timer && tkTimer.timer.status === 'running'", timeout=2_000)
+        deadline = "Date.now() + tkTimer.remaining()"
+        assert abs(aki.evaluate(deadline) - ben.evaluate(deadline)) < 150
+        ben.locator("#timer button", has_text="Pause").click()
+        aki.wait_for_function("tkTimer.timer.status === 'paused'", timeout=2_000)
+
+        # Aki moves the Matsuri; Ben undoes it (two taps); both phones show it undone
+        # (placing customers drew from the companion's bag: that one cannot be undone)
+        seq = aki.evaluate("""async () => {
+            const ward = tkTable.table.needs.wards[0];
+            const r = await tkTable.send('/moves', {move: {type: 'move-matsuri', player: 0, ward}});
+            return r.body.seq; }""")
+        ben.wait_for_function(f"tkTable.table.seq === {seq}", timeout=2_000)
+        ben.locator("#undo").click()
+        ben.locator("#undo").click()
+        for page in (aki, ben):
+            page.locator("#history li.undone", has_text=f"#{seq}").wait_for(timeout=2_000)
+
+        # Ben goes offline, Aki plays again, Ben comes back and catches up, once each
+        ctx2.set_offline(True)
+        r = aki.evaluate("""async () => (await tkTable.send('/moves', {move: {type: 'move-matsuri',
+                            player: 0, ward: tkTable.table.needs.wards[0]}})).status""")
+        assert r == 200
+        ctx2.set_offline(False)
+        ben.wait_for_function(f"tkTable.table.seq === {aki.evaluate('tkTable.table.seq')}", timeout=10_000)
+        seqs = ben.evaluate("[...tkTable.events.keys()]")
+        assert seqs == sorted(set(seqs)) == list(range(1, len(seqs) + 1))
+        assert not errors1 and not errors2, errors1 + errors2
+    finally:
+        ctx1.close()
+        ctx2.close()
+
+
+def test_scan_page_without_and_with_a_table(server, browser):
+    ctx, page, errors = phone(browser)
+    try:
+        page.goto(server.url + "/q/shinjuku/ward/minato")
+        assert "Minato" in page.locator("h1").inner_text()
+        assert "Join a Shinjuku table" in page.content()
+        r = page.goto(server.url + "/q/shinjuku/ward/atlantis")
+        assert r.status == 404 and "atlantis" in page.content()
+        page.goto(server.url + "/shinjuku/score")
+        page.locator("[data-kind=food][data-weight='1'] button[data-step='1']").click()
+        page.locator("[data-kind=books][data-weight='2'] button[data-step='1']").click()
+        page.wait_for_function("document.getElementById('points').textContent === '4'", timeout=5_000)
+        assert not errors, errors
+    finally:
+        ctx.close()
