@@ -136,7 +136,11 @@ def box_segment_overlap(box: Box, a: Point, b: Point, pad: float = 0.0) -> bool:
     """Does segment a-b pass through the box grown by `pad`? (Liang-Barsky clipping.)"""
     x0, y0 = box[0] - pad, box[1] - pad
     x1, y1 = box[0] + box[2] + pad, box[1] + box[3] + pad
-    dx, dy = b[0] - a[0], b[1] - a[1]
+    ax, ay, bx, by = a[0], a[1], b[0], b[1]
+    # Bounding boxes apart: the common case when searching label places, decided cheaply.
+    if (ax < x0 and bx < x0) or (ax > x1 and bx > x1) or (ay < y0 and by < y0) or (ay > y1 and by > y1):
+        return False
+    dx, dy = bx - ax, by - ay
     t0, t1 = 0.0, 1.0
     for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
         if p == 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import NamedTuple
 from functools import cached_property
 
 from ..canon.shinjuku import Connection, Shinjuku, Station, Ward
@@ -189,8 +190,12 @@ class MapModel:
         h = sum(_line_h(size) for _, size, _ in lines) + LINE_GAP * (len(lines) - 1)
         return w, h
 
-    def _obstacle_cost(self, box: Box, placed: list[Label], own: str | None = None, *, ward: str | None = None) -> float:
-        """0 when the box hits nothing; large when it hits something a label must never cover."""
+    def _obstacle_cost(self, box: Box, placed: list[Label], own: str | None = None, *, ward: str | None = None,
+                       near: "_Obstacles | None" = None) -> float:
+        """0 when the box hits nothing; large when it hits something a label must never cover.
+        `near` limits the search to the obstacles of one region (same answer, far fewer tests)."""
+        stations, slots, borders = near if near is not None else (
+            [self.station_mm(s) for s in self.data.stations], self.slots, self.borders)
         bx, by, bw, bh = self.bounds_mm
         if box[0] < bx + 1 or box[1] < by + 1 or box[0] + box[2] > bx + bw - 1 or box[1] + box[3] > by + bh - 1:
             return 1e6
@@ -199,16 +204,15 @@ class MapModel:
             if boxes_overlap(box, other.box, gap=0.8):
                 return 1e6
         r = self.board.station_radius + 0.6
-        for s in self.data.stations:
-            cx, cy = self.station_mm(s)
+        for cx, cy in stations:
             if box_circle_overlap(box, cx, cy, r):
                 return 1e6
-        for slot in self.slots:
+        for slot in slots:
             if box_segment_overlap(box, slot.a, slot.b, pad=slot.width / 2 if not slot.connection.prebuilt else 1.5):
                 # A label over a track slot would be hidden by the track piece: avoid hard.
                 dist_to_centre = min(math.dist(slot.centre, pt) for pt in _box_points(box))
                 cost += 400 if dist_to_centre < slot.length / 2 + 2 else 60
-        for p, q, w1, w2 in self.borders:
+        for p, q, w1, w2 in borders:
             if box_segment_overlap(box, p, q, pad=0.3):
                 if ward is not None:
                     return 1e6   # a ward's own label stays inside the ward
@@ -293,6 +297,17 @@ class MapModel:
         xs = [p[0] for poly in polys for p in poly]
         ys = [p[1] for poly in polys for p in poly]
         stations = [self.station_mm(s) for s in self.data.stations_in[w.id]]
+        region = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+        obstacles = self._obstacles_near(region)
+        placed = [p for p in placed if boxes_overlap(region, p.box, gap=1.0)]
+        cells = [(min(p[0] for p in poly), min(p[1] for p in poly), max(p[0] for p in poly),
+                  max(p[1] for p in poly), poly) for poly in polys]
+
+        def in_ward(pt: Point) -> bool:
+            # A bounding-box test first: most candidate points lie outside most cells.
+            return any(x0 <= pt[0] <= x1 and y0 <= pt[1] <= y1 and inside(pt, poly)
+                       for x0, y0, x1, y1, poly in cells)
+
         best, best_score = None, None
         step = 2.5
         y = min(ys)
@@ -300,8 +315,8 @@ class MapModel:
             x = min(xs)
             while x + bw <= max(xs):
                 box = (x, y, bw, bh)
-                if all(any(inside(pt, poly) for poly in polys) for pt in _box_points(box)):
-                    cost = self._obstacle_cost(box, placed, ward=w.id)
+                if all(in_ward(pt) for pt in _box_points(box)):
+                    cost = self._obstacle_cost(box, placed, ward=w.id, near=obstacles)
                     if cost < min(limit, 1e6):
                         # Prefer open space near the ward's stations (the label names their ward).
                         centre = (x + bw / 2, y + bh / 2)
@@ -312,6 +327,24 @@ class MapModel:
                 x += step
             y += step
         return Label(w.id, best, "start", lines) if best else None
+
+    def _obstacles_near(self, region: Box) -> "_Obstacles":
+        """Stations, track slots and ward borders that can touch a box inside `region`."""
+        pad = self.board.station_radius + 8.0
+        def hits(a: Point, b: Point) -> bool:
+            box = (min(a[0], b[0]) - pad, min(a[1], b[1]) - pad, abs(a[0] - b[0]) + 2 * pad,
+                   abs(a[1] - b[1]) + 2 * pad)
+            return boxes_overlap(region, box)
+        stations = [c for c in (self.station_mm(s) for s in self.data.stations) if hits(c, c)]
+        slots = [s for s in self.slots if hits(s.a, s.b)]
+        borders = [b for b in self.borders if hits(b[0], b[1])]
+        return _Obstacles(stations, slots, borders)
+
+
+class _Obstacles(NamedTuple):
+    stations: list[Point]
+    slots: list["Slot"]
+    borders: list[tuple[Point, Point, str, str]]
 
 
 def _box_points(box: Box) -> list[Point]:
