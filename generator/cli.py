@@ -65,6 +65,7 @@ def _build(args: argparse.Namespace) -> int:
                            duplex=args.duplex)
     manifest = build(options)
     pages = sum(f["pages"] for f in manifest["files"] if f["format"] == "pdf")
-    print(f"wrote {len(manifest['files'])} files ({pages} PDF pages) and "
-          f"{args.out / 'manifest.json'}")
+    folders = sorted({str(args.out / Path(f["path"]).parent) for f in manifest["files"]})
+    print(f"wrote {len(manifest['files'])} files ({pages} PDF pages) into {', '.join(folders)}")
+    print(f"manifest: {args.out / 'manifest.json'}; print the PDFs at 100 % / actual size")
     return 0

@@ -239,7 +239,7 @@
   function stationButton(sid, pressed, onclick) {
     const s = B.stations[sid];
     const here = (st.stations || {})[sid];
-    const sub = [wardName(s.ward), s.sakura ? "🌸" : "", here ? data.players[here.owner] + " " + (here.kind === "store" ? goodsName(here.goods) : "dept.") : ""].filter(Boolean).join(" · ");
+    const sub = [wardName(s.ward), s.sakura ? "sakura" : "", here ? data.players[here.owner] + " " + (here.kind === "store" ? goodsName(here.goods) : "dept.") : ""].filter(Boolean).join(" · ");
     return pickButton(s.name + " " + s.kanji, sub, pressed, onclick);
   }
   function goodsField(name) {
