@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Literal
 
 from . import Component
-from .files import read_toml
-from .schema import Ctx, Source, Sourced, build, expect_ref, expect_total, unique_ids
+from .files import read_files
+from .schema import Ctx, Source, Sourced, expect_ref, expect_total, unique_ids, hex_problem
 
 #: The component list of the rules text (capsule-hotel.it.txt, first page); components.toml's
 #: [inventory] must agree with it.
@@ -307,8 +307,9 @@ class CapsuleColour(Sourced):
     house: tuple[str, ...] = ()
 
     def check(self):
-        if len(self.hex) != 7 or not self.hex.startswith("#"):
-            return f"hex: {self.hex!r} is not a colour like #12ab34"
+        problem = hex_problem(self.hex)
+        if problem:
+            return problem
         if self.count < 2:
             return "count: one capsule of each colour sits by the franchise income board, so at least 2"
         return self.check_house()
@@ -630,18 +631,16 @@ class CapsuleHotel:
 # --------------------------------------------------------------------------- loading and checks
 
 def load(folder: Path) -> CapsuleHotel:
-    game_path, comp_path, bld_path = (folder / "game.toml", folder / "components.toml",
-                                      folder / "buildings.toml")
-    game = build(GameFile, read_toml(game_path), Ctx(str(game_path)))
-    comps = build(ComponentsFile, read_toml(comp_path), Ctx(str(comp_path)))
-    blds = build(BuildingsFile, read_toml(bld_path), Ctx(str(bld_path)))
+    files, ctx = read_files(folder, {"game": GameFile, "components": ComponentsFile,
+                                     "buildings": BuildingsFile})
+    game, comps, blds = files["game"], files["components"], files["buildings"]
 
-    _check_game(game, Ctx(str(game_path)))
+    _check_game(game, ctx["game"])
     for name, expected in RULES_INVENTORY.items():   # first: the other checks count on it
         expect_total(getattr(comps.inventory, name), expected,
-                     Ctx(str(comp_path), "inventory").at(name), name.replace("_", " "))
-    _check_buildings(blds, comps, game, Ctx(str(bld_path)))
-    _check_components(comps, game, blds, Ctx(str(comp_path)), Ctx(str(game_path)))
+                     ctx["components"].at("inventory").at(name), name.replace("_", " "))
+    _check_buildings(blds, comps, game, ctx["buildings"])
+    _check_components(comps, game, blds, ctx["components"], ctx["game"])
     return CapsuleHotel(
         id=game.id, name=game.name, players=game.players, players_source=game.players_source,
         setup=game.setup, rounds=game.rounds, money=game.money, loan=game.loan, purchase=game.purchase,

@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .schema import DataError
+from .schema import Ctx, DataError, build
 
 #: The repository's assets/ folder; TOKYO_KIT_ASSETS points elsewhere (tests use broken copies).
 DEFAULT_ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -26,3 +26,13 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise DataError(path, "", f"not valid TOML: {exc}") from None
     except OSError as exc:
         raise DataError(path, "", f"cannot be read: {exc.strerror}") from None
+
+
+def read_files(folder: Path, schema: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Ctx]]:
+    """Read `<name>.toml` for each name in `schema` and type it as `schema[name]` (a dataclass).
+
+    Returns the typed files and, for the cross-checks that follow, each file's error context."""
+    ctx = {name: Ctx(str(folder / f"{name}.toml")) for name in schema}
+    typed = {name: build(hint, read_toml(folder / f"{name}.toml"), ctx[name])
+             for name, hint in schema.items()}
+    return typed, ctx

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Literal
 
 from . import Component
-from .files import read_toml
+from .files import read_files
 from .polyomino import Cell, SIDES, bad_letters, canonical, is_connected, orientations, read_rows
-from .schema import Ctx, DataError, Source, build, expect_ref, expect_total, unique_ids
+from .schema import Ctx, DataError, Source, expect_ref, expect_total, unique_ids, hex_problem
 
 # Totals the rules text states; the data must agree with them.
 RULES_SITE_CARDS = 32
@@ -146,8 +146,7 @@ class Colour:
     hex: str
 
     def check(self):
-        if len(self.hex) != 7 or not self.hex.startswith("#"):
-            return f"hex: {self.hex!r} is not a colour like #12ab34"
+        return hex_problem(self.hex)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -223,6 +222,11 @@ class SiteSources:
     district: Source
     position: Source
     plan: Source
+
+
+@dataclasses.dataclass(frozen=True)
+class DistrictsFile:
+    district: tuple[District, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -521,17 +525,12 @@ class Jutaku:
 
 # ---------------------------------------------------------------------------------------------- load
 def load(folder: Path) -> Jutaku:
-    names = ("game", "districts", "sites", "pieces", "drinks", "modes", "izakaya")
-    paths = {n: folder / f"{n}.toml" for n in names}
-    ctx = {n: Ctx(str(p)) for n, p in paths.items()}
-    game = build(GameFile, read_toml(paths["game"]), ctx["game"])
-    districts = build(tuple[District, ...], read_toml(paths["districts"]).get("district", []),
-                      ctx["districts"].at("district"))
-    sites = build(SitesFile, read_toml(paths["sites"]), ctx["sites"])
-    pieces = build(PiecesFile, read_toml(paths["pieces"]), ctx["pieces"])
-    drinks = build(DrinksFile, read_toml(paths["drinks"]), ctx["drinks"])
-    modes = build(ModesFile, read_toml(paths["modes"]), ctx["modes"])
-    izakaya = build(IzakayaFile, read_toml(paths["izakaya"]), ctx["izakaya"]).izakaya
+    files, ctx = read_files(folder, {"game": GameFile, "districts": DistrictsFile, "sites": SitesFile,
+                                     "pieces": PiecesFile, "drinks": DrinksFile, "modes": ModesFile,
+                                     "izakaya": IzakayaFile})
+    game, districts, sites = files["game"], files["districts"].district, files["sites"]
+    pieces, drinks, modes = files["pieces"], files["drinks"], files["modes"]
+    izakaya = files["izakaya"].izakaya
 
     _check_game(game, ctx["game"])
     unique_ids(districts, ctx["districts"].at("district"))

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Literal
 
 from . import Component
-from .files import read_toml
-from .schema import Ctx, Source, Sourced, build, expect_ref, expect_total, unique_ids
+from .files import read_files
+from .schema import Ctx, Source, Sourced, expect_ref, expect_total, unique_ids, hex_problem
 
 #: The component list of the rules text (sapporo-1876.txt, "Components"); components.toml's
 #: [inventory] must agree with it.
@@ -158,12 +158,6 @@ class Inventory:
     source: Source
 
 
-def _hex_problem(hex_: str) -> str | None:
-    if len(hex_) != 7 or not hex_.startswith("#"):
-        return f"hex: {hex_!r} is not a colour like #12ab34"
-    return None
-
-
 @dataclasses.dataclass(frozen=True)
 class PlayerColour(Sourced):
     id: str
@@ -175,7 +169,7 @@ class PlayerColour(Sourced):
     house: tuple[str, ...] = ()
 
     def check(self):
-        return _hex_problem(self.hex) or self.check_house()
+        return hex_problem(self.hex) or self.check_house()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -190,7 +184,7 @@ class Resource(Sourced):
     def check(self):
         if self.id in (YEN, FAME, ANY):
             return f"id: {self.id!r} is reserved"
-        return _hex_problem(self.hex) or self.check_house()
+        return hex_problem(self.hex) or self.check_house()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -553,14 +547,10 @@ class Sapporo:
 # --------------------------------------------------------------------------- loading and checks
 
 def load(folder: Path) -> Sapporo:
-    paths = {name: folder / f"{name}.toml"
-             for name in ("game", "components", "board", "personal", "tiles")}
-    ctx = {name: Ctx(str(path)) for name, path in paths.items()}
-    game = build(GameFile, read_toml(paths["game"]), ctx["game"])
-    comps = build(ComponentsFile, read_toml(paths["components"]), ctx["components"])
-    board = build(BoardFile, read_toml(paths["board"]), ctx["board"])
-    personal = build(PersonalFile, read_toml(paths["personal"]), ctx["personal"])
-    tiles = build(TilesFile, read_toml(paths["tiles"]), ctx["tiles"])
+    files, ctx = read_files(folder, {"game": GameFile, "components": ComponentsFile, "board": BoardFile,
+                                     "personal": PersonalFile, "tiles": TilesFile})
+    game, comps, board = files["game"], files["components"], files["board"]
+    personal, tiles = files["personal"], files["tiles"]
 
     resources = _check_components(comps, game, ctx["components"])
     _check_game(game, comps, resources, ctx["game"])

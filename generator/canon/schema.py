@@ -8,6 +8,7 @@ data file must not be silently ignored).
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from pathlib import Path
@@ -158,6 +159,16 @@ def _build_dataclass(cls: type, raw: Any, ctx: Ctx) -> Any:
         if problem:
             raise ctx.fail(problem)
     return obj
+
+
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def hex_problem(value: str, key: str = "hex") -> str | None:
+    """A print colour must be '#rrggbb' (every backend reads it that way)."""
+    if not _HEX.fullmatch(value):
+        return f"{key}: {value!r} is not a colour like #12ab34"
+    return None
 
 
 def unique_ids(items: typing.Iterable[Any], ctx: Ctx, attr: str = "id") -> dict[str, Any]:

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Literal
 
 from . import Component
-from .files import read_toml
+from .files import read_files
 from .polyomino import Shape, bad_letters, is_connected, orientations, read_rows
-from .schema import Ctx, Source, build, expect_ref, expect_total, unique_ids
+from .schema import Ctx, Source, expect_ref, expect_total, unique_ids, hex_problem
 
 # Totals the sources state; the data must agree with them.
 RULES_COATS_OF_ARMS = 7            # rules text
@@ -158,8 +158,7 @@ class Colour:
     symbol: str
 
     def check(self):
-        if len(self.hex) != 7 or not self.hex.startswith("#"):
-            return f"hex: {self.hex!r} is not a colour like #12ab34"
+        return hex_problem(self.hex)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -397,13 +396,10 @@ class ShinBikkuriMan:
 
 
 def load(folder: Path) -> ShinBikkuriMan:
-    paths = {name: folder / f"{name}.toml" for name in ("game", "board", "cards", "tiles", "abilities")}
-    ctx = {name: Ctx(str(p)) for name, p in paths.items()}
-    game = build(GameFile, read_toml(paths["game"]), ctx["game"])
-    board = build(Board, read_toml(paths["board"]), ctx["board"])
-    cards = build(CardsFile, read_toml(paths["cards"]), ctx["cards"])
-    tiles = build(TilesFile, read_toml(paths["tiles"]), ctx["tiles"])
-    abilities = build(AbilitiesFile, read_toml(paths["abilities"]), ctx["abilities"])
+    files, ctx = read_files(folder, {"game": GameFile, "board": Board, "cards": CardsFile,
+                                     "tiles": TilesFile, "abilities": AbilitiesFile})
+    game, board, cards = files["game"], files["board"], files["cards"]
+    tiles, abilities = files["tiles"], files["abilities"]
 
     _check_game(game, ctx["game"])
     _check_board(board, ctx["board"])

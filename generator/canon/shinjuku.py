@@ -7,8 +7,8 @@ from functools import cached_property
 from pathlib import Path
 
 from . import Component
-from .files import read_toml
-from .schema import Ctx, DataError, Source, build, expect_ref, expect_total, unique_ids
+from .files import read_files
+from .schema import Ctx, Source, expect_ref, expect_total, unique_ids, hex_problem
 
 # Totals the rules text states (../shared/rules/shinjuku.txt); the data must agree with them.
 RULES_WARDS = 23
@@ -142,8 +142,7 @@ class Colour:
     hex: str
 
     def check(self):
-        if len(self.hex) != 7 or not self.hex.startswith("#"):
-            return f"hex: {self.hex!r} is not a colour like #12ab34"
+        return hex_problem(self.hex)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -162,6 +161,21 @@ class ComponentsFile:
     upgrade_bonus: UpgradeBonus
     tokens: Tokens
     pieces: Pieces
+
+
+@dataclasses.dataclass(frozen=True)
+class WardsFile:
+    ward: tuple[Ward, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class StationsFile:
+    station: tuple[Station, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class ConnectionsFile:
+    connection: tuple[Connection, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -226,22 +240,16 @@ class Shinjuku:
 
 
 def load(folder: Path) -> Shinjuku:
-    game_path, wards_path = folder / "game.toml", folder / "wards.toml"
-    stations_path, conn_path = folder / "stations.toml", folder / "connections.toml"
-    comp_path = folder / "components.toml"
+    files, ctx = read_files(folder, {"game": GameFile, "wards": WardsFile, "stations": StationsFile,
+                                     "connections": ConnectionsFile, "components": ComponentsFile})
+    game, comps = files["game"], files["components"]
+    wards, stations = files["wards"].ward, files["stations"].station
+    connections = files["connections"].connection
 
-    game = build(GameFile, read_toml(game_path), Ctx(str(game_path)))
-    wards = build(tuple[Ward, ...], read_toml(wards_path).get("ward", []), Ctx(str(wards_path), "ward"))
-    stations = build(tuple[Station, ...], read_toml(stations_path).get("station", []),
-                     Ctx(str(stations_path), "station"))
-    connections = build(tuple[Connection, ...], read_toml(conn_path).get("connection", []),
-                        Ctx(str(conn_path), "connection"))
-    comps = build(ComponentsFile, read_toml(comp_path), Ctx(str(comp_path)))
-
-    _check_wards(wards, game, Ctx(str(wards_path), "ward"))
-    _check_stations(stations, wards, Ctx(str(stations_path), "station"))
-    _check_connections(connections, stations, Ctx(str(conn_path), "connection"))
-    _check_components(comps, Ctx(str(comp_path)))
+    _check_wards(wards, game, ctx["wards"].at("ward"))
+    _check_stations(stations, wards, ctx["stations"].at("station"))
+    _check_connections(connections, stations, ctx["connections"].at("connection"))
+    _check_components(comps, ctx["components"])
     return Shinjuku(id=game.id, name=game.name, players=game.players, deck=game.deck, map=game.map,
                     rules=game.rules, scoring=game.scoring, wards=wards, stations=stations,
                     connections=connections, customers=comps.customers,
