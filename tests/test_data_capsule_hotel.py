@@ -116,13 +116,18 @@ def test_buildings_and_die_faces_exactly_as_listed(game, text):
     assert "(2x) = questa faccia compare due volte sul dado" in text
 
 
-def test_dice_carry_every_face_evenly(game):
+def test_each_die_shows_every_face_as_often_as_listed(game, text):
+    # "(2x) = questa faccia compare due volte sul dado": a face without (2x) is on the die once, so a
+    # die has exactly as many sides as its buildings' lists count faces (an 8-sided die printing the
+    # Park's 4 faces twice each would show "[Coupon] 500円" twice, which the rules would mark (2x)).
+    assert "(2x) = questa faccia compare due volte sul dado" in text
     for b in game.buildings:
-        die = game.die[b.die]
-        assert die.sides % len(b.rolled_faces) == 0, b.id
+        assert game.die[b.die].sides == len(b.rolled_faces), b.id
     assert {b.die for b in game.buildings} == set(game.die)
-    assert len(game.building["arcade"].rolled_faces) == 8
-    assert len(game.building["park"].rolled_faces) == 4
+    assert len(game.building["arcade"].rolled_faces) == game.die[game.building["arcade"].die].sides == 8
+    assert len(game.building["park"].rolled_faces) == game.die[game.building["park"].die].sides == 4
+    assert len(game.building["sumo-dohyo"].rolled_faces) == 4
+    assert Counter(f.yen for f in game.building["park"].rolled_faces) == Counter([500, 1000, 2000, 3000])
 
 
 def test_attraction_card_side_b_values(game, text):
@@ -200,6 +205,31 @@ def test_pink_capsule_example(game, text):
     assert game.pink_capsule_cost(1) == 2000
     with pytest.raises(ValueError):
         game.pink_capsule_cost(0)
+
+
+def test_purchase_limit_can_be_passed_by_one_purchase(game, text):
+    # "Nota: in alcuni casi è possibile che il Limite di acquisto venga superato con un solo Acquisto e
+    # che la fase termini prima che tutti i giocatori abbiano avuto l'occasione di fare qualcosa."
+    assert "il Limite di acquisto venga superato con un solo Acquisto" in text
+    # "Raggiungere esattamente il Limite di acquisto termina la fase proprio come superarlo"
+    assert "Raggiungere esattamente il Limite di acquisto termina la fase" in text
+    pink_for_sale = game.capsule[PINK].for_sale
+    largest = max(max(b.price for b in game.lot_boards), max(b.cost for b in game.buildings),
+                  max(game.capsule_price(c.id) for c in game.capsules if c.id != PINK),
+                  game.pink_capsule_cost(pink_for_sale))
+    limits = {n: game.purchase_limit(n) for n in range(game.players[0], game.players[1] + 1)}
+    assert min(limits.values()) <= largest
+    # With 2 players, buying the 6,000 lot board alone ends the round's Purchase/Barter phase.
+    assert game.purchase_limit(2) <= max(b.price for b in game.lot_boards)
+    assert list(limits.values()) == sorted(limits.values())   # more players, more spending
+
+
+def test_franchise_track_shows_every_reachable_income(game):
+    # A hotel has at least 1 capsule; a franchise earns 100 x (its hotels + the lots holding them).
+    hotels = max(c.for_sale for c in game.capsules)
+    assert hotels <= game.inventory.entrances + game.building["coin-laundry"].count
+    assert game.franchise_income(hotels, hotels) <= game.franchise.track_max
+    assert game.franchise.source_of("track_max") == "house"
 
 
 def test_hotel_income_examples(game, text):
@@ -356,7 +386,9 @@ def broken(tmp_path):
     ("buildings.toml", "count = 4", "count = 5", "building",
      "building counts add up to 12, the rules say 11"),
     ("buildings.toml", "{ yen = 500 },\n]", "{ yen = 500 },\n  { yen = 600 },\n]", "building[0].faces",
-     "7 faces cannot be spread evenly"),
+     "7 faces as the rules list them"),
+    ("buildings.toml", "sides = 4", "sides = 8", "building[3].faces",
+     "4 faces as the rules list them ((2x) counted twice), but die 'die-4-park-sumo' has 8 sides"),
     ("components.toml", "count = 11", "count = 12", "capsule",
      "capsule counts add up to 89, the rules say 88"),
     ("components.toml", "entrances = 20", "entrances = 19", "inventory.entrances", "the rules say 20"),
@@ -371,15 +403,19 @@ def broken(tmp_path):
      "not wholly on the map sheet"),
     ("game.toml", 'house = ["coupon_rounds"]', 'house = ["coupon_round"]', "rounds",
      "'coupon_round' is not a field here"),
-    ("game.toml", "2 = 8000,", "2 = 8100,", "purchase_limit", "8100 is not a positive multiple"),
-    ("game.toml", "4 = 14000, 5 = 17000", "4 = 14000", "",
+    ("game.toml", "2 = 6000,", "2 = 6100,", "purchase_limit", "6100 is not a positive multiple"),
+    ("game.toml", "2 = 6000,", "2 = 8000,", "purchase_limit.by_players",
+     "the smallest limit (8000) is above the largest single purchase (6500)"),
+    ("game.toml", "track_max = 3200", "track_max = 3000", "franchise.track_max",
+     "a franchise can reach 3200 (16 hotels in as many lots)"),
+    ("game.toml", "4 = 12000, 5 = 15000", "4 = 12000", "",
      "expected one limit for each player count 2-5"),
     ("game.toml", 'source = "house"\nby_players', 'source = "homemade"\nby_players',
      "purchase_limit.source", "expected one of"),
     ("game.toml", "coupon_rounds = [3, 6]", "coupon_rounds = [3, 9]", "rounds", "coupon_rounds"),
     ("game.toml", "players = [2, 5]", "players = [2, 6]", "",
      "expected one limit for each player count 2-6"),
-    ("game.toml", ("players = [2, 5]", "5 = 17000 }"), ("players = [2, 6]", "5 = 17000, 6 = 20000 }"),
+    ("game.toml", ("players = [2, 5]", "5 = 15000 }"), ("players = [2, 6]", "5 = 15000, 6 = 18000 }"),
      "players",
      "there are only 5 seals and 5 player ledger pads"),
     ("game.toml", "[loan]", "[loan\n", "", "not valid TOML"),
@@ -387,8 +423,8 @@ def broken(tmp_path):
      "setup.starting_lots_per_player", "cannot claim 3 of the 4 starting lots"),
     ("components.toml", 'markers = ["expenses", "limit"]', 'markers = ["expenses"]',
      "round_expenses_board.markers", "each of the 2 round expenses markers"),
-    ("components.toml", "track_max = 17000", "track_max = 15000", "round_expenses_board.track_max",
-     "reaching the largest purchase limit (17000)"),
+    ("components.toml", "track_max = 15000", "track_max = 14000", "round_expenses_board.track_max",
+     "reaching the largest purchase limit (15000)"),
 ])
 def test_broken_file_names_file_key_and_problem(broken, name, old, new, key, problem):
     root, edit = broken

@@ -16,6 +16,7 @@ from generator.canon.polyomino import SIDES, is_connected
 from generator.canon.schema import SOURCES
 
 GAME = "jutaku"
+RULES = Path(__file__).resolve().parents[2] / "shared" / "rules" / "jutaku.txt"
 
 
 @pytest.fixture(scope="module")
@@ -345,6 +346,16 @@ def test_izakaya_setup(g):
     assert {a.id: a.limit for a in iz.action if a.source == "rules"} == {"bottle": 1, "claim": 0, "build": 0}
 
 
+def test_izakaya_end_and_tie_stated_by_the_rules(g):
+    text = RULES.read_text(encoding="utf-8")
+    assert ("1,500 yen for 2 players / 2,300 yen for 3 players / 3,000 yen for 4 players / "
+            "4,000 yen for 5 players") in text
+    assert {n: g.izakaya.end_threshold(n) for n in range(2, 6)} == {2: 1500, 3: 2300, 4: 3000, 5: 4000}
+    assert "If there is a tie, the player who kept the most of their starting yen wins" in text
+    assert g.izakaya.tie == "most-starting-yen-kept"
+    assert "If players tie, the victory is shared" in text and g.rules.tie == "shared"   # base game
+
+
 def test_izakaya_scoring_example(g):
     ex = g.izakaya.example
     assert ex.floors * sum(ex.values[d] for d in ex.drinks) == ex.payment == 2100
@@ -408,6 +419,7 @@ def broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
     ("izakaya.toml", "5 = { size = 5, blocked_centre = false }", "5 = { size = 6, blocked_centre = false }",
      "izakaya.grids.5.size", "site cards"),
     ("izakaya.toml", "discs = 9", "discs = 8", "izakaya.discs", "9"),
+    ("izakaya.toml", 'tie = "most-starting-yen-kept"', 'tie = "shared"', "izakaya.tie", "expected one of"),
     ("districts.toml", 'kanji = "目黒"', 'kanji = "目黒"\ncolour = "green"', "district[0].colour",
      "unknown key"),
     ("modes.toml", "further_floor_seconds = 15", "further_floor_seconds = 0", "countdown", "floor"),

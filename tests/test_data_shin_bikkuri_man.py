@@ -211,6 +211,8 @@ def broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
     ("cards.toml", "per_colour = { 2 = 14, 3 = 12, 4 = 14 }", "per_colour = { 2 = 14, 4 = 14 }",
      "deck.per_colour", "player counts"),
     ("cards.toml", 'symbol = "star"', 'symbol = "star"\nshade = 1', "colour[4].shade", "unknown key"),
+    ("cards.toml", '\n[[colour]]\nid = "purple"\nname = "Purple"\nhex = "#7d4ba3"\nsymbol = "star"\n', "\n",
+     "colour", "4 colours, the reference has 5"),
     ("abilities.toml", 'id = "both-actions"', 'id = "any-cards"', "ability[4].id", "duplicate"),
     ("abilities.toml", 'action = "turn"', 'action = "sleep"', "ability[4].action", "expected one of"),
 ])

@@ -641,6 +641,7 @@ def load(folder: Path) -> CapsuleHotel:
                      ctx["components"].at("inventory").at(name), name.replace("_", " "))
     _check_buildings(blds, comps, game, ctx["buildings"])
     _check_components(comps, game, blds, ctx["components"], ctx["game"])
+    _check_purchase_limit(game, comps, ctx["game"])
     return CapsuleHotel(
         id=game.id, name=game.name, players=game.players, players_source=game.players_source,
         setup=game.setup, rounds=game.rounds, money=game.money, loan=game.loan, purchase=game.purchase,
@@ -668,6 +669,27 @@ def _check_game(game: GameFile, ctx: Ctx) -> None:
         raise ctx.at("purchase").at("cemetery").fail("a cemetery has a negative cost (the buyer gains)")
 
 
+def _largest_purchase(game: GameFile, comps: ComponentsFile) -> int:
+    """The most one purchase can cost: the dearest lot, building or capsule colour, or every pink
+    capsule for sale bought at once."""
+    p = game.purchase
+    pink = next(c.for_sale for c in comps.capsule if c.id == PINK)
+    return max(p.lot_price_range[1], p.building_price_range[1], p.capsule_price_range[1],
+               p.pink_first + p.pink_each_further * (pink - 1), p.entrance, p.vending_machine)
+
+
+def _check_purchase_limit(game: GameFile, comps: ComponentsFile, ctx: Ctx) -> None:
+    # "in alcuni casi è possibile che il Limite di acquisto venga superato con un solo Acquisto e
+    # che la fase termini prima che tutti i giocatori abbiano avuto l'occasione di fare qualcosa":
+    # at some player count a single purchase reaches the limit (reaching it ends the phase too).
+    most = _largest_purchase(game, comps)
+    smallest = min(game.purchase_limit.by_players.values())
+    if smallest > most:
+        raise ctx.at("purchase_limit").at("by_players").fail(
+            f"the smallest limit ({smallest}) is above the largest single purchase ({most}); the "
+            f"rules say one purchase can pass the limit in some cases")
+
+
 def _check_buildings(blds: BuildingsFile, comps: ComponentsFile, game: GameFile, ctx: Ctx) -> None:
     die_ctx, b_ctx = ctx.at("die"), ctx.at("building")
     dice = unique_ids(blds.die, die_ctx)
@@ -689,9 +711,12 @@ def _check_buildings(blds: BuildingsFile, comps: ComponentsFile, game: GameFile,
         expect_ref(b.die, dice, at.at("die"), "die")
         used.add(b.die)
         sides, n = dice[b.die].sides, len(b.rolled_faces)
-        if sides % n:
+        if sides != n:
+            # "(2x) = questa faccia compare due volte sul dado": a face not marked (2x) is on the die
+            # once, so the die has exactly as many sides as the listed faces count.
             raise at.at("faces").fail(
-                f"{n} faces cannot be spread evenly over the {sides} sides of die {b.die!r}")
+                f"{n} faces as the rules list them ((2x) counted twice), but die {b.die!r} has "
+                f"{sides} sides; each face must be on the die as often as listed")
         if b.card is not None:
             if b.card.id in cards:
                 raise at.at("card").at("id").fail(f"duplicate id {b.card.id!r}")
@@ -773,6 +798,17 @@ def _check_components(comps: ComponentsFile, game: GameFile, blds: BuildingsFile
     empty = sorted(set(positions) - set(taken))
     if empty:
         raise cb_ctx.fail(f"no colour starts at the position for {empty[0]} capsules")
+
+    # The franchise income board's track shows every income a franchise can reach: a hotel has at
+    # least 1 capsule and an entrance or a Coin Laundry, and a lot counts only if it holds one.
+    laundries = sum(b.count for b in blds.building if any(
+        e.effect == "hotel-on-building" for e in b.effects))
+    most_hotels = min(max(c.for_sale for c in comps.capsule), inv.entrances + laundries)
+    most_income = game.income.franchise_per_unit * 2 * most_hotels
+    if game.franchise.track_max < most_income:
+        raise game_ctx.at("franchise").at("track_max").fail(
+            f"{game.franchise.track_max}: a franchise can reach {most_income} "
+            f"({most_hotels} hotels in as many lots)")
 
     # seals, ledgers and boards against the player count
     players_max = game.players[1]

@@ -408,6 +408,7 @@ class Izakaya:
     drink_spots: tuple[int, ...]
     line_bonus: int
     end_yen: dict[str, int]
+    tie: Literal["most-starting-yen-kept"]   # the tied player who kept most of their 1,000 yen wins
     grids: dict[str, IzakayaGrid]
     stock: IzakayaStock
     example: IzakayaExample

@@ -464,7 +464,7 @@ def _check_board(board: Board, ctx: Ctx) -> None:
 def _check_cards(cards: CardsFile, game: GameFile, ctx: Ctx) -> None:
     unique_ids(cards.colour, ctx.at("colour"))
     if len(cards.colour) != REFERENCE_COLOURS:
-        raise ctx.at("colour").fail(f"{len(cards.colour)} colours, the rules have {REFERENCE_COLOURS}")
+        raise ctx.at("colour").fail(f"{len(cards.colour)} colours, the reference has {REFERENCE_COLOURS}")
     counts = _player_counts(game)
     for key, table in (("deck.per_colour", cards.deck.per_colour),
                        ("end_card.shuffled_in", cards.end_card.shuffled_in)):
