@@ -41,6 +41,7 @@ def data_report(games: Iterable[str], *, as_json: bool, out: TextIO, err: TextIO
 
 def _game_json(game) -> dict:
     return {"id": game.id, "name": game.name, "players": list(game.players),
+            "players_source": getattr(game, "players_source", "rules"),
             "components": [{"kind": c.kind, "id": c.id, "count": c.count, "source": c.source}
                            for c in game.components()]}
 
@@ -51,6 +52,9 @@ def _text(games: list) -> str:
     for game in games:
         low, high = game.players
         players = f"{low} player" + ("s" if high > 1 else "") if low == high else f"{low}–{high} players"
+        if getattr(game, "players_source", None) == "house":
+            players += " (house *)"
+            any_house = True
         lines.append(f"{game.name} ({game.id}), {players}")
         rows = game.components()
         kind_w = max([len(c.kind) for c in rows] + [4])

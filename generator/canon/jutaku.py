@@ -159,6 +159,7 @@ class GameFile:
     id: str
     name: str
     players: tuple[int, int]
+    players_source: Source
     contents: Contents
     map: MapGrid
     card: CardGrid
@@ -441,6 +442,7 @@ class Jutaku:
     id: str
     name: str
     players: tuple[int, int]
+    players_source: Source
     contents: Contents
     map: MapGrid
     card: CardGrid
@@ -542,7 +544,8 @@ def load(folder: Path) -> Jutaku:
     _check_modes(modes, game, ctx["modes"])
     _check_izakaya(izakaya, game, drinks, ctx["izakaya"].at("izakaya"))
     return Jutaku(
-        id=game.id, name=game.name, players=game.players, contents=game.contents, map=game.map,
+        id=game.id, name=game.name, players=game.players, players_source=game.players_source,
+        contents=game.contents, map=game.map,
         card=game.card, rules=game.rules, example=game.example, architect_info=game.architects,
         architects=game.architect, districts=districts, site_sources=sites.sources, sites=sites.site,
         piece_info=pieces.pieces, pieces=pieces.piece, drink_info=drinks.drinks, drinks=drinks.drink,
