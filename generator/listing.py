@@ -41,7 +41,6 @@ def data_report(games: Iterable[str], *, as_json: bool, out: TextIO, err: TextIO
 
 def _game_json(game) -> dict:
     return {"id": game.id, "name": game.name, "players": list(game.players),
-            "players_source": getattr(game, "players_source", "rules"),
             "components": [{"kind": c.kind, "id": c.id, "count": c.count, "source": c.source}
                            for c in game.components()]}
 
