@@ -84,7 +84,8 @@ Move format (JSON objects; "player" is the index of the player making the move)
     {"type": "expand-track", "player": 0, "connection": ["shinjuku", "nakano"],
         "second": ["nakano", "koenji"], "card": "nakano"}      (card matches either end of the first)
     {"type": "upgrade-store", "player": 0, "station": "shibuya", "card": "shibuya", "customer": "food-2"}
-    {"type": "income", "player": 0}                        (table mode: + "cards": [drawn ward ids])
+    {"type": "income", "player": 0}                        (table mode: + "cards": [drawn ward ids];
+                                                            may be left out when nothing can be drawn)
     {"type": "move-customers", "player": 0, "card": "shinjuku",
         "path": ["shinjuku", "yoyogi", "shibuya"], "take": {"shibuya": "food-2"}}   ("take" optional)
     {"type": "end-turn", "player": 0}                      (end the turn with fewer than 2 actions)
@@ -107,8 +108,10 @@ Decisions where the rules are silent (a player's natural reading)
     cards hold customers: the step still happens, placing nothing, so the queue keeps moving.)
   * End: when a placement leaves the queue without customers (the bag is empty; or, if every
     card is in a hand, drawn customers found no card to sit on and went back to the bag), the
-    final round starts; the game ends when the turn would pass to the start player. Customers
-    an upgrade adds to the queue later are still placed at the start of the following turns.
+    final round starts; the game ends when the turn would pass to the start player with the queue
+    empty. A customer an upgrade puts back in the queue is still placed at the start of the next
+    turn; if the queue is not empty when the turn would pass to the start player, the queue has
+    not been emptied yet and play goes on (to the start player again), so turns stay equal.
   * A player may end the turn with fewer than two actions ("end-turn"). Income draws up to 4 cards
     (data: income_hand), or 1 with 4 or more in hand, and ends the turn even as the first action.
   * Open Store and Upgrade need a store/department store left in the supply; an upgraded store

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .index import Index
+from .index import Index, with_article
 
 _WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
@@ -86,7 +86,8 @@ def mismatch(ix: Index, state: dict, p: int, cards: list[str], targets: list[str
     if matches(ix, state, p, cards, targets):
         return []
     want = " or ".join(ix.wname(t) for t in targets)
-    return [f"A {ix.wname(cards[0])} card does not match {want}: play a {want} card, a wild card "
+    played = with_article(ix.wname(cards[0]), capital=True)
+    return [f"{played} card does not match {want}: play {with_article(want)} card, a wild card "
             f"(the card of a ward where you have a store, or of the Matsuri ward, "
             f"{ix.wname(state['matsuri'])}), or {_n(ix.cards_as_wild)} cards together."]
 

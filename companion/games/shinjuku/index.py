@@ -113,6 +113,12 @@ class Index:
         return [tok for tok, n in self.token_counts.items() for _ in range(n)]
 
 
+def with_article(word: str, capital: bool = False) -> str:
+    """`word` with its indefinite article, for sentences: "a Food store", "an Ota card"."""
+    article = "an" if str(word)[:1].lower() in "aeiou" else "a"
+    return f"{article.capitalize() if capital else article} {word}"
+
+
 _CACHE: dict[int, tuple[object, Index]] = {}
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import cards as cd
 from . import setup as su
 from . import state as st
-from .index import Index
+from .index import Index, with_article
 from .movement import simulate
 
 ACTIONS = ("open-store", "expand-track", "upgrade-store", "income", "move-customers")
@@ -100,14 +100,14 @@ def check_shape(ix: Index, state: dict, move) -> tuple[str | None, list[str]]:
     mtype = move.get("type")
     if not isinstance(mtype, str) or mtype not in ALL_MOVES:
         return None, [f"Unknown move type {mtype!r} (known: {', '.join(ALL_MOVES)})."]
-    extra = sorted(k for k in move if k not in ("type", "player") + FIELDS[mtype])
+    extra = sorted((k for k in move if k not in ("type", "player") + FIELDS[mtype]), key=repr)
     if extra:
-        return None, [f"A {mtype} move has no field {extra[0]!r}."]
+        return None, [f"{with_article(mtype, capital=True)} move has no field {extra[0]!r}."]
     phase = state["phase"]
     if mtype not in PHASE_MOVES[phase]:
         if phase == "over":
             return None, ["The game is over."]
-        return None, [f"A {mtype} move is not possible now. " + expected(ix, state)]
+        return None, [f"{with_article(mtype, capital=True)} move is not possible now. " + expected(ix, state)]
     return mtype, []
 
 
@@ -255,6 +255,8 @@ def _connection(ix: Index, value, label: str) -> tuple[str | None, list[str]]:
     for s in (a, b):
         if s not in ix.station_ward:
             return None, [f"There is no station called {s!r}."]
+    if a == b:
+        return None, [f"A track segment joins two different stations ({ix.sname(a)} is given twice)."]
     cid = ix.conn_by_pair.get(frozenset((a, b)))
     if cid is None:
         return None, [f"{ix.sname(a)} and {ix.sname(b)} are not connected on the map."]
@@ -334,8 +336,8 @@ def upgrade_store(ix: Index, state: dict, move: dict, p: int, act: bool) -> list
         return [f"Say which of your {ix.type_name[goods]} customers you spend (\"customer\": "
                 f"\"{goods}\" or \"{goods}-2\")."]
     if ix.token[token][0] != goods:
-        return [f"The store at {ix.sname(station)} sells {ix.type_name[goods]}; spend a "
-                f"{ix.type_name[goods]} customer, not {ix.tname(token)}."]
+        return [f"The store at {ix.sname(station)} sells {ix.type_name[goods]}; spend "
+                f"{with_article(ix.type_name[goods])} customer, not {ix.tname(token)}."]
     if token not in me["customers"]:
         return [f"You have no {ix.tname(token)} customer to spend."]
     cards, reasons = cd.check_play(ix, state, p, move.get("card"), [ix.station_ward[station]])
@@ -371,7 +373,9 @@ def income(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[str]:
         return reasons
     n, k = income_count(ix, state, p)
     if state["mode"] == st.TABLE:
-        reasons = st.check_entered_cards(ix, state, move.get("cards"), k,
+        # Nothing left to draw: "cards" may be left out (as "customers" when the bag is empty).
+        cards = [] if k == 0 and move.get("cards") is None else move.get("cards")
+        reasons = st.check_entered_cards(ix, state, cards, k,
                                          f"cards drawn as income ({n} for a hand of "
                                          f"{len(state['players'][p]['hand'])})")
     if reasons or not act:
@@ -379,7 +383,7 @@ def income(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[str]:
     if state["mode"] == st.COMPANION:
         drawn = st.draw_cards(ix, state, n)
     else:
-        drawn = st.take_entered_cards(ix, state, move["cards"])
+        drawn = st.take_entered_cards(ix, state, move.get("cards") or [])
     st.add_to_hand(ix, state, p, drawn)
     state["last"].update({"drawn": ix.sort_cards(drawn)})
     if state["phase"] == "bonus":

@@ -75,7 +75,7 @@ def check_entered_cards(ix: Index, state: dict, cards, expected: int, what: str,
         return [f"There is no ward called {unknown[0]!r}."]
     if len(cards) != expected:
         if expected == 0:
-            return [f"No card can be drawn now (the deck and the discard pile are empty), so enter none."]
+            return ["No card can be drawn now (the deck and the discard pile are empty), so enter none."]
         return [f"Enter exactly {expected} {what} ({len(cards)} given)."]
     pool = Counter(state["deck"]) if deck_only else Counter(state["deck"]) + Counter(state["discard"])
     for c, n in sorted(Counter(cards).items()):
@@ -178,12 +178,13 @@ def start_turn_phase(state: dict) -> str:
 
 def end_turn(state: dict) -> None:
     """Pass the turn on; after the final customer has left the queue, the game ends when the turn
-    would come back to the start player."""
+    would come back to the start player, unless an upgrade has put a customer back in the queue
+    (the queue is not emptied yet: play goes on, and the round of whoever places it is finished)."""
     n = len(state["players"])
     nxt = (state["current"] + 1) % n
     state["actions"] = []
     state["bonus"] = []
-    if state["final_round"] and nxt == state["start_player"]:
+    if state["final_round"] and nxt == state["start_player"] and not queue_customers(state):
         state["phase"] = "over"
         return
     state["current"] = nxt

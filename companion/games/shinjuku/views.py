@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import cards as cd
 from . import moves as mv
 from . import state as st
-from .index import Index
+from .index import Index, with_article
 
 
 def ward_view(ix: Index, ward: str, state: dict | None = None, player: int | None = None) -> dict:
@@ -125,7 +125,7 @@ def describe(ix: Index, state: dict, move: dict) -> str:
             return " with three cards as one wild (" + ", ".join(ix.wname(x) for x in c) + ")"
         if isinstance(c, list) and c:
             c = c[0]
-        return f" with a {ix.wname(c)} card" if isinstance(c, str) else ""
+        return f" with {with_article(ix.wname(c))} card" if isinstance(c, str) else ""
 
     try:
         if t == "deal-hand":
@@ -145,7 +145,7 @@ def describe(ix: Index, state: dict, move: dict) -> str:
         if t == "move-matsuri":
             return f"{who} moves the Matsuri to {ix.wname(move['ward'])}."
         if t == "open-store":
-            return (f"{who} opens a {ix.type_name.get(move['goods'], move['goods'])} store at "
+            return (f"{who} opens {with_article(ix.type_name.get(move['goods'], move['goods']))} store at "
                     f"{ix.sname(move['station'])}{card_words()}.")
         if t == "expand-track":
             segs = [move["connection"]] + ([move["second"]] if move.get("second") else [])
@@ -156,7 +156,7 @@ def describe(ix: Index, state: dict, move: dict) -> str:
             return f"{who} builds track {' and '.join(words)}{card_words() if move.get('second') else ''}."
         if t == "upgrade-store":
             return (f"{who} upgrades the store at {ix.sname(move['station'])} to a department store, "
-                    f"spending a {ix.tname(move['customer'])} customer{card_words()}.")
+                    f"spending {with_article(ix.tname(move['customer']))} customer{card_words()}.")
         if t == "income":
             bonus = " (track bonus)" if state.get("phase") == "bonus" else ""
             return f"{who} draws income{bonus}."

@@ -1,0 +1,231 @@
+"""Shinjuku rules engine: findings of a sentence-by-sentence review against the rules text.
+
+The tests up to "Place customers / refresh the queue" each pin a deviation the review found (they
+failed before the fix); the ones after it are independent cross-checks, written from the rules
+text, of the queue refresh and of the end of the game over whole seeded games."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from companion.games.shinjuku import RULES
+from companion.games.shinjuku.index import index
+from generator.canon import load
+
+D = load("shinjuku")
+IX = index(D)
+R = RULES
+NAMES = ["Aki", "Ben", "Cho", "Dai"]
+
+
+def scenario(players=2, hand=(), matsuri="adachi"):
+    """Player 0 to act (phase "actions"), a clean map, the given hand."""
+    s = R.setup(D, NAMES[:players], {"deck": "companion"}, 7)
+    s.update(phase="actions", current=0, actions=[], matsuri=matsuri,
+             wards={w: [] for w in IX.ward_ids})
+    for p in s["players"]:
+        p["hand"] = []
+    s["players"][0]["hand"] = IX.sort_cards(hand)
+    return s
+
+
+def refused(state, move, *words):
+    before = copy.deepcopy(state)
+    reasons = R.validate(D, state, move)
+    assert reasons and all(isinstance(r, str) and r for r in reasons), reasons
+    text = " ".join(reasons).lower()
+    for w in words:
+        assert w.lower() in text, (w, reasons)
+    with pytest.raises(ValueError):
+        R.apply(D, state, move)
+    assert state == before
+    return reasons
+
+
+# ---------------------------------------------------------------------------------------------
+# validate never raises, whatever it is given
+
+@pytest.mark.parametrize("move", [
+    {"type": "end-turn", "player": 0, 1: None, "x": 2},          # keys that do not sort together
+    {"type": "end-turn", "player": 0, None: 1, ("a",): 2},
+])
+def test_validate_never_raises_on_odd_keys(move):
+    s = scenario()
+    refused(s, move, "has no field")
+
+
+# ---------------------------------------------------------------------------------------------
+# End of game: "play continues until the customer queue is emptied"
+
+def final_round_scenario(players=3, current=2):
+    """The bag is empty and the head of the queue holds the final customer; `current` places it."""
+    s = scenario(players=players)
+    s.update(phase="place", current=current, bag=[])
+    s["queue"] = [{"card": "ota", "customers": ["food"]}, {"card": "kita", "customers": []},
+                  {"card": "koto", "customers": []}, {"card": "chuo", "customers": []}]
+    return s
+
+
+def test_game_does_not_end_while_an_upgrade_has_refilled_the_queue():
+    """The last player before the start player places the final customer, then upgrades a store:
+    the spent customer goes back to the queue, so the queue is not emptied yet and the game goes
+    on; the player who places that customer finishes the turn and play continues until the start
+    player, so everyone still has the same number of turns."""
+    s = final_round_scenario(players=3, current=2)
+    s = R.apply(D, s, {"type": "place-customers", "player": 2})
+    assert s["final_round"]
+    s = R.apply(D, s, {"type": "move-matsuri", "player": 2, "ward": IX.neighbours[s["matsuri"]][0]})
+    s["stations"]["shibuya"] = {"owner": 2, "kind": "store", "goods": "food"}
+    s["players"][2]["stores"]["food"] -= 1
+    s["players"][2]["customers"] = ["food"]
+    s["players"][2]["hand"] = ["shibuya"]
+    s = R.apply(D, s, {"type": "upgrade-store", "player": 2, "station": "shibuya", "card": "shibuya",
+                       "customer": "food"})
+    assert s["queue"][0]["customers"] == ["food"]
+    s = R.apply(D, s, {"type": "end-turn", "player": 2})
+    assert s["phase"] == "place" and s["current"] == 0          # not over: the queue is not empty
+    s = R.apply(D, s, {"type": "place-customers", "player": 0})
+    assert s["wards"]["kita"] == ["food"]
+    for p in (0, 1, 2):
+        if s["phase"] == "place":
+            s = R.apply(D, s, {"type": "place-customers", "player": p})
+        s = R.apply(D, s, {"type": "move-matsuri", "player": p, "ward": IX.neighbours[s["matsuri"]][0]})
+        assert s["current"] == p
+        s = R.apply(D, s, {"type": "end-turn", "player": p})
+    assert s["phase"] == "over"                                  # back at the start player
+
+
+def test_game_still_ends_at_the_start_player_once_the_queue_is_empty():
+    s = final_round_scenario(players=3, current=2)
+    s = R.apply(D, s, {"type": "place-customers", "player": 2})
+    s = R.apply(D, s, {"type": "move-matsuri", "player": 2, "ward": IX.neighbours[s["matsuri"]][0]})
+    s = R.apply(D, s, {"type": "end-turn", "player": 2})
+    assert s["phase"] == "over"
+
+
+# ---------------------------------------------------------------------------------------------
+# The deck runs out (table mode): Income with nothing left to draw
+
+def test_table_income_with_nothing_to_draw_needs_no_cards_field():
+    s = R.setup(D, NAMES[:2], {"deck": "table"}, 7)
+    s.update(phase="actions", current=0, actions=[], matsuri="adachi", deal=None,
+             wards={w: [] for w in IX.ward_ids})
+    s["players"][0]["hand"] = IX.sort_cards(s["deck"])          # every card is in a hand
+    s["deck"], s["discard"] = [], []
+    assert R.needs(D, s)["income_cards"] == {"0": 0}
+    new = R.apply(D, s, {"type": "income", "player": 0})         # the board sends no "cards"
+    assert new["current"] == 1 and new["last"]["drawn"] == []
+    assert R.validate(D, s, {"type": "income", "player": 0, "cards": []}) == []
+    assert R.validate(D, s, {"type": "income", "player": 0, "cards": None}) == []
+    refused(s, {"type": "income", "player": 0, "cards": ["ota"]}, "no card can be drawn")
+
+
+# ---------------------------------------------------------------------------------------------
+# Reasons a player understands
+
+def test_reasons_use_an_before_a_vowel():
+    s = scenario(hand=["ota", "shibuya"])
+    r = refused(s, {"type": "open-store", "player": 0, "card": "ota", "station": "tokyo", "goods": "food"})
+    assert r[0].startswith("An Ota card does not match Chiyoda"), r
+    r = refused(s, {"type": "end-turn", "player": 0, "cards": []})
+    assert r[0].startswith("An end-turn move has no field"), r
+    s2 = dict(s, phase="matsuri")
+    r = refused(s2, {"type": "income", "player": 0})
+    assert r[0].startswith("An income move is not possible now."), r
+    r = refused(s2, {"type": "upgrade-store", "player": 0})
+    assert r[0].startswith("An upgrade-store move is not possible now."), r
+    s3 = scenario(hand=["shibuya"])
+    s3["stations"]["shibuya"] = {"owner": 0, "kind": "store", "goods": "electronics"}
+    s3["players"][0]["customers"] = ["food"]
+    r = refused(s3, {"type": "upgrade-store", "player": 0, "station": "shibuya", "card": "shibuya",
+                     "customer": "food"})
+    assert "spend an Electronics customer, not Food" in r[0], r
+
+
+def test_a_connection_between_a_station_and_itself_is_explained():
+    s = scenario()
+    refused(s, {"type": "expand-track", "player": 0, "connection": ["nakano", "nakano"]},
+            "two different stations")
+
+
+def test_history_lines_use_an_before_a_vowel():
+    s = scenario(hand=["ota"])
+    assert R.describe(D, s, {"type": "open-store", "player": 0, "card": "ota", "station": "omori",
+                             "goods": "electronics"}) == \
+        "Aki opens an Electronics store at Omori with an Ota card."
+    line = R.describe(D, s, {"type": "upgrade-store", "player": 0, "station": "shibuya", "card": "edogawa",
+                             "customer": "electronics-2"})
+    assert "spending an Electronics “2” customer with an Edogawa card." in line, line
+
+
+# ---------------------------------------------------------------------------------------------
+# Place customers / refresh the queue, checked against the rules text over whole games
+
+def expected_placement(s: dict, p: int) -> dict:
+    """Companion mode, written from the rules text: take ①'s customers to its ward and its card to
+    the hand; slide; draw a card onto ④; add as many customers as were placed, each onto the card
+    holding its type, else onto the next empty card (from ①)."""
+    queue = [dict(slot, customers=list(slot["customers"])) for slot in s["queue"]]
+    head, queue = queue[0], queue[1:]
+    deck, discard, bag = list(s["deck"]), list(s["discard"]), list(s["bag"])
+    wards = {w: list(c) for w, c in s["wards"].items()}
+    hand = list(s["players"][p]["hand"])
+    if head["card"] is not None:
+        wards[head["card"]] += head["customers"]
+        hand.append(head["card"])
+    if deck:
+        new = deck.pop(0)
+    elif discard:
+        new = "?"                    # a reshuffle: only check that some card came
+    else:
+        new = None
+    queue.append({"card": new, "customers": []})
+    drawn, bag = bag[:len(head["customers"])], bag[len(head["customers"]):]
+    for tok in drawn:
+        kind = IX.token[tok][0]
+        same = [q for q in queue if q["customers"] and IX.token[q["customers"][0]][0] == kind]
+        empty = [q for q in queue if q["card"] is not None and not q["customers"]]
+        (same or empty)[0]["customers"].append(tok)
+    return {"queue": queue, "wards": wards, "hand": sorted(hand), "drawn": drawn}
+
+
+@pytest.mark.parametrize("seed,players", [(11, 2), (12, 3), (13, 4)])
+def test_place_customers_against_the_rules_text(seed, players):
+    import random
+    from companion.games.shinjuku.playout import choose
+    s = R.setup(D, NAMES[:players], {"deck": "companion"}, seed)
+    rng = random.Random(seed)
+    placements = 0
+    while s["phase"] != "over":
+        move = choose(IX, s, rng)
+        new = R.apply(D, s, move)
+        if move["type"] == "place-customers":
+            exp = expected_placement(s, move["player"])
+            assert new["last"]["customers_drawn"] == exp["drawn"]
+            assert sorted(new["players"][move["player"]]["hand"]) == exp["hand"]
+            assert {w: sorted(c) for w, c in new["wards"].items()} == {w: sorted(c) for w, c in exp["wards"].items()}
+            for got, want in zip(new["queue"], exp["queue"]):
+                assert sorted(got["customers"]) == sorted(want["customers"])
+                assert want["card"] == "?" and got["card"] is not None or got["card"] == want["card"]
+            placements += 1
+        s = new
+    assert placements > 10
+
+
+@pytest.mark.parametrize("seed,players", [(21, 2), (22, 3), (23, 4), (24, 4)])
+def test_every_player_has_the_same_number_of_turns_and_the_queue_is_empty_at_the_end(seed, players):
+    import random
+    from companion.games.shinjuku.playout import choose
+    start = seed % players
+    s = R.setup(D, NAMES[:players], {"deck": "companion", "start_player": start}, seed)
+    rng = random.Random(seed)
+    turns = [0] * players
+    while s["phase"] != "over":
+        move = choose(IX, s, rng)
+        if move["type"] == "move-matsuri":
+            turns[move["player"]] += 1
+        s = R.apply(D, s, move)
+    assert len(set(turns)) == 1, turns
+    assert s["bag"] == [] and not any(q["customers"] for q in s["queue"])
+    assert s["current"] == (start - 1) % players
