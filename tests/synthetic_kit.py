@@ -1,4 +1,5 @@
-"""A tiny kit with one section of each kind, so the sheet tests do not depend on any game's drawings.
+"""A tiny kit with one section of each kind, so the sheet tests do not depend on any game's drawings
+(and `build_pieces_kit`: several small single-sided piece sections round the cards, to pack).
 
 Each card front draws its frame exactly on the trim, its id in the middle (so tests can find where a
 face landed) and a QR code; each back draws a black marker 3 mm high near its top-left corner whose
@@ -67,3 +68,40 @@ def build_kit(ctx: KitContext = KitContext()) -> Kit:
         BoardSection("test-board", "main", "Test board", BOARD, board),
         PageSection("score-sheet", "score", "Score sheet", sheet, copies=2),
     ), notes=("A note for the cover.",))
+
+
+# A kit of small single-sided piece sections (round and rectangular, of several sizes) round a
+# section of double-sided cards, and one piece section on another stock: the pieces share sheets.
+PIECES = {   # kind: title, size, shape, copies
+    "coin": ("Coins", (20.0, 20.0), "circle", 5),
+    "badge": ("Badges", (30.0, 30.0), "circle", 3),
+    "house": ("Houses", (15.0, 15.0), "rect", 20),
+    "rail": ("Rails", (20.0, 8.0), "rect", 14),
+    "flag": ("Flags", (12.0, 12.0), "circle", 7),
+}
+STICKERS = ("sticker", "Stickers", (25.0, 25.0), "rect", 4)
+PIECE_STOCK = "card stock, single-sided"
+
+
+def piece_front(c: Canvas, item: Item) -> None:
+    """The piece's outline exactly on its trim (a circle or a rectangle) and its id in the middle."""
+    (w, h), shape = item.data
+    if shape == "circle":
+        c.circle(w / 2, h / 2, w / 2, Style(fill="#9fd3c7", stroke=None))
+    else:
+        c.rect(0, 0, w, h, Style(fill="#9fd3c7", stroke="#000000", width=0.2))
+    c.text(w / 2, h / 2 + 1, item.id, 5, anchor="middle")
+
+
+def pieces_section(kind: str, title: str, size, shape: str, copies: int, stock: str) -> CardSection:
+    items = (Item(f"{kind}-a", copies - copies // 2, data=(size, shape)),
+             Item(f"{kind}-b", copies // 2, data=(size, shape)))
+    return CardSection(kind, title, size, tuple(i for i in items if i.copies), piece_front,
+                       shape=shape, stock=stock)
+
+
+def build_pieces_kit(ctx: KitContext = KitContext()) -> Kit:
+    cards = build_kit(ctx).sections[0]
+    pieces = [pieces_section(kind, *spec, PIECE_STOCK) for kind, spec in PIECES.items()]
+    return Kit(GAME, "Test Pieces", (pieces[0], pieces[1], cards, *pieces[2:],
+                                     pieces_section(*STICKERS, "sticker paper")))

@@ -10,8 +10,10 @@ import pypdf
 import pytest
 import zxingcpp
 
-from generator.build import BuildOptions, build
+from generator.build import BuildOptions, build, make_kit
 from generator.canon import load
+from generator.kits.base import CardSection, KitContext
+from generator.sheets import impose
 from pdf_measure import ink_in_margin, open_pdf, raster, shapes, svg_components, svg_dangling_refs, svg_tree
 
 URL = "http://kit.test:5000"
@@ -121,3 +123,43 @@ def test_a_rebuild_is_byte_identical(out, tmp_path):
                        formats=("pdf",)))
     for path in sorted((tmp_path / "letter" / "shinjuku").iterdir()):
         assert path.read_bytes() == (out / "letter" / "shinjuku" / path.name).read_bytes(), path.name
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_single_sided_pieces_share_two_sheets_with_marks_only_round_them(out, manifest, paper):
+    """Customers, tokens, stores, department stores and track: six sections on two sheets (one
+    each before), every piece on them, and no crop mark below the last row of pieces."""
+    kit = make_kit("shinjuku", KitContext(companion_url=URL))
+    pieces = [s for s in kit.sections if isinstance(s, CardSection) and s.draw_back is None]
+    doc = next(d for d in impose(kit, paper) if d.name == f"shinjuku-cards-{paper}")
+    sheets = [i for i, p in enumerate(doc.pages) if p.role == "front" and
+              all(pl.kind != "ward-card" for pl in p.placements)]
+    assert len(sheets) == 2 < len(pieces) == 6
+    path = out / paper / "shinjuku" / f"shinjuku-cards-{paper}.pdf"
+    reader = pypdf.PdfReader(path)
+    assert len(reader.pages) == len(doc.pages)
+    printed = Counter((pl.kind, pl.id) for i in sheets for pl in doc.pages[i].placements)
+    wanted = Counter({(c["kind"], c["id"]): c["copies"] for c in manifest["components"]
+                      if c["kind"] in {s.kind for s in pieces}})
+    assert printed == wanted
+    with open_pdf(path) as pdf:
+        for index in sheets:
+            text = reader.pages[index].extract_text()
+            assert f"single-sided sheet {sheets.index(index) + 1} of 2" in text
+            boxes = [pl.box for pl in doc.pages[index].placements]
+            for s in {pl.kind for pl in doc.pages[index].placements}:
+                assert next(x.title for x in pieces if x.kind == s) in text     # caption and label
+            lowest = max((b[1] + b[3] for pl, b in zip(doc.pages[index].placements, boxes)
+                          if pl.kind in ("store", "department-store", "track")), default=None)
+            marks = [m for m in shapes(pdf.pages[index], "lines") if m.stroke in ((0,), (0.0, 0.0, 0.0))
+                     and abs(m.width_line - 0.2) < 0.01 and (m.w < 0.01 or m.h < 0.01)]
+            if lowest is None:
+                assert marks == []
+                continue
+            assert max(m.bottom for m in marks) <= lowest + 7.05
+            for m in marks:
+                for b in boxes:
+                    assert (m.x1 < b[0] - 0.15 or m.x0 > b[0] + b[2] + 0.15 or
+                            m.bottom < b[1] - 0.15 or m.top > b[1] + b[3] + 0.15), "a mark on a piece"
+    for page in (sheets[0] + 1, sheets[1] + 1):
+        assert ink_in_margin(path, page) == [], page

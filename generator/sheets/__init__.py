@@ -1,13 +1,16 @@
 """Sheets: a Kit laid out on paper as documents of pages (imposition), knowing nothing of any game.
 
-`impose(kit, paper)` groups the kit's sections by their `file`, lays each one out (cards and tokens
-with crop marks and duplex backs, boards tiled or whole, full pages), adds one document per tiled
-board with the whole board on a large copy-shop sheet, and puts a cover page first in every document.
+`impose(kit, paper)` groups the kit's sections by their `file`, lays each one out (cards with crop
+marks and duplex backs, boards tiled or whole, full pages), adds one document per tiled board with
+the whole board on a large copy-shop sheet, and puts a cover page first in every document. Runs of
+single-sided piece sections (tokens, stores, track) of one file and stock share sheets (pack.py).
 
 Documents are named so a downloaded file still says what it is: `<game>-<file>-<paper>` (e.g.
 shinjuku-cards-letter) and, for the copy-shop board, `<game>-<file>-<sheet>` (shinjuku-board-a1).
 """
 from __future__ import annotations
+
+import dataclasses
 
 from ..draw.record import FaceCache
 from ..kits.base import BoardSection, CardSection, Kit, PageSection
@@ -19,6 +22,7 @@ from .grid import LayoutError
 from .layout import Layout, Paper, load_layout
 from .model import ChecklistRow, Document, Page, Placement
 from .options import SheetOptions
+from .pack import pack_pages, packable
 from .pages import section_pages
 
 __all__ = ["impose", "Document", "Page", "Placement", "SheetOptions", "LayoutError", "load_layout"]
@@ -37,6 +41,15 @@ class _Doc:
         self.sheet: Paper | None = None
 
 
+class _Run:
+    """Single-sided sections waiting to be packed together, and their checklist rows."""
+
+    def __init__(self, stock: str):
+        self.stock = stock
+        self.sections: list[CardSection] = []
+        self.rows: list[int] = []
+
+
 def impose(kit: Kit, paper_id: str, options: SheetOptions = SheetOptions(),
            layout: Layout | None = None, faces: FaceCache | None = None) -> list[Document]:
     """The kit's documents on one paper. Pass the same `faces` for every paper of one kit, so each
@@ -48,14 +61,43 @@ def impose(kit: Kit, paper_id: str, options: SheetOptions = SheetOptions(),
     docs: dict[str, _Doc] = {}
     rows: list[ChecklistRow] = []
 
+    runs: dict[str, _Run] = {}
+    packed = [0]                # runs packed so far
+
     def doc(file: str, name: str = "") -> _Doc:
         return docs.setdefault(file, _Doc(name or f"{kit.game}-{file}-{paper_id}"))
+
+    def flush(file: str) -> None:
+        """Pack the file's waiting run of single-sided sections onto shared sheets."""
+        run = runs.pop(file, None)
+        if run is None:
+            return
+        pages, where = pack_pages(run.sections, size, layout, kit.name, faces)
+        docs[file].pages += pages
+        packed[0] += 1
+        for index, sheets in zip(run.rows, where):
+            shared = any(other is not sheets and set(other) & set(sheets) for other in where)
+            rows[index] = dataclasses.replace(rows[index], sheets=len(sheets), shared=shared,
+                                              run=packed[0], run_sheets=len(pages))
 
     for section in kit.sections:
         target = doc(section.file)
         target.titles.append(section.title)
         if section.stock not in target.stocks:
             target.stocks.append(section.stock)
+        run = runs.get(section.file)
+        if run is not None and not (packable(section) and section.stock == run.stock):
+            flush(section.file)
+        if packable(section):
+            assert isinstance(section, CardSection)
+            target.tokens |= section.shape == "circle"
+            target.cards |= section.shape == "rect"
+            run = runs.setdefault(section.file, _Run(section.stock))
+            run.sections.append(section)
+            run.rows.append(len(rows))
+            copies = sum(item.copies for item in section.items)
+            rows.append(ChecklistRow(section.title, copies, 0, section.stock, f"{target.name}.pdf"))
+            continue
         if isinstance(section, CardSection):
             pages = card_pages(section, size, layout, options, kit.name, faces)
             target.pages += pages
@@ -80,6 +122,8 @@ def impose(kit: Kit, paper_id: str, options: SheetOptions = SheetOptions(),
         else:  # pragma: no cover - the Section union is closed
             raise TypeError(f"unknown section {section!r}")
         rows.append(ChecklistRow(section.title, copies, sheets, section.stock, f"{target.name}.pdf"))
+    for file in list(runs):
+        flush(file)
 
     documents = []
     for d in docs.values():

@@ -2,20 +2,22 @@
 
 Long-edge flip puts the back of the card at (row, col) at (row, cols - 1 - col); short-edge flip at
 (rows - 1 - row, col), turned 180°. Each distinct face is drawn once (`Canvas.reuse`) and placed for
-every copy. Rectangular cards butt together with crop marks outside the block; round tokens stand
-apart with a cut guide on each trim.
+every copy. Rectangular cards butt together with crop marks outside the block of cards on the sheet
+(a part-filled last sheet gets them round its cards only); round tokens stand apart with a cut guide
+on each trim. Single-sided pieces do not come here: they share sheets (pack.py).
 """
 from __future__ import annotations
 
 from typing import Callable
 
 from ..draw import Canvas
+from ..draw.base import Box
 from ..draw.record import FaceCache
 from ..kits.base import CardSection, Item
 from .grid import Grid, fit_grid, mark_room
 from .labels import side_label
 from .layout import Layout
-from .marks import crop_marks, token_guide
+from .marks import draw_marks, token_guide, trim_mark_lines
 from .model import Page, Placement
 from .options import SheetOptions
 
@@ -61,26 +63,42 @@ def _mirror(slot: Slot, grid: Grid, duplex: str) -> Slot:
 def _page(section: CardSection, grid: Grid, paper: tuple[float, float], layout: Layout,
           slots: list[Slot], side: str, draw: Callable[[Canvas, Item], None], faces: FaceCache,
           label: str, *, turned: bool) -> Page:
-    w, h = grid.cell
-    placements = tuple(Placement(section.kind, item.id, grid.box(r, c), side) for item, r, c in slots)
+    trims = [grid.box(r, c) for _, r, c in slots]
+    placements = tuple(Placement(section.kind, item.id, box, side)
+                       for (item, _, _), box in zip(slots, trims))
+    s = layout.sheets
+    # Marks for the cards on this sheet only: a part-filled last sheet has none down its empty rows.
+    lines = (trim_mark_lines(trims, paper, layout.margin, s.crop_marks)
+             if section.shape == "rect" else [])
 
     def paint(canvas: Canvas) -> None:
-        for item, row, col in slots:
-            x, y, _, _ = grid.box(row, col)
-            # Short-edge backs are turned half a turn about the card's centre.
-            with canvas.frame(x + w, y + h, rotate=180) if turned else canvas.frame(x, y):
-                with canvas.group(f"{section.kind}-{item.id}", kind=section.kind, id=item.id,
-                                  side=side):
-                    key = f"{section.kind}/{item.id}/{side}"
-                    canvas.reuse(key, (0, 0, w, h), faces.draw(key, lambda c, item=item: draw(c, item)))
-        s = layout.sheets
+        paint_slots(canvas, section, grid, slots, side, draw, faces, turned=turned)
         if section.shape == "circle":
-            for _, row, col in slots:
-                token_guide(canvas, grid.box(row, col), s.tokens.guide_colour, s.tokens.guide_width)
+            for box in trims:
+                token_guide(canvas, box, s.tokens.guide_colour, s.tokens.guide_width)
         else:
-            xs, ys = grid.cuts()
-            crop_marks(canvas, xs, ys, grid.bounds, paper, layout.margin, s.crop_marks)
+            draw_marks(canvas, lines, s.crop_marks)
         side_label(canvas, label, grid, paper, layout)
 
-    trim = grid.bounds if section.shape == "rect" else None
+    trim = bounds(trims) if section.shape == "rect" else None
     return Page(paper, paint, role=side, section=section.kind, trim=trim, placements=placements)
+
+
+def paint_slots(canvas: Canvas, section: CardSection, grid: Grid, slots: list[Slot], side: str,
+                draw: Callable[[Canvas, Item], None], faces: FaceCache, *, turned: bool = False) -> None:
+    """Each slot's face at its cell of `grid`; each distinct face is drawn once and reused."""
+    w, h = grid.cell
+    for item, row, col in slots:
+        x, y, _, _ = grid.box(row, col)
+        # Short-edge backs are turned half a turn about the card's centre.
+        with canvas.frame(x + w, y + h, rotate=180) if turned else canvas.frame(x, y):
+            with canvas.group(f"{section.kind}-{item.id}", kind=section.kind, id=item.id, side=side):
+                key = f"{section.kind}/{item.id}/{side}"
+                canvas.reuse(key, (0, 0, w, h), faces.draw(key, lambda c, item=item: draw(c, item)))
+
+
+def bounds(boxes: list[Box]) -> Box:
+    """The smallest box holding all of `boxes`."""
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+    return (x0, y0, x1 - x0, y1 - y0)

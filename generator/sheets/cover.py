@@ -166,7 +166,8 @@ def _checklist(canvas: Canvas, rows: list[ChecklistRow], this_file: str, x: floa
         canvas.text(x + cols["name"], base,
                     ellipsize(row.title, cols["copies"] - cols["name"] - 12, size, font), size, font=font)
         canvas.text(x + cols["copies"], base, str(row.copies), size, anchor="end", font=font)
-        canvas.text(x + cols["sheets"], base, str(row.sheets), size, anchor="end", font=font)
+        sheets = f"{row.sheets}*" if row.shared else str(row.sheets)
+        canvas.text(x + cols["sheets"], base, sheets, size, anchor="end", font=font)
         for i, line in enumerate(stock):
             canvas.text(x + cols["stock"], base + i * small * PT * 1.25, line, small)
         file_text = ("▶ " if row.file == this_file else "") + row.file
@@ -175,8 +176,20 @@ def _checklist(canvas: Canvas, rows: list[ChecklistRow], this_file: str, x: floa
         canvas.line(x, y + height, x + width, y + height, Style(stroke=RULE, width=0.2))
         y += height
     note = "Bold ▶: in this file. Sheets: pieces of paper to print; a double-sided sheet counts once."
-    canvas.text(x, y + 4, note, 7, fill="#555555")
-    return y + 5
+    runs: dict[str, dict[int, int]] = {}
+    for row in rows:
+        if row.shared:
+            runs.setdefault(row.file, {})[row.run] = row.run_sheets
+    if runs:
+        totals = [(file, sum(sheets.values())) for file, sheets in runs.items()]
+        n = totals[0][1]
+        where = (f"{n} sheet{'s' if n != 1 else ''} in all" if len(totals) == 1 else
+                 ", ".join(f"{n} in {file}" for file, n in totals))
+        note += f" *: pieces that share sheets ({where})."
+    lines = wrap(note, width, 7)
+    for i, line in enumerate(lines):
+        canvas.text(x, y + 4 + i * 3.2, line, 7, fill="#555555")
+    return y + 5 + (len(lines) - 1) * 3.2
 
 
 def _scale_check(canvas: Canvas, layout: Layout, x: float, bottom: float, width: float,

@@ -38,15 +38,6 @@ class Grid:
         return (self.origin[0], self.origin[1], self.cols * w + (self.cols - 1) * self.gap,
                 self.rows * h + (self.rows - 1) * self.gap)
 
-    def cuts(self) -> tuple[list[float], list[float]]:
-        """x positions of the vertical cut lines and y positions of the horizontal ones."""
-        w, h = self.cell
-        xs = sorted({round(self.origin[0] + c * (w + self.gap) + dx, 6)
-                     for c in range(self.cols) for dx in (0.0, w)})
-        ys = sorted({round(self.origin[1] + r * (h + self.gap) + dy, 6)
-                     for r in range(self.rows) for dy in (0.0, h)})
-        return xs, ys
-
 
 def fit_grid(page: tuple[float, float], margin: float, cell: tuple[float, float], gap: float,
              room: float, what: str) -> Grid:

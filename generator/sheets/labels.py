@@ -2,8 +2,8 @@
 sorted (and fronts matched with backs) without reading the cards."""
 from __future__ import annotations
 
-from ..draw import Canvas
-from ..draw.base import PT
+from ..draw import Canvas, text_width
+from ..draw.base import PT, Box
 from .grid import Grid
 from .layout import Layout
 from .text import ellipsize, fit_size
@@ -26,3 +26,46 @@ def side_label(canvas: Canvas, text: str, grid: Grid, paper: tuple[float, float]
     with canvas.frame(baseline, top + height / 2, rotate=-90):
         with canvas.group(None, role="label"):
             canvas.text(0, 0, ellipsize(text, length, size), size, anchor="middle", fill=LABEL_GREY)
+
+
+def lane_label(canvas: Canvas, text: str, obstacles: list[Box], paper: tuple[float, float],
+               layout: Layout, size_pt: float = 6.5, min_pt: float = 4.5) -> Box | None:
+    """Write `text` up a lane just inside the left margin, in the longest stretch of it that no
+    component, mark or caption (`obstacles`) reaches into; returns where it went (None: no room)."""
+    span = free_lane(obstacles, paper, layout, size_pt)
+    if span is None:
+        return None
+    top, bottom = span
+    left = layout.margin + LANE_INSET
+    length = bottom - top
+    size = fit_size(text, length, size_pt, min_pt)
+    em = size * PT
+    text = ellipsize(text, length, size)
+    baseline = left + em * ASCENT
+    with canvas.frame(baseline, (top + bottom) / 2, rotate=-90):
+        with canvas.group(None, role="label"):
+            canvas.text(0, 0, text, size, anchor="middle", fill=LABEL_GREY)
+    return (left, (top + bottom) / 2 - text_width(text, size) / 2, em, text_width(text, size))
+
+
+LANE_INSET = 0.3      # mm between the margin and the label lane
+LANE_CLEAR = 1.5      # mm kept between the label's ends and anything in its lane
+LANE_MIN = 12.0       # mm: a shorter free stretch takes no label
+
+
+def free_lane(obstacles: list[Box], paper: tuple[float, float], layout: Layout,
+              size_pt: float) -> tuple[float, float] | None:
+    """The longest free stretch (top, bottom) of the label lane, or None if none is long enough."""
+    m = layout.margin
+    x0 = m + LANE_INSET
+    x1 = x0 + size_pt * PT + 0.4
+    blocked = sorted((b[1] - LANE_CLEAR, b[1] + b[3] + LANE_CLEAR) for b in obstacles
+                     if b[0] < x1 and b[0] + b[2] > x0)
+    best, y = None, m
+    for a, b in blocked + [(paper[1] - m, paper[1] - m)]:
+        if a > y and (best is None or a - y > best[1] - best[0] + 1e-6):
+            best = (y, min(a, paper[1] - m))
+        y = max(y, b)
+    if best is None or best[1] - best[0] < LANE_MIN:
+        return None
+    return best

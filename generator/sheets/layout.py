@@ -82,6 +82,16 @@ class Tokens:
 
 
 @dataclasses.dataclass(frozen=True)
+class Packing:
+    caption: float          # mm: the strip over each band of pieces that holds its caption
+    caption_size: float     # pt
+    caption_colour: str
+
+    def check(self):
+        return _positive(caption=self.caption, caption_size=self.caption_size)
+
+
+@dataclasses.dataclass(frozen=True)
 class Board:
     overlap: float
     mark_room: float
@@ -117,6 +127,7 @@ class SheetsFile:
     cards: Cards
     crop_marks: CropMarks
     tokens: Tokens
+    packing: Packing
     board: Board
     qr: Qr
     cover: Cover

@@ -1,14 +1,20 @@
 """Cut marks: edge ticks outside the trims (cards, boards) and cut guides round tokens.
 
 Ticks continue each cut line beyond the block of trims and stop short of the printable margin, so
-they never cross a card and never reach where a home printer cannot print.
+they never cross a card and never reach where a home printer cannot print. On a sheet of cards or
+pieces only the cut lines of the trims actually printed get ticks, at both ends of each line: a
+partly filled sheet has none down the empty rows, and a short last row gets its own.
 """
 from __future__ import annotations
+
+from typing import Iterable, Sequence
 
 from ..draw import Canvas, Style
 from ..draw.base import Box
 from .grid import mark_span
 from .layout import CropMarks
+
+Line = tuple[tuple[float, float], tuple[float, float]]
 
 
 def crop_marks(canvas: Canvas, xs: list[float], ys: list[float], bounds: Box,
@@ -16,7 +22,6 @@ def crop_marks(canvas: Canvas, xs: list[float], ys: list[float], bounds: Box,
     """Ticks for vertical cuts at `xs` (above and below `bounds`) and horizontal cuts at `ys`
     (left and right of it), each as long as the room up to the margin allows."""
     x, y, w, h = bounds
-    style = Style(stroke=marks.colour, width=marks.width)
     rooms = {"top": y - margin, "bottom": page[1] - margin - (y + h),
              "left": x - margin, "right": page[0] - margin - (x + w)}
     spans = {side: mark_span(room, marks) for side, room in rooms.items()}
@@ -35,6 +40,58 @@ def crop_marks(canvas: Canvas, xs: list[float], ys: list[float], bounds: Box,
         if spans["right"]:
             a, b = spans["right"]
             lines.append(((x + w + a, cy), (x + w + b, cy)))
+    draw_marks(canvas, lines, marks)
+
+
+def trim_mark_lines(trims: Sequence[Box], page: tuple[float, float], margin: float,
+                    marks: CropMarks, obstacles: Iterable[Box] = ()) -> list[Line]:
+    """Ticks for the cut lines of `trims` (butted cards or pieces, in rows).
+
+    Every left / right trim edge is a vertical cut line running from the highest to the lowest trim
+    that has an edge on it: it gets a tick above its top end and one below its bottom end. Likewise
+    each top / bottom edge gets a tick left and right of its ends. A tick is as long as the room up
+    to the margin or to the nearest trim or obstacle in its way allows (`mark_span`), so it never
+    crosses a component of this or any other section on the page."""
+    blocks = list(trims) + list(obstacles)
+    pad = marks.width / 2 + marks.clearance
+    vertical: dict[float, list[Box]] = {}
+    horizontal: dict[float, list[Box]] = {}
+    for t in trims:
+        x, y, w, h = t
+        for cx in (x, x + w):
+            vertical.setdefault(round(cx, 6), []).append(t)
+        for cy in (y, y + h):
+            horizontal.setdefault(round(cy, 6), []).append(t)
+    lines: list[Line] = []
+    for cx in sorted(vertical):
+        top = min(t[1] for t in vertical[cx])
+        bottom = max(t[1] + t[3] for t in vertical[cx])
+        near = [b for b in blocks if b[0] - pad < cx < b[0] + b[2] + pad]
+        up = top - max([margin] + [b[1] + b[3] for b in near if b[1] + b[3] <= top + 1e-6])
+        down = min([page[1] - margin] + [b[1] for b in near if b[1] >= bottom - 1e-6]) - bottom
+        span = mark_span(up, marks)
+        if span:
+            lines.append(((cx, top - span[0]), (cx, top - span[1])))
+        span = mark_span(down, marks)
+        if span:
+            lines.append(((cx, bottom + span[0]), (cx, bottom + span[1])))
+    for cy in sorted(horizontal):
+        left = min(t[0] for t in horizontal[cy])
+        right = max(t[0] + t[2] for t in horizontal[cy])
+        near = [b for b in blocks if b[1] - pad < cy < b[1] + b[3] + pad]
+        before = left - max([margin] + [b[0] + b[2] for b in near if b[0] + b[2] <= left + 1e-6])
+        after = min([page[0] - margin] + [b[0] for b in near if b[0] >= right - 1e-6]) - right
+        span = mark_span(before, marks)
+        if span:
+            lines.append(((left - span[0], cy), (left - span[1], cy)))
+        span = mark_span(after, marks)
+        if span:
+            lines.append(((right + span[0], cy), (right + span[1], cy)))
+    return lines
+
+
+def draw_marks(canvas: Canvas, lines: Iterable[Line], marks: CropMarks) -> None:
+    style = Style(stroke=marks.colour, width=marks.width)
     with canvas.group("crop-marks", role="marks"):
         for (x1, y1), (x2, y2) in lines:
             canvas.line(x1, y1, x2, y2, style)

@@ -54,3 +54,6 @@ class ChecklistRow:
     sheets: int
     stock: str
     file: str
+    shared: bool = False     # its sheets also hold other sections' pieces ...
+    run: int = 0             # ... of this run of sections packed together (1, 2, ...)
+    run_sheets: int = 0      # the run's sheets in all
