@@ -74,7 +74,10 @@ def board(code):
     if t["game"] not in BOARD_TWINS:
         abort(404)
     game = services().games[t["game"]]
-    return render_template(BOARD_TWINS[t["game"]], table=t, game=game,
+    from .shinjuku_map import map_version
+    # The page never waits for the map's first drawing (a few seconds): the script fetches it.
+    map_url = url_for("pages.shinjuku_map", v=map_version(game.data))
+    return render_template(BOARD_TWINS[t["game"]], table=t, game=game, map_url=map_url,
                            code_display=codes.display(t["code"]), board=shinjuku_board_data(game.data))
 
 
@@ -92,11 +95,33 @@ def shinjuku_board_data(data) -> dict:
                             "links": links[s.id]} for s in data.stations},
         "goods": [{"id": t.id, "name": t.name} for t in data.customers.type],
         "tokens": [{"id": c.id, "label": c.label} for c in data.components() if c.kind == "customer"],
+        "connections": {c.id: list(c.stations) for c in data.connections},
         "colours": {c.id: c.hex for c in data.pieces.colour},
+        "colour_names": {c.id: c.name for c in data.pieces.colour},
         "hand_size": data.rules.hand_size, "seed_customers": data.rules.seed_customers_per_ward,
         "queue_slots": len(data.rules.queue_slots), "queue_start": data.rules.queue_start_customers,
         "cards_as_wild": data.rules.cards_as_wild,
     }
+
+
+@bp.get("/shinjuku/map.svg")
+def shinjuku_map():
+    """The board twin's static map (companion/shinjuku_map.py), drawn once per process. Once drawn,
+    the board page asks for it with ?v=<etag>: that URL never changes content, so phones keep it;
+    without (or with an old) v, it is revalidated by ETag. Gzipped when the phone accepts it."""
+    game = services().games.get("shinjuku")
+    if game is None or game.data is None:
+        abort(404)
+    from .shinjuku_map import map_svg, map_svg_gzip
+    svg, etag = map_svg(game.data)
+    cache = "public, max-age=31536000, immutable" if request.args.get("v") == etag else "no-cache"
+    headers = {"ETag": f'"{etag}"', "Cache-Control": cache, "Vary": "Accept-Encoding"}
+    if request.if_none_match.contains(etag):
+        return Response(status=304, headers=headers)
+    if "gzip" in request.accept_encodings:
+        headers["Content-Encoding"] = "gzip"
+        return Response(map_svg_gzip(game.data), mimetype="image/svg+xml", headers=headers)
+    return Response(svg, mimetype="image/svg+xml", headers=headers)
 
 
 @bp.get("/t/<code>/qr.svg")

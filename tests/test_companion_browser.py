@@ -73,6 +73,10 @@ def test_create_join_move_and_see_it_live(server, browser):
         aki.wait_for_function("window.tkTable && tkTable.table", timeout=10_000)
         aki.get_by_role("button", name="Play", exact=True).click()
         aki.locator("#msg.good").wait_for(timeout=10_000)
+        # the board twin's map is drawn, with the customers just placed
+        aki.wait_for_function("window.tkMap && tkMap.svg", timeout=10_000)
+        assert aki.locator("#board-map [data-station]").count() == 44
+        aki.locator("#board-map #live-customers use").first.wait_for(timeout=5_000)
 
         # ... and Ben's phone shows it within a second
         ben.wait_for_function("tkTable.table.seq === 1", timeout=1_000)

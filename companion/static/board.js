@@ -1,5 +1,8 @@
 /* Shinjuku board twin: each move built by tapping (wards, stations, cards, customers), sent to the
- * engine; its reasons are shown when it refuses (422). Move format: companion/games/shinjuku. */
+ * engine; its reasons are shown when it refuses (422). Move format: companion/games/shinjuku.
+ * The map (static/board_map.js) shows the live state and takes taps: a station fills the move's
+ * station or extends its path, a track slot (or two neighbouring stations) its connection, a ward
+ * its ward or card; the lists below it stay as the accessible way to enter the same move. */
 (function () {
   "use strict";
   const { el, $ } = tk;
@@ -17,6 +20,11 @@
   const stName = (id) => (B.stations[id] || { name: id }).name;
   const tokenLabel = (id) => (B.tokens.find((t) => t.id === id) || { label: id }).label;
   const goodsName = (id) => (B.goods.find((g) => g.id === id) || { name: id }).name;
+
+  const map = tk.BoardMap ? new tk.BoardMap($("#map"), data.map_url, {
+    onTap: (hit) => mapTap(hit), tokenOrder: B.tokens.map((t) => t.id), wardOf: (sid) => B.stations[sid].ward,
+  }) : null;
+  window.tkMap = map;          // for the browser tests
 
   let table = null, st = null, needs = null;
   let draft = null;          // the move being built
@@ -92,6 +100,7 @@
     renderTypes();
     renderBuilder();
     renderOverview();
+    renderMap();
   }
 
   function renderTypes() {
@@ -336,6 +345,222 @@
     else tk.say("#msg", "bad", tk.explain(r), r.body && r.body.reasons);
   });
   $("#clear").addEventListener("click", () => { draft = null; ui = {}; tk.say("#msg", "info", ""); render(); });
+
+  // ---------- the map: marks, hint, taps ----------
+  const fieldsNow = () => (draft ? fields(draft.type) : []);
+  const builtTracks = () => st.tracks || {};
+  const colourName = (id) => { const c = (B.colour_names || {})[id]; return c || id; };
+  function freeConnections() { return Object.keys(B.connections).filter((c) => !(c in builtTracks())); }
+  function nextConnections(first) {
+    const [a, b] = first;
+    return freeConnections().filter((c) => c !== connId(a, b) && B.connections[c].some((x) => x === a || x === b));
+  }
+  function pathStarts() {
+    const ward = typeof draft.card === "string" && !wildHint(draft.card) ? draft.card : ui.pathWard;
+    const wards = ward ? [ward] : B.wards.filter((w) => st.wards[w.id] && st.wards[w.id].length).map((w) => w.id);
+    return B.wards.filter((w) => wards.includes(w.id)).flatMap((w) => w.stations);
+  }
+  function pathNext(path) {
+    const last = path[path.length - 1];
+    return B.stations[last].links.filter(([o, c]) => c in builtTracks() && !path.includes(o)).map(([o]) => o);
+  }
+  /** The field of the move a tap on the map fills next: stations, track and wards first, then cards. */
+  function mapField() {
+    const fs = fieldsNow();
+    for (const [name, kind, opt] of fs) {
+      if (kind === "station" || kind === "connection" || kind === "path") {
+        if (kind === "connection" && opt.after) continue;        // optional: offered after the cards
+        if (draft[name] === undefined || kind === "path") return [name, kind, opt];
+      }
+      if (kind === "ward" && draft[name] === undefined && !opt.optional) return [name, kind, opt];
+    }
+    for (const [name, kind, opt] of fs) {
+      if (kind === "card" && draft[name] === undefined && (!opt.optional || draft.second)) return [name, kind, opt];
+      if (kind === "cards" && (draft[name] || []).length < opt.count) return [name, kind, opt];
+    }
+    for (const [name, kind, opt] of fs) {
+      if (kind === "connection" && opt.after && draft[opt.after] && draft[name] === undefined) return [name, kind, opt];
+    }
+    return null;
+  }
+  function mapMarks() {
+    const m = { stations: [], connections: [], wards: [], path: null, from: null,
+                cand: { stations: [], connections: [], wards: [] }, want: { stations: null, connections: null } };
+    if (!draft) return m;
+    for (const [name, kind, opt] of fieldsNow()) {
+      const v = draft[name];
+      if (kind === "station") {
+        if (v) m.stations.push(v);
+        const choices = stationChoices(opt);
+        m.want.stations = choices;
+        if (!v && choices.length <= 12) m.cand.stations = choices;
+      } else if (kind === "connection") {
+        if (v) m.connections.push(connId(v[0], v[1]));
+        const from = ui[name + ":from"];
+        if (from && !v) {
+          m.from = from;
+          m.cand.connections = B.stations[from].links.map(([, c]) => c).filter((c) => !(c in builtTracks()));
+        }
+        if (!v && !from && opt.after && draft[opt.after]) m.cand.connections = nextConnections(draft[opt.after]);
+        if (!v && !opt.after) m.want.connections = freeConnections();
+        else if (!v && opt.after && draft[opt.after]) m.want.connections = m.cand.connections;
+      } else if (kind === "path") {
+        m.path = v || [];
+        const next = m.path.length ? pathNext(m.path) : pathStarts();
+        m.cand.stations = next;
+        m.want.stations = next.concat(m.path);
+      } else if (kind === "ward") {
+        if (v) m.wards.push(v);
+        else if (opt.choices && opt.choices.length < B.wards.length) m.cand.wards = opt.choices;
+      } else if (kind === "card" && typeof v === "string") {
+        m.wards.push(v);
+      }
+    }
+    return m;
+  }
+  function mapHint() {
+    if (!st) return "";
+    if (!draft) return (needs.moves || []).length ? "Choose a move below, then tap the map." : "";
+    const f = mapField();
+    if (!f) {
+      const left = fieldsNow().find(([name, kind, opt]) => !opt.optional && (kind === "tokens"
+        ? (draft[name] || []).length < opt.count : kind !== "cards" && draft[name] === undefined));
+      if (left) return { goods: "Now choose the goods below.", token: "Now choose the customer to spend below.",
+                         tokens: "Now enter the customers below.", player: "Now choose who below." }[left[1]] || "Now finish the move below.";
+      return "Ready: check the move and press Play.";
+    }
+    const [name, kind, opt] = f;
+    const also = " (or use the buttons below)";
+    if (kind === "station") return (opt.mine !== undefined ? "Tap your store to upgrade (a sakura hexagon)" : "Tap a free station for the store") + also + ".";
+    if (kind === "connection") {
+      const from = ui[name + ":from"];
+      if (from) return "From " + stName(from) + ": tap the next station.";
+      return (opt.after ? "Second segment? Tap a track slot next to the first" : "Tap a track slot, or two neighbouring stations") + also + ".";
+    }
+    if (kind === "path") {
+      const path = draft[name] || [];
+      const card = draft.card === undefined ? " Pick the card below." : "";
+      if (!path.length) return "Tap the station the customers start from" + also + "." + card;
+      if (!pathNext(path).length) return "No built track goes further: check the path and press Play (tap the last station to take it back)." + card;
+      return "Tap the next station along built track (the last one again takes it back)." + card;
+    }
+    if (kind === "ward") return (opt.title || "Tap a ward") + (opt.title ? ": tap its ward" : "") + also + ".";
+    if (kind === "card") return "Card: pick it below, or tap its ward on the map.";
+    if (kind === "cards") return (opt.title || "Cards") + ": tap each card's ward" + also + ".";
+    return "";
+  }
+  function renderMap() {
+    $("#map-hint").textContent = mapHint();
+    const key = st.players.map((pl, i) => el("span", null,
+      el("span", { class: "swatch", style: "background:" + (B.colours[pl.colour] || "#999") }),
+      el("strong", null, pl.name), " " + colourName(pl.colour)));
+    if (st.matsuri) key.push(el("span", null, "Matsuri 祭: " + wardName(st.matsuri)));
+    $("#map-key").replaceChildren(...key);
+    if (map) map.render(st, data.players, mapMarks());
+  }
+  const say = (text) => tk.say("#msg", "info", text);
+
+  function mapTap(hit) {
+    if (!st) return;
+    if (!draft) { say("Choose a move first: the buttons are below the map."); return; }
+    const fs = fieldsNow();
+    const find = (kinds) => fs.find(([, kind]) => kinds.includes(kind));
+    const stationF = find(["station"]), pathF = find(["path"]);
+    const connF = fs.filter(([, kind]) => kind === "connection");
+    const f = mapField();
+    const wardF = f && ["ward", "card", "cards"].includes(f[1]) ? f : find(["ward", "card", "cards"]);
+    tk.say("#msg", "info", "");
+    // once the station is chosen, only a tap right on a station changes it: other taps pick the card
+    const stationHit = stationF && (draft[stationF[0]] === undefined ? hit.station : hit.onStation);
+    if (stationF && stationHit) return tapStation(stationF, stationHit);
+    if (pathF && hit.station) return tapPath(pathF[0], hit.station);
+    if (connF.length && hit.onStation) return tapConnStation(hit.onStation);
+    if (connF.length && hit.connection) return tapConnection(hit.connection);
+    if (wardF && hit.ward) return tapWard(wardF, hit.ward);
+    if (stationF || pathF) say("Tap on a station.");
+    else if (connF.length) say("Tap on a track slot between two stations.");
+    else say("Nothing on the map to tap for " + (LABEL[draft.type] || draft.type) + ": use the buttons.");
+  }
+  function tapStation([name, , opt], sid) {
+    const here = (st.stations || {})[sid];
+    if (!stationChoices(opt).includes(sid)) {
+      if (opt.free) say(stName(sid) + " already has " + (here && here.kind === "store" ? "a store" : "a department store") + ".");
+      else if (!B.stations[sid].sakura) say(stName(sid) + " is not a sakura station: only those can be upgraded.");
+      else if (here && here.kind !== "store") say(stName(sid) + " is a department store already.");
+      else say("Upgrade one of " + data.players[opt.mine] + "'s own stores.");
+      return;
+    }
+    ui[name + ":ward"] = B.stations[sid].ward;
+    set(name, draft[name] === sid ? undefined : sid);
+  }
+  function tapPath(name, sid) {
+    const path = draft[name] || [];
+    const ward = B.stations[sid].ward;
+    if (!path.length) {
+      if (!(st.wards[ward] || []).length) { say("No customers wait in " + wardName(ward) + "."); return; }
+      ui.pathWard = ward;
+      set(name, [sid]);
+      return;
+    }
+    const at = path.indexOf(sid);
+    if (at === path.length - 1) { set(name, path.length > 1 ? path.slice(0, -1) : undefined); return; }
+    if (at >= 0) { set(name, path.slice(0, at + 1)); return; }
+    if (!pathNext(path).includes(sid)) {
+      say("No built track from " + stName(path[path.length - 1]) + " to " + stName(sid) + ".");
+      return;
+    }
+    set(name, path.concat([sid]));
+  }
+  function connTarget() {
+    if (!draft.connection) return "connection";
+    if (fieldsNow().some(([n]) => n === "second") && !draft.second) return "second";
+    return null;
+  }
+  function tapConnStation(sid) {
+    const name = connTarget();
+    if (!name) { say("Both segments are chosen: tap one to take it back, or Clear."); return; }
+    const from = ui[name + ":from"];
+    if (!from || from === sid) { ui[name + ":from"] = from === sid ? null : sid; render(); return; }
+    const link_ = B.stations[from].links.find(([o]) => o === sid);
+    if (!link_) { ui[name + ":from"] = sid; say(stName(from) + " and " + stName(sid) + " are not neighbours: starting again from " + stName(sid) + "."); render(); return; }
+    if (link_[1] in builtTracks()) { say(stName(from) + "–" + stName(sid) + " is already built."); return; }
+    ui[name + ":from"] = null;
+    set(name, [from, sid]);
+  }
+  function tapConnection(cid) {
+    const ends = B.connections[cid];
+    const first = draft.connection && connId(...draft.connection);
+    const second = draft.second && connId(...draft.second);
+    ui["connection:from"] = ui["second:from"] = null;
+    if (cid === first) { delete draft.second; set("connection", undefined); return; }
+    if (cid === second) { set("second", undefined); return; }
+    if (cid in builtTracks()) { say(stName(ends[0]) + "–" + stName(ends[1]) + " is already built."); return; }
+    const name = connTarget();
+    if (name === "second" && !nextConnections(draft.connection).includes(cid)) {
+      delete draft.second; set("connection", ends.slice()); return;   // not next to the first: a new first
+    }
+    if (!name) { say("Both segments are chosen: tap one to take it back, or Clear."); return; }
+    set(name, ends.slice());
+  }
+  function tapWard([name, kind, opt], ward) {
+    if (kind === "cards") {
+      const list = draft[name] || [];
+      if (list.length >= opt.count) { say("All " + opt.count + " cards are entered: remove one to change it."); return; }
+      set(name, list.concat([ward]));
+      return;
+    }
+    if (kind === "ward" && opt.choices && !opt.choices.includes(ward)) {
+      say(draft.type === "move-matsuri" ? "The Matsuri moves to a neighbouring ward: " + opt.choices.map(wardName).join(", ") + "."
+                                        : wardName(ward) + " cannot be chosen here.");
+      return;
+    }
+    if (kind === "card") {
+      const h = hand(draft.player);
+      if (h && !h.includes(ward)) { say("No " + wardName(ward) + " card in " + data.players[draft.player] + "'s hand."); return; }
+      ui[name + ":three"] = false; ui[name + ":picked"] = [];
+    }
+    set(name, draft[name] === ward ? undefined : ward);
+  }
 
   // ---------- overview ----------
   function renderOverview() {

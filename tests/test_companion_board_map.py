@@ -1,0 +1,233 @@
+"""The board twin's map: the SVG drawn from the printed board's geometry (companion/shinjuku_map.py,
+GET /shinjuku/map.svg) and, in a real headless browser, moves entered by tapping it."""
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+
+pytest.importorskip("companion.games.shinjuku")
+
+from companion import create_app  # noqa: E402
+from companion.games.shinjuku import RULES  # noqa: E402
+from companion.shinjuku_map import map_svg  # noqa: E402
+from generator import canon  # noqa: E402
+from generator.kits.shinjuku import map_model  # noqa: E402
+from generator.kits.shinjuku_layout import load_layout  # noqa: E402
+
+SVG = "{http://www.w3.org/2000/svg}"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def data():
+    return canon.load("shinjuku")
+
+
+@pytest.fixture(scope="module")
+def svg(data):
+    return ET.fromstring(map_svg(data)[0])
+
+
+def _with(root, attr):
+    return [e for e in root.iter() if f"data-{attr}" in e.attrib]
+
+
+def test_every_station_connection_and_ward_appears_exactly_once(data, svg):
+    for attr, ids in (("station", [s.id for s in data.stations]),
+                      ("connection", [c.id for c in data.connections]),
+                      ("ward", [w.id for w in data.wards])):
+        found = Counter(e.attrib[f"data-{attr}"] for e in _with(svg, attr))
+        assert found == Counter(ids), attr
+    assert len(data.stations) == 44 and len(data.connections) == 68
+    # connection ids are the engine's: the two station ids, sorted, joined by "--"
+    assert "nakano--shinjuku" in {e.attrib["data-connection"] for e in _with(svg, "connection")}
+    ids = [e.attrib["id"] for e in svg.iter() if "id" in e.attrib]
+    assert len(ids) == len(set(ids))
+
+
+def test_stations_sit_where_the_printed_board_puts_them(data, svg):
+    model = map_model(data, load_layout())
+    r = load_layout().board.station_radius
+    for g in _with(svg, "station"):
+        s = data.station[g.attrib["data-station"]]
+        x, y = model.station_mm(s)
+        assert float(g.attrib["data-x"]) == pytest.approx(x, abs=1e-3)
+        assert float(g.attrib["data-y"]) == pytest.approx(y, abs=1e-3)
+        assert ("data-sakura" in g.attrib) == s.sakura
+        if s.sakura:   # the printed hexagon, centred on the station
+            hexagon = g.find(f"{SVG}polygon")
+            pts = [tuple(map(float, p.split(","))) for p in hexagon.attrib["points"].split()]
+            assert len(pts) == 6
+            assert sum(p[0] for p in pts) / 6 == pytest.approx(x, abs=1e-2)
+            assert sum(p[1] for p in pts) / 6 == pytest.approx(y, abs=1e-2)
+        else:          # the printed circle
+            marker = g.find(f"{SVG}circle")
+            assert (float(marker.attrib["cx"]), float(marker.attrib["cy"])) == pytest.approx((x, y), abs=1e-3)
+            assert float(marker.attrib["r"]) == pytest.approx(r)
+        # and an invisible, larger tap circle
+        hit = g.findall(f"{SVG}circle")[-1]
+        assert hit.attrib.get("fill-opacity") == "0" and float(hit.attrib["r"]) >= 2 * r - 1
+    for g in _with(svg, "connection"):
+        a, b = g.attrib["data-connection"].split("--")
+        ends = list(map(float, g.attrib["data-ends"].split()))
+        assert set(map(tuple, (ends[:2], ends[2:]))) == {tuple(round(v, 3) for v in model.station_mm(a)),
+                                                         tuple(round(v, 3) for v in model.station_mm(b))}
+        assert ("data-prebuilt" in g.attrib) == data.connections[[c.id for c in data.connections].index(
+            g.attrib["data-connection"])].prebuilt
+
+
+def test_wards_are_tinted_as_printed_with_a_spot_for_customers(data, svg):
+    layout = load_layout()
+    model = map_model(data, layout)
+    x0, y0, w0, h0 = model.bounds_mm
+    for g in _with(svg, "ward"):
+        ward = data.ward[g.attrib["data-ward"]]
+        tint = layout.colours.ward[ward.colour].tint
+        cells = g.findall(f"{SVG}polygon")
+        assert cells and all(c.attrib["fill"] == tint for c in cells)
+        x, y, w, h = map(float, g.attrib["data-spot"].split())
+        assert x0 <= x and y0 <= y and x + w <= x0 + w0 and y + h <= y0 + h0 and w >= 15 and h >= 15
+        # the spot's centre is in the ward or right at its edge
+        centre = (x + w / 2, y + h / 2)
+        assert model.ward_of_point(centre) == ward.id or any(
+            model.ward_of_point((centre[0] + dx, centre[1] + dy)) == ward.id
+            for dx in (-w / 2, 0, w / 2) for dy in (-h / 2, 0, h / 2))
+    # ward names as printed (text drawn from the kit's font, words kept in data-text)
+    texts = {e.attrib["data-text"] for e in svg.iter() if "data-text" in e.attrib}
+    assert {w.name.upper() for w in data.wards} <= texts and {s.name for s in data.stations} <= texts
+    outlines = {e.attrib["data-outline"] for e in _with(svg, "outline")}
+    assert outlines == {w.id for w in data.wards}
+
+
+def test_the_printed_pieces_are_there_to_place(data, svg):
+    pieces = {e.attrib["data-piece"]: e.attrib["data-face"] for e in _with(svg, "piece")}
+    want = {f"store-{c.id}-{g.id}" for c in data.pieces.colour for g in data.customers.type}
+    want |= {f"department-store-{c.id}" for c in data.pieces.colour} | {f"track-{c.id}" for c in data.pieces.colour}
+    want |= {f"customer-{g.id}{s}" for g in data.customers.type for s in ("", "-2")} | {"matsuri"}
+    assert set(pieces) == want
+    defined = {e.attrib["id"] for e in svg.iter() if "id" in e.attrib}
+    assert set(pieces.values()) <= defined
+    for layer in ("live-tracks", "live-customers", "live-marks", "live-pieces"):
+        assert layer in defined
+
+
+def test_the_map_is_served_cached_and_the_board_page_points_at_it(tmp_path, data):
+    app = create_app({"DATA_DIR": tmp_path})
+    client = app.test_client()
+    r = client.get("/shinjuku/map.svg")
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    etag = r.headers["ETag"].strip('"')
+    assert r.headers["Cache-Control"] == "no-cache"
+    assert client.get("/shinjuku/map.svg", headers={"If-None-Match": f'"{etag}"'}).status_code == 304
+    zipped = client.get(f"/shinjuku/map.svg?v={etag}", headers={"Accept-Encoding": "gzip"})
+    assert zipped.headers["Content-Encoding"] == "gzip" and "immutable" in zipped.headers["Cache-Control"]
+    assert gzip.decompress(zipped.data) == r.data
+    assert len(zipped.data) < len(r.data) / 2
+    # drawn once: the same text, the same object
+    assert map_svg(app.extensions["tokyo"].games["shinjuku"].data)[0] is map_svg(
+        app.extensions["tokyo"].games["shinjuku"].data)[0]
+    t = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"], "seed": 1}).get_json()
+    page = client.get(f"/t/{t['code']}/board").get_data(as_text=True)   # the map is drawn: a lasting URL
+    assert f"/shinjuku/map.svg?v={etag}" in page and "board_map.js" in page and 'id="map"' in page
+
+
+# ---------- in a real browser ----------
+
+def _advance_to_actions(app, code, data):
+    """Companion-mode table played by the engine up to the start of a turn's actions."""
+    tables = app.extensions["tokyo"].tables
+    while True:
+        _, state = tables.state(code)
+        if state["phase"] == "actions" and not state["actions"]:
+            return state
+        move = RULES.legal_moves(data, state)[0]
+        status, _ = tables.move(code, tables.get(code)["seq"], move, None, "fp", None)
+        assert status == 200
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+def test_tapping_the_map_enters_a_move_and_both_phones_draw_it(tmp_path, data):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from companion.testing import ServerThread
+
+    app = create_app({"DATA_DIR": tmp_path, "SSE_HEARTBEAT_S": 2})
+    client = app.test_client()
+    code = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
+                                            "options": {"deck": "companion"}, "seed": 5}).get_json()["code"]
+    state = _advance_to_actions(app, code, data)
+    me = state["current"]
+    # a station the mover may open a store at: in the ward of a card in hand
+    card = state["players"][me]["hand"][0]
+    station = next(s.id for s in data.stations_in[card] if s.id not in state["stations"])
+    name = data.station[station].name
+
+    with ServerThread(app, threads=16) as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            pages, errors = [], []
+            for _ in range(2):     # the mover's phone, and a phone watching
+                ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+                page = ctx.new_page()
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(server.url + f"/t/{code}/board")
+                pages.append(page)
+            aki, ben = pages
+            aki.locator("#seat-buttons button").nth(me).click()
+            for page in pages:
+                page.wait_for_function("window.tkTable && tkTable.mode === 'live' && tkMap && tkMap.svg",
+                                       timeout=10_000)
+            # the live state is drawn: one token per kind of customer waiting in each ward
+            waiting = sum(len(set(tokens)) for tokens in state["wards"].values())
+            assert ben.locator("#board-map #live-customers [data-token]:not([data-token=matsuri])").count() == waiting > 0
+            assert ben.locator("#board-map #live-customers [data-token=matsuri]").count() == 1
+            # the map fits the phone's width
+            width = aki.evaluate("document.querySelector('#board-map').getBoundingClientRect().width")
+            assert 380 <= width <= 390
+            assert aki.evaluate("document.documentElement.scrollWidth") <= 390
+
+            aki.locator("#types button", has_text="Open store").click()
+            aki.locator(f"#board-map [data-station={station}]").tap()
+            aki.locator("#builder h3", has_text=f"Station: {name}").wait_for(timeout=2_000)
+            assert f"at {name}" in aki.locator("#summary").inner_text()
+            assert aki.locator("#board-map #live-marks .pick").count() == 1
+            # a station tap circle is at least ~32 px across on the phone
+            assert aki.evaluate(f"document.querySelector('#board-map [data-station={station}] .hit')"
+                                ".getBoundingClientRect().width") >= 32
+            # played too early: the engine's reasons are shown, the taps are kept
+            aki.get_by_role("button", name="Play", exact=True).click()
+            aki.locator("#msg.bad li").first.wait_for(timeout=5_000)
+            assert f"at {name}" in aki.locator("#summary").inner_text()
+            aki.locator("#builder .card", has_text="Card to play").locator(
+                "button", has_text=data.ward[card].name).first.click()
+            aki.locator("#builder .card", has_text="Goods").locator("button").first.click()
+            aki.get_by_role("button", name="Play", exact=True).click()
+            aki.locator("#msg.good").wait_for(timeout=5_000)
+            for page, timeout in ((aki, 2_000), (ben, 1_000)):
+                store = page.locator(f"#board-map #live-pieces [data-store={station}]")
+                store.wait_for(timeout=timeout)
+                assert store.locator("use").count() == 1
+
+            # second action: expand track by tapping a slot on the map (zoomed in)
+            aki.locator("#types button", has_text="Expand track").click()
+            aki.locator("[data-zoom=in]").click()
+            _, state = app.extensions["tokyo"].tables.state(code)
+            cid = next(c.id for c in data.connections if c.id not in state["tracks"] and station in c.stations)
+            x, y = aki.evaluate(f"""(() => {{ const c = tkMap.connections['{cid}'];
+                tkMap.reveal(...c.centre); document.querySelector('#map').scrollIntoView();
+                const p = new DOMPoint(...c.centre).matrixTransform(tkMap.svg.getScreenCTM());
+                return [p.x, p.y]; }})()""")
+            aki.touchscreen.tap(x, y)
+            a, b = (data.station[s].name for s in cid.split("--"))
+            assert re.search(f"Expand track ({a}–{b}|{b}–{a})", aki.locator("#summary").inner_text())
+            aki.get_by_role("button", name="Play", exact=True).click()
+            ben.locator(f"#board-map #live-tracks [data-track='{cid}']").wait_for(timeout=3_000)
+            assert not errors, errors
+        finally:
+            browser.close()
