@@ -1,6 +1,9 @@
 """/api/games and /api/tables/…: create tables, read them, append moves, undos and timer actions."""
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from . import jsonapi, live
@@ -11,6 +14,16 @@ from .timers import check_request
 bp = Blueprint("api_tables", __name__, url_prefix="/api")
 
 MAX_NAME = 24
+#: What a player name may not contain: control characters, line and paragraph separators, and the
+#: invisible formatting characters (zero-width space, bidi marks, embeddings, overrides and
+#: isolates, word joiner, BOM) that make two names look alike or garble a page. Everything else is
+#: allowed (emoji newer than this Python's Unicode tables too; lone surrogates never get past
+#: jsonapi.body). The OpenAPI document publishes PLAYER_NAME itself, so the contract and the check
+#: cannot drift apart. Whitespace runs are then collapsed to one space and the name NFC-normalised.
+NOT_IN_NAME = ("\\x00-\\x1f\\x7f-\\x9f\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u2028-\\u202e"
+               "\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb")
+PLAYER_NAME = f"^[^{NOT_IN_NAME}]*[^\\s{NOT_IN_NAME}][^{NOT_IN_NAME}]*$"
+_PLAYER_NAME = re.compile(PLAYER_NAME)
 
 
 @bp.get("/games")
@@ -28,9 +41,10 @@ def create():
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ApiError(400, "players must be a list of names.")
-    players = [" ".join(p.split()) for p in players]
-    if any(not p or len(p) > MAX_NAME or not p.isprintable() for p in players):
-        raise ApiError(400, f"Each player name must be 1 to {MAX_NAME} printable characters.")
+    if any(len(p) > MAX_NAME or not _PLAYER_NAME.fullmatch(p) for p in players):
+        raise ApiError(400, f"Each player name must be 1 to {MAX_NAME} characters, not only spaces, "
+                            "without control or invisible formatting characters.")
+    players = [unicodedata.normalize("NFC", " ".join(p.split())) for p in players]
     options = jsonapi.obj(body.get("options", {}), "options")
     seed = jsonapi.integer(body, "seed", required=False, maximum=2**31 - 1)
     status, response = services().tables.create(
@@ -87,12 +101,12 @@ def timer(code):
 def events(code):
     code = jsonapi.table_code(code)
     after = _after()
+    viewer = _viewer()
     s = services()
     if request.accept_mimetypes.best_match(["text/event-stream", "application/json"]) == \
             "application/json":
         events, seq = s.tables.events(code, after)
         return jsonify({"events": events, "seq": seq})
-    viewer = _viewer()
     s.tables.get(code)  # 404 before the stream starts
     if not s.hub.try_open():
         raise ApiError(503, "Too many live connections; poll with Accept: application/json instead.")
@@ -106,19 +120,22 @@ def events(code):
 
 
 def _after() -> int:
-    """`Last-Event-ID` (a reconnecting browser) wins over `since` (the page's first connection)."""
-    raw = request.headers.get("Last-Event-ID") or request.args.get("since") or "0"
-    if not raw.isdigit() or len(raw) > 15:
+    """`Last-Event-ID` (a reconnecting browser) wins over `since` (the page's first connection);
+    each must be a sequence number when present (a browser never sends an empty Last-Event-ID)."""
+    values = [jsonapi.digits(raw, 15) for raw in (request.headers.get("Last-Event-ID"),
+                                                   request.args.get("since")) if raw is not None]
+    if None in values:
         raise ApiError(400, "since and Last-Event-ID must be a sequence number (0 or more).")
-    return int(raw)
+    return values[0] if values else 0
 
 
 def _viewer() -> int | None:
     """`?player=<index>`: whose eyes the state is shown to (hidden information of the others is
     removed by the game's engine); without it, what every player may see."""
     raw = request.args.get("player")
-    if raw is None or raw == "":
+    if raw is None:
         return None
-    if not raw.isdigit() or len(raw) > 2:
+    viewer = jsonapi.digits(raw, 2)
+    if viewer is None:
         raise ApiError(400, "player must be a player's index (0, 1, …).")
-    return int(raw)
+    return viewer

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import logging
+import re
+import sqlite3
 
 from flask import Flask, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -16,7 +18,12 @@ MESSAGES = {
     413: "The request body is too large (at most 64 KB).",
     415: "Send the body as JSON.",
     500: "Something went wrong on the server; the request changed nothing. Try again.",
+    503: "The server is busy; the request changed nothing. Try again in a moment.",
 }
+
+
+#: sqlite3.OperationalError messages that say "not now" rather than "bug".
+_TRANSIENT = re.compile(r"locked|busy|disk|full|unable to open|could not commit", re.I)
 
 
 class ApiError(Exception):
@@ -65,6 +72,15 @@ def register(app: Flask) -> None:
         if status == 405 and exc.valid_methods:
             headers["Allow"] = ", ".join(exc.valid_methods)
         return _answer(status, message, headers=headers)
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def storage(exc: sqlite3.OperationalError):
+        """The database is locked past the busy timeout, or its disk failed or is full (store.py's
+        CommitFailed included): nothing was written, so the request may simply be retried."""
+        if not _TRANSIENT.search(str(exc)):
+            return unexpected(exc)
+        log.warning("storage unavailable on %s %s: %s", request.method, request.path, exc)
+        return _answer(503, MESSAGES[503], headers={"Retry-After": "1"})
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

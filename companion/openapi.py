@@ -6,11 +6,19 @@ documented) and validate real responses against the schemas with `validate` belo
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from flask import Blueprint, jsonify
 
+from . import jsonapi, timers
+from .api_tables import MAX_NAME, PLAYER_NAME
+from .services import services
+
 bp = Blueprint("openapi", __name__, url_prefix="/api")
+
+MAX_SEQ = 2**53           # jsonapi.integer's default maximum (expected_seq)
+MAX_SINCE = 10**15 - 1    # since / Last-Event-ID: at most 15 digits (api_tables._after)
 
 
 def _ref(name: str) -> dict:
@@ -32,16 +40,19 @@ ERR = {
     413: _json(_ref("Error"), "Request body over 64 KB."),
     422: _json(_ref("Unprocessable"), "Illegal under the rules, or Idempotency-Key reused with "
                                       "another body."),
+    503: _json(_ref("Error"), "The server is busy (its database stayed locked, or could not "
+                              "commit): nothing was written; retry (Retry-After)."),
 }
-CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "string"},
+CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1},
         "description": "The table's join code (case, spaces and dashes ignored)."}
 PLAYER = {"name": "player", "in": "query", "required": False,
-          "schema": {"type": "integer", "minimum": 0},
+          "schema": {"type": "integer", "minimum": 0, "maximum": 99},
           "description": "Show the state as this player (index) may see it: the engine hides the "
                          "other players' hidden information. Without it: what everyone may see. "
                          "POST /moves defaults to the move's own \"player\"."}
 IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
-               "schema": {"type": "string", "maxLength": 200},
+               "schema": {"type": "string", "minLength": 1, "maxLength": 200,
+                          "pattern": jsonapi.KEY.pattern},
                "description": "One key per user action, reused on retry: the same key and body "
                               "return the stored response and append nothing (answered before "
                               "expected_seq is checked); the same key with another body is a 422."}
@@ -51,15 +62,44 @@ def _body(schema: str) -> dict:
     return {"required": True, "content": {"application/json": {"schema": _ref(schema)}}}
 
 
-def _write(summary: str, request: str, result: str) -> dict:
-    return {"post": {"summary": summary, "parameters": [CODE, PLAYER, IDEMPOTENCY],
+#: OpenAPI links: what a response tells the next request (used by stateful fuzzers such as
+#: schemathesis to walk create -> read -> write -> write ...).
+_CODE_FROM_PATH = {"code": "$request.path.code"}
+
+
+def _links(code: dict) -> dict:
+    return {
+        "ReadTable": {"operationId": "getTable", "parameters": code},
+        "PollEvents": {"operationId": "getEvents", "parameters": code},
+        "PlayMove": {"operationId": "playMove", "parameters": code,
+                     "requestBody": {"expected_seq": "$response.body#/seq"}},
+        "Undo": {"operationId": "undo", "parameters": code,
+                 "requestBody": {"expected_seq": "$response.body#/seq"}},
+        "StartTimer": {"operationId": "timer", "parameters": code,
+                       "requestBody": {"expected_seq": "$response.body#/seq", "timer": "round",
+                                       "action": "start", "seconds": 30}},
+        "PauseTimer": {"operationId": "timer", "parameters": code,
+                       "requestBody": {"expected_seq": "$response.body#/seq", "timer": "round",
+                                       "action": "pause"}},
+    }
+
+
+def _write(op: str, summary: str, request: str, result: str) -> dict:
+    ok = _json(_ref(result), "Appended; the table after it (or the stored answer of a replayed "
+                             "Idempotency-Key).")
+    ok["links"] = _links(_CODE_FROM_PATH)
+    return {"post": {"operationId": op, "summary": summary,
+                     "parameters": [CODE, PLAYER, IDEMPOTENCY],
                      "requestBody": _body(request),
-                     "responses": {"200": _json(_ref(result), "Appended; the table after it."),
-                                   **{str(k): ERR[k] for k in (400, 404, 409, 413, 422)}}}}
+                     "responses": {"200": ok,
+                                   **{str(k): ERR[k] for k in (400, 404, 409, 413, 422, 503)}}}}
 
 
-def _page(summary: str, params: list[str] = (), not_found: bool = True) -> dict:
+def _page(summary: str, params: list[str] = (), not_found: bool = True,
+          redirect: str | None = None) -> dict:
     responses = {"200": _html(summary)}
+    if redirect:
+        responses["302"] = {"description": redirect}
     if not_found:
         responses["404"] = _html("A friendly page saying what was not found.")
     return {"get": {"summary": summary, "tags": ["pages"],
@@ -89,11 +129,18 @@ SCHEMAS: dict[str, Any] = {
                                                               "items": {"type": "integer"}},
                                                   "playable": {"type": "boolean"}}}}}},
     "CreateTable": {"type": "object", "required": ["game", "players"], "properties": {
-        "game": {"type": "string", "description": "A game id, e.g. shinjuku."},
-        "players": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 24}},
+        "game": {"type": "string", "minLength": 1,
+                 "description": "A game id, e.g. shinjuku (GET /api/games; an unknown one is a 404)."},
+        "players": {"type": "array", "items": {
+            "type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": PLAYER_NAME,
+            "description": "Not only spaces; no control or invisible formatting characters. Runs "
+                           "of spaces become one, and the name is NFC-normalised. The number of "
+                           "players and duplicate names (ignoring case) are the game's to refuse "
+                           "(422)."}},
         "options": {"type": "object", "description": "Game options (see each game's engine)."},
-        "seed": {"type": "integer", "minimum": 0,
-                 "description": "Optional: the seed of the game's randomness (default: random)."}}},
+        "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**31 - 1,
+                 "description": "Optional: the seed of the game's randomness (default, or null: "
+                                "random)."}}},
     "CreatedTable": {"type": "object", "required": ["code", "game", "players", "seq", "url"],
                      "properties": {"code": {"type": "string"}, "game": {"type": "string"},
                                     "players": {"type": "array", "items": {"type": "string"}},
@@ -124,18 +171,31 @@ SCHEMAS: dict[str, Any] = {
                              "remaining_ms": {"type": "integer"},
                              "duration_ms": {"type": "integer"}}},
     "MoveRequest": {"type": "object", "required": ["expected_seq", "move"],
-                    "properties": {"expected_seq": {"type": "integer", "minimum": 0},
+                    "properties": {"expected_seq": _ref("Seq"),
                                    "move": {"type": "object",
                                             "description": "A move in the game's format."}}},
     "UndoRequest": {"type": "object", "required": ["expected_seq"],
-                    "properties": {"expected_seq": {"type": "integer", "minimum": 0}}},
-    "TimerRequest": {"type": "object", "required": ["expected_seq", "timer", "action"],
-                     "properties": {"expected_seq": {"type": "integer", "minimum": 0},
-                                    "timer": {"type": "string", "maxLength": 40},
-                                    "action": {"type": "string",
-                                               "enum": ["start", "pause", "resume", "reset"]},
-                                    "seconds": {"type": "number",
-                                                "description": "Only with start."}}},
+                    "properties": {"expected_seq": _ref("Seq")}},
+    "TimerRequest": {
+        "type": "object", "required": ["expected_seq", "timer", "action"],
+        "properties": {"expected_seq": _ref("Seq"),
+                       "timer": {"type": "string", "minLength": 1, "maxLength": 40,
+                                 "pattern": timers.NAME.pattern},
+                       "action": {"type": "string", "enum": list(timers.ACTIONS)},
+                       "seconds": {"type": ["number", "null"],
+                                   "description": "Required with start (from "
+                                                  f"{timers.MIN_SECONDS} to {timers.MAX_SECONDS}); "
+                                                  "absent or null otherwise."}},
+        "oneOf": [
+            {"properties": {"action": {"const": "start"},
+                            "seconds": {"type": "number", "minimum": timers.MIN_SECONDS,
+                                        "maximum": timers.MAX_SECONDS}},
+             "required": ["seconds"]},
+            {"properties": {"action": {"enum": [a for a in timers.ACTIONS if a != "start"]},
+                            "seconds": {"type": "null"}}}]},
+    "Seq": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ,
+            "description": "The table's seq the request was made against (a JSON number; 3.0 "
+                           "counts as 3)."},
     "StateResult": {"type": "object", "required": ["seq", "state"],
                     "properties": {"seq": {"type": "integer"}, "state": {}}},
     "TimersResult": {"type": "object", "required": ["seq", "timers"],
@@ -148,67 +208,90 @@ SCHEMAS: dict[str, Any] = {
         "move": {"type": "object", "description": "kind move: the move."},
         "undoes": {"type": "integer", "description": "kind undo: the seq of the undone move."},
         "timer": {"type": "string"}, "action": {"type": "string"}, "seconds": {"type": "number"}}},
+    "SseEvent": {
+        "description": "One Server-Sent Event of the stream (its schema describes each event): a "
+                       "numbered event of the log (id = seq, data = an Event), or an unnumbered "
+                       "`table` event (data = the whole Table). The stream starts with a `retry:` "
+                       "line and sends `: heartbeat` comments while idle.",
+        "type": "object", "required": ["data"],
+        "properties": {"id": {"type": "string", "pattern": "^[0-9]+$"},
+                       "event": {"type": "string", "enum": ["message", "table"]},
+                       "retry": {"type": "integer"},
+                       "data": {"type": "string", "contentMediaType": "application/json",
+                                "contentSchema": {"anyOf": [_ref("Event"), _ref("Table")]}}}},
     "EventList": {"type": "object", "required": ["events", "seq"],
                   "properties": {"events": {"type": "array", "items": _ref("Event")},
                                  "seq": {"type": "integer"}}},
     "ScoreRequest": {"type": "object", "required": ["customers"], "properties": {
-        "customers": {"type": "object", "properties": {
-            k: {"type": "integer", "minimum": 0} for k in ("food", "clothing", "books", "electronics")},
-            "description": "Customers per type, a “2” token counting as two (missing = 0)."},
-        "wild": {"type": "integer", "minimum": 0, "description": "Upgrade bonus tokens."}}},
+        "customers": {"type": "object", "additionalProperties": False, "properties": {
+            k: _ref("Count") for k in ("food", "clothing", "books", "electronics")},
+            "description": "Customers per type, a “2” token counting as two (missing or null = "
+                           "0). More than the game has is a 422."},
+        "wild": dict(_ref("Count"), description="Upgrade bonus tokens (missing or null = 0).")}},
+    "Count": {"type": ["integer", "null"], "minimum": 0, "maximum": 10_000},
     "ScoreResult": {"type": "object", "required": ["points", "sets"], "properties": {
         "points": {"type": "integer"},
         "sets": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}},
 }
 
 PATHS: dict[str, Any] = {
-    "/api/openapi.json": {"get": {"summary": "This document.",
+    "/api/openapi.json": {"get": {"operationId": "openapi", "summary": "This document.",
                                   "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1.")}}},
-    "/api/time": {"get": {"summary": "The server clock.", "tags": ["clock"],
+    "/api/time": {"get": {"operationId": "time", "summary": "The server clock.", "tags": ["clock"],
                           "responses": {"200": _json(_ref("Time"), "Now.")}}},
-    "/api/games": {"get": {"summary": "The games of the kit and whether tables can be played.",
+    "/api/games": {"get": {"operationId": "games",
+                           "summary": "The games of the kit and whether tables can be played.",
                            "responses": {"200": _json(_ref("GameList"), "Games.")}}},
     "/api/tables": {"post": {
+        "operationId": "createTable",
         "summary": "Create a table (not an event: its seq is 0).", "tags": ["tables"],
         "parameters": [dict(IDEMPOTENCY, description="Optional: a retried create makes one table.")],
         "requestBody": _body("CreateTable"),
-        "responses": {"201": _json(_ref("CreatedTable"), "Created."),
-                      **{str(k): ERR[k] for k in (400, 404, 413, 422)}}}},
+        "responses": {"201": dict(_json(_ref("CreatedTable"), "Created."),
+                                  links=_links({"code": "$response.body#/code"})),
+                      **{str(k): ERR[k] for k in (400, 404, 413, 422, 503)}}}},
     "/api/tables/{code}": {"get": {
+        "operationId": "getTable",
         "summary": "A table: players, seq, state, timers.", "tags": ["tables"],
         "parameters": [CODE, PLAYER],
-        "responses": {"200": _json(_ref("Table"), "The table."), "404": ERR[404]}}},
-    "/api/tables/{code}/moves": _write("Play a move (validated by the game's rules).", "MoveRequest",
-                                       "StateResult"),
-    "/api/tables/{code}/undo": _write("Undo the latest move not yet undone (itself an event).",
-                                      "UndoRequest", "StateResult"),
-    "/api/tables/{code}/timers": _write("Start, pause, resume or reset a timer.", "TimerRequest",
-                                        "TimersResult"),
+        "responses": {"200": dict(_json(_ref("Table"), "The table."),
+                                  links=_links(_CODE_FROM_PATH)),
+                      "400": ERR[400], "404": ERR[404]}}},
+    "/api/tables/{code}/moves": _write("playMove", "Play a move (validated by the game's rules).",
+                                       "MoveRequest", "StateResult"),
+    "/api/tables/{code}/undo": _write("undo", "Undo the latest move not yet undone (itself an "
+                                      "event).", "UndoRequest", "StateResult"),
+    "/api/tables/{code}/timers": _write("timer", "Start, pause, resume or reset a timer.",
+                                        "TimerRequest", "TimersResult"),
     "/api/tables/{code}/events": {"get": {
+        "operationId": "getEvents",
         "summary": "The table's events after `since` / Last-Event-ID: Server-Sent Events (id = seq; "
                    "an unnumbered `table` event carries the whole table after each batch and at "
                    "each timer expiry), or JSON with Accept: application/json.",
         "tags": ["tables"],
         "parameters": [CODE, PLAYER,
                        {"name": "since", "in": "query", "required": False,
-                        "schema": {"type": "integer", "minimum": 0}},
+                        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SINCE}},
                        {"name": "Last-Event-ID", "in": "header", "required": False,
-                        "schema": {"type": "integer", "minimum": 0}}],
+                        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SINCE}}],
         "responses": {"200": {"description": "Events in order.",
                               "content": {"application/json": {"schema": _ref("EventList")},
-                                          "text/event-stream": {"schema": {"type": "string"}}}},
+                                          "text/event-stream": {"schema": _ref("SseEvent")}}},
                       "400": ERR[400], "404": ERR[404],
                       "503": _json(_ref("Error"), "Too many live streams: poll with JSON.")}}},
     "/api/shinjuku/score": {"post": {
+        "operationId": "shinjukuScore",
         "summary": "Shinjuku set scoring: the partition into sets of distinct types that scores most.",
         "tags": ["calculators"], "requestBody": _body("ScoreRequest"),
         "responses": {"200": _json(_ref("ScoreResult"), "Points and sets (wild tokens as \"wild\")."),
                       **{str(k): ERR[k] for k in (400, 404, 413, 422)}}}},
     # HTML pages
     "/": _page("Home: games, printed kits, join a table.", not_found=False),
-    "/join": _page("Join a table by typed code (?code=…)."),
+    "/join": _page("Join a table by typed code (?code=…).",
+                   redirect="The code is a table's: to its page."),
     "/new/{game_id}": _page("Start a table of a game.", ["game_id"]),
-    "/t/{code}": _page("A table: players, whose turn, timer, history, undo, join QR.", ["code"]),
+    "/t/{code}": _page("A table: players, whose turn, timer, history, undo, join QR.", ["code"],
+                       redirect="The code was typed loosely (case, dashes): to its canonical address."),
     "/t/{code}/board": _page("The game's board twin: each action entered by tapping.", ["code"]),
     "/t/{code}/qr.svg": {"get": {"summary": "The join QR code of a table.", "tags": ["pages"],
                                  "parameters": [CODE],
@@ -216,7 +299,21 @@ PATHS: dict[str, Any] = {
                                      "image/svg+xml": {"schema": {"type": "string"}}}},
                                      "404": _html("Unknown table.")}}},
     "/shinjuku/score": _page("Shinjuku scoring calculator.", not_found=False),
-    "/kits/{name}": _page("A file of the printed kits in output/ (name may contain /).", ["name"]),
+    "/shinjuku/map.svg": {"get": {
+        "summary": "The Shinjuku board twin's map (?v=<etag> makes it cacheable for good).",
+        "tags": ["pages"],
+        "parameters": [{"name": "v", "in": "query", "required": False, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "SVG (gzipped when accepted)", "content": {
+                          "image/svg+xml": {"schema": {"type": "string"}}}},
+                      "304": {"description": "Not modified (If-None-Match)."},
+                      "404": _html("This companion has no Shinjuku data.")}}},
+    "/kits/{name}": {"get": {
+        "summary": "A file of the printed kits in output/ (name may contain /).", "tags": ["pages"],
+        "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "The file (PDF, SVG, PNG, ZIP, …).",
+                              "content": {"*/*": {"schema": {"type": "string",
+                                                             "format": "binary"}}}},
+                      "404": _html("No such file (names never leave output/).")}}},
     "/q/{game}/{kind}/{id}": _page("The page for a scanned component (with or without a table).",
                                    ["game", "kind", "id"]),
 }
@@ -233,7 +330,16 @@ DOCUMENT = {
 
 @bp.get("/openapi.json")
 def document():
-    return jsonify(DOCUMENT)
+    return jsonify(served())
+
+
+def served() -> dict:
+    """DOCUMENT as this companion serves it: `game` lists the games it can play."""
+    doc = copy.deepcopy(DOCUMENT)
+    playable = [g.id for g in services().games.values() if g.playable]
+    if playable:
+        doc["components"]["schemas"]["CreateTable"]["properties"]["game"]["enum"] = playable
+    return doc
 
 
 # -- a small JSON Schema validator (the subset used above) --------------------------------------

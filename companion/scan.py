@@ -17,7 +17,7 @@ from typing import Callable
 
 from flask import Blueprint, current_app, render_template, request, url_for
 
-from . import codes
+from . import codes, jsonapi
 from .catalog import Game
 from .errors import ApiError
 from .services import services
@@ -62,8 +62,8 @@ def joined_table(game: Game) -> dict | None:
         row, state = services().tables.state(code)
     except ApiError:
         return None
-    me = cookies.get(current_app.config["TABLE_COOKIE"] + "_player", "")
-    me = int(me) if me.isdigit() and int(me) < len(row.players) else None
+    me = jsonapi.digits(cookies.get(current_app.config["TABLE_COOKIE"] + "_player"), 2)
+    me = me if me is not None and me < len(row.players) else None
     return {"code": row.code, "players": row.players, "me": me, "state": state} \
         if row.game == game.id else None
 

@@ -18,6 +18,7 @@ import json
 import secrets
 import sqlite3
 import threading
+import unicodedata
 from typing import Any, Callable
 
 from . import codes, timers
@@ -106,7 +107,7 @@ class Tables:
         reasons = []
         if not low <= len(players) <= high:
             reasons.append(f"{game.name} is played by {low} to {high} players, not {len(players)}")
-        if len({p.casefold() for p in players}) != len(players):
+        if len({unicodedata.normalize("NFKC", p).casefold() for p in players}) != len(players):
             reasons.append("two players have the same name; give each a different one")
         reasons += [] if reasons else game.validate_options(players, options)
         if reasons:
@@ -136,7 +137,7 @@ class Tables:
                 continue  # that code was taken (40 random bits: practically never)
             self._remember_view(code, View(0, state, {}, ()))
             return 201, response
-        raise ApiError(500, "No free table code was found; try again.")
+        raise ApiError(503, "No free table code was found; try again.")
 
     # -- writing ------------------------------------------------------------------------------------
     def move(self, code, expected_seq, move, idem_key, request_fp, viewer=None):

@@ -11,6 +11,7 @@ import re
 ACTIONS = ("start", "pause", "resume", "reset")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.:-]{0,39}$")
 MAX_SECONDS = 24 * 3600
+MIN_SECONDS = 0.001          # a timer runs at least a millisecond (its unit)
 
 
 class TimerRefused(ValueError):
@@ -23,15 +24,15 @@ class TimerRefused(ValueError):
 
 def check_request(name, action, seconds) -> str | None:
     """The malformed-request problems (400), or None."""
-    if not isinstance(name, str) or not NAME.match(name):
+    if not isinstance(name, str) or not NAME.fullmatch(name):
         return "timer must be a name of 1 to 40 letters, digits, spaces or _.:-"
     if action not in ACTIONS:
         return f"action must be one of {', '.join(ACTIONS)}"
     if action == "start":
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
             return "seconds (a number) is required with start"
-        if not 0 < seconds <= MAX_SECONDS:
-            return f"seconds must be more than 0 and at most {MAX_SECONDS}"
+        if not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            return f"seconds must be from {MIN_SECONDS} to {MAX_SECONDS}"
     elif seconds is not None:
         return "seconds goes only with start"
     return None
