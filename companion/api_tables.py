@@ -105,7 +105,7 @@ def events(code):
     s = services()
     if request.accept_mimetypes.best_match(["text/event-stream", "application/json"]) == \
             "application/json":
-        events, seq = s.tables.events(code, after)
+        events, seq = s.tables.events(code, after, viewer)
         return jsonify({"events": events, "seq": seq})
     s.tables.get(code)  # 404 before the stream starts
     if not s.hub.try_open():

@@ -77,6 +77,11 @@ class Game:
         hook = getattr(self.rules, "public_view", None)
         return hook(self.data, state, viewer) if hook else state
 
+    def public_move(self, move: dict, viewer: int | None) -> dict:
+        """A logged move without what `viewer` may not see (cards drawn into another hand)."""
+        hook = getattr(self.rules, "public_move", None)
+        return hook(self.data, move, viewer) if hook else move
+
     def needs(self, state: dict) -> dict | None:
         hook = getattr(self.rules, "needs", None)
         try:

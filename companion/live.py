@@ -78,7 +78,7 @@ def stream(tables, hub: Hub, code: str, after: int, viewer: int | None, clock: C
     first = True
     while True:
         version = hub.version(code)
-        events, _ = tables.events(code, last)
+        events, _ = tables.events(code, last, viewer)
         for event in events:
             yield message(event, id=event["seq"])
         table = tables.get(code, viewer)

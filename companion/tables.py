@@ -52,8 +52,12 @@ def fingerprint(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def public_event(event: EventRow) -> dict:
-    return {"seq": event.seq, "kind": event.kind, "at_ms": event.at_ms, **event.body}
+def public_event(event: EventRow, game: Game | None = None, viewer: int | None = None) -> dict:
+    """An event as `viewer` may see it: a move goes through the engine's public_move."""
+    body = event.body
+    if game is not None and event.kind == "move" and "move" in body:
+        body = {**body, "move": game.public_move(body["move"], viewer)}
+    return {"seq": event.seq, "kind": event.kind, "at_ms": event.at_ms, **body}
 
 
 class Tables:
@@ -83,13 +87,14 @@ class Tables:
             table = self._table(tx, code)
             return table, self._view(tx, table, tx.seq(code)).state
 
-    def events(self, code: str, after: int) -> tuple[list[dict], int]:
-        """The events after `after`, in order, and the table's current seq."""
+    def events(self, code: str, after: int, viewer: int | None = None) -> tuple[list[dict], int]:
+        """The events after `after`, in order, as `viewer` may see them, and the table's current seq."""
         with self.store.read() as tx:
-            self._table(tx, code)
+            table = self._table(tx, code)
             rows = tx.events(code, after)
             seq = rows[-1].seq if rows else tx.seq(code)
-        return [public_event(e) for e in rows], seq
+        game = self.games.get(table.game)
+        return [public_event(e, game, viewer) for e in rows], seq
 
     def exists(self, code: str) -> TableRow | None:
         with self.store.read() as tx:

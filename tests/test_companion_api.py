@@ -358,6 +358,25 @@ def test_shinjuku_table_uses_the_engine_and_hides_hands(client):
     assert r.json["state"]["players"][1]["hand"] is None
 
 
+def test_events_hide_cards_drawn_into_another_hand(client):
+    """Table mode: the cards a player enters for their dealt hand are theirs to see, in the log too."""
+    code = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"]}).json["code"]
+    hand = ["chiyoda", "minato", "ota", "nerima"]
+    r = client.post(f"/api/tables/{code}/moves",
+                    json={"expected_seq": 0, "move": {"type": "deal-hand", "player": 0, "cards": hand}})
+    assert r.status_code == 200, r.json
+    polled = {viewer: client.get(f"/api/tables/{code}/events?since=0{query}",
+                                 headers={"Accept": "application/json"}).json["events"][0]["move"]
+              for viewer, query in ((None, ""), (0, "&player=0"), (1, "&player=1"))}
+    assert polled[0]["cards"] == hand
+    assert polled[None]["cards"] == 4 and polled[1]["cards"] == 4
+    stream = client.get(f"/api/tables/{code}/events?player=1", headers={"Last-Event-ID": "0"})
+    messages = [block.splitlines() for block in stream.get_data(as_text=True).split("\n\n")]
+    (move_event,) = [json.loads(lines[-1].removeprefix("data: ")) for lines in messages
+                     if lines and lines[0] == "id: 1"]
+    assert move_event["move"]["cards"] == 4
+
+
 def test_shinjuku_pages(client):
     code = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", ALIEN]}).json["code"]
     for path in (f"/t/{code}", f"/t/{code}/board", "/shinjuku/score", "/new/shinjuku"):

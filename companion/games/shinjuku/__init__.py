@@ -25,6 +25,7 @@ RULES (the engine contract of companion/games/__init__.py, plus helpers)
     ward_view(data, ward, state=None, player=None) -> dict       the ward page
     needs(data, state) -> {"phase", "prompt", "players", "moves", "enter"?, ...}
     public_view(data, state, viewer=None) -> state without hidden information
+    public_move(data, move, viewer=None) -> a logged move without hidden information
     current_player(data, state), describe(data, state, move), can_undo(data, state, move)
                            (the optional hooks of companion/catalog.py)
 
@@ -190,6 +191,9 @@ class ShinjukuRules:
 
     def public_view(self, data, state, viewer=None) -> dict:
         return _views.public_view(_index(data), state, viewer)
+
+    def public_move(self, data, move, viewer=None) -> dict:
+        return _views.public_move(_index(data), move, viewer)
 
     def current_player(self, data, state):
         return _views.current_player(_index(data), state)

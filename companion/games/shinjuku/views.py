@@ -104,6 +104,19 @@ def public_view(ix: Index, state: dict, viewer: int | None = None) -> dict:
     return view
 
 
+#: Moves whose "cards" are drawn into the mover's hand (table mode): private to that player.
+PRIVATE_CARDS = ("deal-hand", "income")
+
+
+def public_move(ix: Index, move: dict, viewer: int | None = None) -> dict:
+    """A logged move as `viewer` may see it: cards drawn into another player's hand become their
+    number, as public_view does for the hand itself."""
+    if (isinstance(move, dict) and move.get("type") in PRIVATE_CARDS
+            and isinstance(move.get("cards"), list) and move.get("player") != viewer):
+        return {**move, "cards": len(move["cards"])}
+    return move
+
+
 def current_player(ix: Index, state: dict) -> int | None:
     if state["phase"] in ("place", "matsuri", "actions"):
         return state["current"]
