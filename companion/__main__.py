@@ -11,6 +11,7 @@ import logging
 import os
 import socket
 import sys
+import threading
 
 from . import create_app, qr
 
@@ -23,6 +24,14 @@ def lan_address() -> str:
             return s.getsockname()[0]
         except OSError:
             return "127.0.0.1"
+
+
+def warm_up(app) -> None:
+    """Draw the Shinjuku map twin now, so the first phone to open a board page does not wait ~3 s."""
+    game = app.extensions["tokyo"].games.get("shinjuku")
+    if game is not None and game.data is not None:
+        from .shinjuku_map import map_svg_gzip
+        map_svg_gzip(game.data)
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -51,8 +60,12 @@ def main(argv=None) -> int:
     host = "0.0.0.0" if args.lan else args.host
 
     import waitress
+    # Bodies over the app's own limit are refused by waitress before it buffers them (the app
+    # answers 413 JSON for anything between).
     server = waitress.create_server(app, host=host, port=args.port, threads=app.config["THREADS"],
-                                    channel_timeout=60, connection_limit=200, ident="tokyo-companion")
+                                    channel_timeout=60, connection_limit=200, ident="tokyo-companion",
+                                    max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])
+    threading.Thread(target=warm_up, args=(app,), name="warm-up", daemon=True).start()
     port = server.effective_port
     if args.lan:
         url = f"http://{lan_address()}:{port}/"
