@@ -1,7 +1,6 @@
 """Tokyo Capsule Hotel's canonical data against the (Italian) rules text, its worked examples, its
 cross-references, and the loader's errors on broken files."""
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -357,24 +356,6 @@ def test_the_interface_every_game_offers(game):
 
 # --------------------------------------------------------------------------- broken files
 
-@pytest.fixture
-def broken(tmp_path):
-    """A copy of the data to break; loaded from its own root so nothing is cached."""
-    shutil.copytree(canon.files.assets_root() / GAME, tmp_path / GAME)
-
-    def edit(name, old, new):
-        """Replace `old` by `new` once (or each pair of two tuples, in order)."""
-        path = tmp_path / GAME / name
-        text = path.read_text(encoding="utf-8")
-        for o, n in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,)))):
-            assert o in text
-            text = text.replace(o, n, 1)
-        path.write_text(text, encoding="utf-8")
-        return path
-
-    return tmp_path, edit
-
-
 @pytest.mark.parametrize("name, old, new, key, problem", [
     ("buildings.toml", "cost = 2000", 'cost = "2000"', "building[0].cost", "expected a whole number"),
     ("buildings.toml", "cost = 2000", "cost = 1500", "building", "building cost 1500 is outside"),
@@ -426,9 +407,8 @@ def broken(tmp_path):
     ("components.toml", "track_max = 15000", "track_max = 14000", "round_expenses_board.track_max",
      "reaching the largest purchase limit (15000)"),
 ])
-def test_broken_file_names_file_key_and_problem(broken, name, old, new, key, problem):
-    root, edit = broken
-    path = edit(name, old, new)
+def test_broken_file_names_file_key_and_problem(broken_data, name, old, new, key, problem):
+    root, path = broken_data(GAME, name, old, new)
     with pytest.raises(DataError) as info:
         canon.load(GAME, root=root)
     err = info.value

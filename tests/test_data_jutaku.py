@@ -2,7 +2,6 @@
 notation both ways, and the house data's consistency: every site side can really be built."""
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -390,15 +389,6 @@ def test_every_file_says_where_its_values_come_from():
 
 
 # ------------------------------------------------------------------------------------ broken files
-def broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
-    shutil.copytree(DEFAULT_ASSETS / GAME, tmp_path / GAME)
-    path = tmp_path / GAME / file
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return tmp_path
-
-
 @pytest.mark.parametrize("file, old, new, key, words", [
     ("sites.toml", 'requirement = "3.V///"\nyen = 14000\nsource = "rules"',
      'requirement = "3.V////V"\nyen = 14000\nsource = "rules"', "site[20].white.requirement", "not a requirement"),
@@ -424,8 +414,8 @@ def broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
      "unknown key"),
     ("modes.toml", "further_floor_seconds = 15", "further_floor_seconds = 0", "countdown", "floor"),
 ])
-def test_broken_file_is_rejected_naming_file_and_key(tmp_path, file, old, new, key, words):
-    root = broken_copy(tmp_path, file, old, new)
+def test_broken_file_is_rejected_naming_file_and_key(broken_data, file, old, new, key, words):
+    root, _ = broken_data(GAME, file, old, new)
     with pytest.raises(canon.DataError) as err:
         canon.load(GAME, root=root)
     e = err.value

@@ -1,7 +1,6 @@
 """Sapporo 1876's canonical data against the rules text, its worked examples, its cross-references,
 and the loader's errors on broken files."""
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -295,21 +294,6 @@ def test_the_interface_every_game_offers(game):
 
 # --------------------------------------------------------------------------- broken files
 
-@pytest.fixture
-def broken(tmp_path):
-    """A copy of the data to break; loaded from its own root so nothing is cached."""
-    shutil.copytree(canon.files.assets_root() / GAME, tmp_path / GAME)
-
-    def edit(name, old, new):
-        path = tmp_path / GAME / name
-        text = path.read_text(encoding="utf-8")
-        assert old in text
-        path.write_text(text.replace(old, new, 1), encoding="utf-8")
-        return path
-
-    return tmp_path, edit
-
-
 @pytest.mark.parametrize("name, old, new, key, problem", [
     ("tiles.toml", "cost = 2", "cost = 5", "building_tile[0].cost", "a building tile costs 1-4"),
     ("tiles.toml", "cost = 2", "cost = two", "", "not valid TOML"),
@@ -349,9 +333,8 @@ def broken(tmp_path):
      "unknown resource 'wheet'"),
     ("game.toml", "players = [2, 2]", "players = [2, 3]", "colour", "2 player colours for 3 players"),
 ])
-def test_broken_file_names_file_key_and_problem(broken, name, old, new, key, problem):
-    root, edit = broken
-    path = edit(name, old, new)
+def test_broken_file_names_file_key_and_problem(broken_data, name, old, new, key, problem):
+    root, path = broken_data(GAME, name, old, new)
     with pytest.raises(DataError) as info:
         canon.load(GAME, root=root)
     err = info.value

@@ -4,7 +4,6 @@ Rules: ../shared/rules/shin-bikkuri-man.txt; reference: ../shared/reference/shin
 """
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -188,15 +187,6 @@ def test_every_file_says_where_its_values_come_from():
 
 
 # ------------------------------------------------------------------------------------ broken files
-def broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
-    shutil.copytree(DEFAULT_ASSETS / GAME, tmp_path / GAME)
-    path = tmp_path / GAME / file
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return tmp_path
-
-
 @pytest.mark.parametrize("file, old, new, key, words", [
     ("tiles.toml", 'shape = ["BWW"]', 'shape = ["WWW"]', "tile[1]", "brick"),
     ("tiles.toml", 'colour = "green"', 'colour = "teal"', "tile[4].colour", "unknown colour"),
@@ -216,8 +206,8 @@ def broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
     ("abilities.toml", 'id = "both-actions"', 'id = "any-cards"', "ability[4].id", "duplicate"),
     ("abilities.toml", 'action = "turn"', 'action = "sleep"', "ability[4].action", "expected one of"),
 ])
-def test_broken_file_is_rejected_naming_file_and_key(tmp_path, file, old, new, key, words):
-    root = broken_copy(tmp_path, file, old, new)
+def test_broken_file_is_rejected_naming_file_and_key(broken_data, file, old, new, key, words):
+    root, _ = broken_data(GAME, file, old, new)
     with pytest.raises(canon.DataError) as err:
         canon.load(GAME, root=root)
     e = err.value

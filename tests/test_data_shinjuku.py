@@ -1,6 +1,5 @@
 """Shinjuku's canonical data against the rules text, and the loader's errors on broken files."""
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -86,21 +85,6 @@ def test_components_rows_add_up(game):
     assert by_kind["track"] == 16 * colours
 
 
-@pytest.fixture
-def broken(tmp_path):
-    """A copy of the Shinjuku data to break; loaded from its own root so nothing is cached."""
-    shutil.copytree(canon.files.assets_root() / "shinjuku", tmp_path / "shinjuku")
-
-    def edit(name, old, new):
-        path = tmp_path / "shinjuku" / name
-        text = path.read_text(encoding="utf-8")
-        assert old in text
-        path.write_text(text.replace(old, new, 1), encoding="utf-8")
-        return path
-
-    return tmp_path, edit
-
-
 @pytest.mark.parametrize("name, old, new, key, problem", [
     ("wards.toml", "cards = 3", 'cards = "three"', "ward[0].cards", "expected a whole number"),
     ("wards.toml", "cards = 3", "cards = 4", "ward", "card counts add up to 73"),
@@ -117,9 +101,8 @@ def broken(tmp_path):
     ("game.toml", 'source = "rules"', 'source = "folklore"', "deck.source", "expected one of"),
     ("game.toml", "[deck]", "[deck\n", "", "not valid TOML"),
 ])
-def test_broken_file_names_file_key_and_problem(broken, name, old, new, key, problem):
-    root, edit = broken
-    path = edit(name, old, new)
+def test_broken_file_names_file_key_and_problem(broken_data, name, old, new, key, problem):
+    root, path = broken_data("shinjuku", name, old, new)
     with pytest.raises(DataError) as info:
         canon.load("shinjuku", root=root)
     err = info.value
