@@ -14,11 +14,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# COMPANION_URL: where the printed QR codes point (default http://localhost:5000).
+# LAN=1: serve the companion on every interface, for phones on the same Wi-Fi.
 build: $(STAMP)
-	$(PY) -m generator build
+	$(PY) -m generator build $(if $(COMPANION_URL),--companion-url $(COMPANION_URL))
 
 run: build
-	PORT=$(PORT) $(PY) -m companion --port $(PORT)
+	PORT=$(PORT) $(PY) -m companion --port $(PORT) $(if $(LAN),--lan)
 
 # Browser tests drive Debian's chromium; install it when missing and we are root.
 test: $(STAMP)
