@@ -21,7 +21,7 @@ from typing import Literal
 from . import Component
 from .files import read_files
 from .polyomino import Cell, SIDES, bad_letters, canonical, is_connected, orientations, read_rows
-from .schema import Ctx, DataError, Source, expect_ref, expect_total, unique_ids, hex_problem
+from .schema import Colour, Ctx, DataError, Source, expect_ref, expect_total, unique_ids
 
 # Totals the rules text states; the data must agree with them.
 RULES_SITE_CARDS = 32
@@ -137,16 +137,6 @@ class Example:
 @dataclasses.dataclass(frozen=True)
 class Info:
     source: Source
-
-
-@dataclasses.dataclass(frozen=True)
-class Colour:
-    id: str
-    name: str
-    hex: str
-
-    def check(self):
-        return hex_problem(self.hex)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -171,6 +171,18 @@ def hex_problem(value: str, key: str = "hex") -> str | None:
     return None
 
 
+@dataclasses.dataclass(frozen=True)
+class Colour:
+    """A named print colour; games add fields (a symbol, a number) by subclassing."""
+
+    id: str
+    name: str
+    hex: str
+
+    def check(self):
+        return hex_problem(self.hex)
+
+
 def unique_ids(items: typing.Iterable[Any], ctx: Ctx, attr: str = "id") -> dict[str, Any]:
     """Index items by id; a repeated id is an error naming the second occurrence."""
     index: dict[str, Any] = {}

@@ -20,7 +20,8 @@ from typing import Literal
 from . import Component
 from .files import read_files
 from .polyomino import Shape, bad_letters, is_connected, orientations, read_rows
-from .schema import Ctx, Source, expect_ref, expect_total, unique_ids, hex_problem
+from .schema import Ctx, Source, expect_ref, expect_total, unique_ids
+from . import schema
 
 # Totals the sources state; the data must agree with them.
 RULES_COATS_OF_ARMS = 7            # rules text
@@ -151,14 +152,8 @@ class Print:
 
 
 @dataclasses.dataclass(frozen=True)
-class Colour:
-    id: str
-    name: str
-    hex: str
+class Colour(schema.Colour):
     symbol: str
-
-    def check(self):
-        return hex_problem(self.hex)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import Component
 from .files import read_files
-from .schema import Ctx, Source, expect_ref, expect_total, unique_ids, hex_problem
+from .schema import Colour, Ctx, Source, expect_ref, expect_total, unique_ids
 
 # Totals the rules text states (../shared/rules/shinjuku.txt); the data must agree with them.
 RULES_WARDS = 23
@@ -133,16 +133,6 @@ class Tokens:
     source: Source
     matsuri: int
     start_player: int
-
-
-@dataclasses.dataclass(frozen=True)
-class Colour:
-    id: str
-    name: str
-    hex: str
-
-    def check(self):
-        return hex_problem(self.hex)
 
 
 @dataclasses.dataclass(frozen=True)
