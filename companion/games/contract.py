@@ -1,0 +1,244 @@
+"""The rules contract: what every game's rules offer the companion (DESIGN.md, "The rules contract").
+
+A game's rules are a subclass of `Rules`, bound to the game's canonical data once
+(`RulesClass(generator.canon.load(game_id))`), pure (no Flask, no I/O, no clock of their own) and
+working on plain-JSON states (dicts, lists, str, int, bool, None) so that events replay exactly and
+states compare with ==. The companion knows nothing of a game's insides; it calls only these:
+
+    setup(players, options, seed) -> state            validate_options(players, options) -> [reason]
+    legal_moves(state, player=None) -> Legal           moves `validate` accepts now (+ complete?)
+    validate(state, move, ctx) -> [reason]             empty = legal; never raises, whatever `move` is
+    apply(state, move, ctx) -> state                   a new state; raises IllegalMove if illegal
+    actors(state) -> Actors                            who may act now: one seat, several, everyone
+    timers(state) -> {name: clock record}              the game's own running phases (clock.py)
+    on_expire(state, name, ctx) -> state               a timer's deadline passed (server-delivered)
+    result(state) -> None | result                     winners, unit, scores with breakdowns
+    public_view(state, viewer) / public_move(move, viewer)      hidden information removed
+    describe(state, move) -> str                       a history line a person reads
+    can_undo(state, move) -> [reason]                  why an applied move may not be taken back
+    mover(move) -> seat | None                         whose move it is (None: the table's)
+    needs(state) -> dict | None                        what the table must do next (page hints)
+
+`ctx` (Ctx) carries `now_ms`, the server's clock when the move was appended (replay passes the same
+value again), and `seat`, who sent it (HOST: the host token, which may act for anyone). Viewers are a
+seat index, None (anyone at the table, a spectator) or HOST (the phone passed around: every hand).
+
+Chance is explicit and chosen per table: `chance_modes` maps each mode to the options that select it,
+"table" (players enter the card drawn, the dice rolled) and/or "companion" (drawn from the seed kept
+in the state, hidden by public_view until drawn).
+
+Moves are a table of named move types (`move_types`) with their fields: the OpenAPI document, the
+pages' labels and the "unknown move type" errors come from it.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, Literal
+
+#: The viewer / sender that is the table's host (one phone acting for every seat).
+HOST = "host"
+
+Viewer = int | None | Literal["host"]
+
+
+class IllegalMove(ValueError):
+    """`apply` was given a move `validate` refuses; `reasons` say why."""
+
+    def __init__(self, reasons: list[str]):
+        super().__init__(" ".join(reasons))
+        self.reasons = list(reasons)
+
+
+@dataclasses.dataclass(frozen=True)
+class Ctx:
+    """The circumstances of a move: when the server appended it and who sent it."""
+
+    now_ms: int = 0
+    seat: int | Literal["host"] | None = HOST
+
+    def may_act_for(self, seat: int | None) -> bool:
+        return self.seat == HOST or seat is None or self.seat == seat
+
+
+@dataclasses.dataclass(frozen=True)
+class Field:
+    """One field of a move type: its JSON schema (OpenAPI) and what it means (labels, errors)."""
+
+    name: str
+    schema: dict
+    doc: str = ""
+    required: bool = True
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveType:
+    """A named move ("open-store"): its fields, a label for buttons and who may send it.
+
+    who: "seat" = the seat named by the move's "player" field (or the host); "table" = any token of
+    the table (set-up entries, bookkeeping that belongs to no seat)."""
+
+    name: str
+    label: str
+    fields: tuple[Field, ...] = ()
+    who: Literal["seat", "table"] = "seat"
+    doc: str = ""
+
+    def schema(self) -> dict:
+        props = {"type": {"const": self.name}}
+        props.update({f.name: {**f.schema, **({"description": f.doc} if f.doc else {})}
+                      for f in self.fields})
+        required = ["type"] + [f.name for f in self.fields if f.required]
+        return {"type": "object", "title": self.label, "description": self.doc or self.label,
+                "properties": props, "required": required, "x-who": self.who}
+
+
+@dataclasses.dataclass(frozen=True)
+class Actors:
+    """Who may act now.
+
+    mode "one": a single seat (a turn); "several": each listed seat answers, in any order (track
+    bonus income); "all": every listed seat acts at once (secret bids, real-time building);
+    "none": nobody (the game is over, or it waits for a timer)."""
+
+    mode: Literal["one", "several", "all", "none"]
+    seats: tuple[int, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"mode": self.mode, "seats": list(self.seats)}
+
+
+NOBODY = Actors("none")
+
+
+@dataclasses.dataclass(frozen=True)
+class Legal:
+    """Moves legal now; `complete` is False where they are a sample of a larger set."""
+
+    moves: list[dict]
+    complete: bool = True
+
+
+def seat_index(value: Any, players: int) -> int | None:
+    """`value` as a seat index of a game of `players`, or None (bools are not indices)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
+        return value
+    return None
+
+
+def result(winners: list[int], unit: str, scores: list[dict]) -> dict:
+    """A result as API.md writes it; each score row is {"player", "name", "score", "breakdown":
+    [{"label", "value"}, ...]} with the breakdown adding up to "score"."""
+    return {"winners": list(winners), "unit": unit, "scores": scores}
+
+
+def score_row(player: int, name: str, breakdown: list[tuple[str, int]], **extra) -> dict:
+    """One player's score from its breakdown (the score is their sum, so they always agree)."""
+    rows = [{"label": label, "value": value} for label, value in breakdown]
+    return {"player": player, "name": name, "score": sum(v for _, v in breakdown),
+            "breakdown": rows, **extra}
+
+
+def leaders(scores: list[dict], *tiebreaks) -> list[int]:
+    """The players with the best score, then the best of each tie-break key in turn (a function of
+    a score row, more is better); several left = a shared victory."""
+    if not scores:
+        return []
+    best = max(s["score"] for s in scores)
+    left = [s for s in scores if s["score"] == best]
+    for key in tiebreaks:
+        if len(left) <= 1:
+            break
+        top = max(key(s) for s in left)
+        left = [s for s in left if key(s) == top]
+    return [s["player"] for s in left]
+
+
+class Rules:
+    """The base of every game's rules; see the module docstring for the contract."""
+
+    id: ClassVar[str] = ""
+    #: The named move types, in the order the pages offer them.
+    move_types: ClassVar[tuple[MoveType, ...]] = ()
+    #: chance mode -> the options that select it ("table": entered by players; "companion": drawn)
+    chance_modes: ClassVar[dict[str, dict]] = {"table": {}}
+    #: option name -> what it means (new-table form, OpenAPI); a timed phase's length is one.
+    options_doc: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, data: Any):
+        self.data = data
+
+    # -- required --------------------------------------------------------------------------------
+    def setup(self, players: list[str], options: dict, seed: int) -> dict:
+        raise NotImplementedError
+
+    def validate_options(self, players: list[str], options: dict) -> list[str]:
+        raise NotImplementedError
+
+    def legal_moves(self, state: dict, player: int | None = None) -> Legal:
+        raise NotImplementedError
+
+    def validate(self, state: dict, move: Any, ctx: Ctx = Ctx()) -> list[str]:
+        raise NotImplementedError
+
+    def apply(self, state: dict, move: dict, ctx: Ctx = Ctx()) -> dict:
+        raise NotImplementedError
+
+    def actors(self, state: dict) -> Actors:
+        raise NotImplementedError
+
+    def result(self, state: dict) -> dict | None:
+        raise NotImplementedError
+
+    # -- with defaults ----------------------------------------------------------------------------
+    def timers(self, state: dict) -> dict[str, dict]:
+        """The game's own timers (clock.py records) in this state; none by default."""
+        return {}
+
+    def on_expire(self, state: dict, name: str, ctx: Ctx) -> dict:
+        """The state once timer `name` has run out (called once, at its deadline)."""
+        raise IllegalMove([f"{self.id} has no timer {name!r}"])
+
+    def public_view(self, state: dict, viewer: Viewer = None) -> dict:
+        return state
+
+    def public_move(self, move: dict, viewer: Viewer = None) -> dict:
+        return move
+
+    def describe(self, state: dict, move: dict) -> str:
+        mt = self.move_type(move.get("type")) if isinstance(move, dict) else None
+        return mt.label if mt else "?"
+
+    def can_undo(self, state: dict, move: dict) -> list[str]:
+        return []
+
+    def mover(self, move: Any) -> int | None:
+        """The seat a move belongs to (its "player"), None for a move of the whole table."""
+        if not isinstance(move, dict):
+            return None
+        mt = self.move_type(move.get("type"))
+        if mt is not None and mt.who == "table":
+            return None
+        player = move.get("player")
+        return player if isinstance(player, int) and not isinstance(player, bool) else None
+
+    def needs(self, state: dict) -> dict | None:
+        return None
+
+    def over(self, state: dict) -> bool:
+        return self.result(state) is not None
+
+    # -- helpers for subclasses -------------------------------------------------------------------
+    def move_type(self, name: Any) -> MoveType | None:
+        for mt in self.move_types:
+            if mt.name == name:
+                return mt
+        return None
+
+    def unknown_type(self, move: Any) -> list[str]:
+        """The reasons for a move whose type is not one of move_types (empty when it is one)."""
+        if not isinstance(move, dict):
+            return ["a move must be a JSON object with a \"type\""]
+        if self.move_type(move.get("type")) is None:
+            names = ", ".join(mt.name for mt in self.move_types)
+            return [f"unknown move type {move.get('type')!r}; the moves of this game are: {names}"]
+        return []
