@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
-import importlib.util
 import json
 from pathlib import Path
 from typing import Iterable
@@ -17,12 +15,14 @@ from typing import Iterable
 from . import canon, jobs
 from .draw.pdf import write_pdf
 from .draw.svg import SvgCanvas
+from .kits import games_with_kits, make_kit
 from .kits.base import BoardSection, CardSection, Kit, KitContext, PageSection
 from .draw.base import MissingGlyph
 from .draw.fit import TextFitError
 from .draw.record import FaceCache, Recording
 from .qr import QrTooSmall
-from .sheets import Document, LayoutError, SheetOptions, impose, load_layout
+from .layouts import load_layout
+from .sheets import Document, LayoutError, SheetOptions, impose
 
 FORMATS = ("pdf", "svg", "png")
 DEFAULT_FORMATS = ("pdf", "svg")
@@ -48,21 +48,6 @@ class BuildOptions:
     ink_saver: bool = False
     duplex: str = "long"
     png_dpi: float = 100.0
-
-
-def kit_module(game: str) -> str:
-    return f"{__package__}.kits.{canon.GAMES[game]}"
-
-
-def games_with_kits() -> list[str]:
-    """Games (in canon order) whose kit module generator/kits/<game>.py exists."""
-    return [g for g in canon.GAMES if importlib.util.find_spec(kit_module(g)) is not None]
-
-
-def make_kit(game: str, ctx: KitContext) -> Kit:
-    data = canon.load(game)
-    module = importlib.import_module(kit_module(game))
-    return module.build_kit(data, ctx)
 
 
 def resolve_games(wanted: Iterable[str]) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Sequence
 
 from .build import DEFAULT_FORMATS, FORMATS, USER_ERRORS, BuildError, BuildOptions, build
 from .listing import data_report
-from .sheets import load_layout
+from .layouts import load_layout
 
 
 def parser() -> argparse.ArgumentParser:

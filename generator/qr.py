@@ -14,7 +14,7 @@ import qrcode
 from qrcode import constants
 
 from .draw import Canvas, Style
-from .sheets.layout import load_layout
+from .layouts import load_layout
 
 _LEVELS = {"L": constants.ERROR_CORRECT_L, "M": constants.ERROR_CORRECT_M,
            "Q": constants.ERROR_CORRECT_Q, "H": constants.ERROR_CORRECT_H}

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from generator import qr
 from generator.build import BuildOptions, build
 from generator.draw.record import Recording
-from generator.sheets import load_layout
+from generator.layouts import load_layout
 from pdf_measure import ink_box, raster
 from synthetic_kit import CARD_IDS, GAME, build_kit
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.build import BuildOptions, build
-from generator.sheets import load_layout
+from generator.layouts import load_layout
 from generator.sheets.boards import content_area, large_paper, plan_tiles
 from pdf_measure import MARGIN, ink_box, ink_in_margin, open_pdf, raster, shapes
 from synthetic_kit import BOARD, GAME, build_kit

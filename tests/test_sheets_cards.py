@@ -9,7 +9,7 @@ import pypdf
 import pytest
 
 from generator.build import BuildOptions, build
-from generator.sheets import load_layout
+from generator.layouts import load_layout
 from generator.sheets.grid import fit_grid, mark_room, mark_span
 from pdf_measure import MARGIN, ink_in_margin, open_pdf, shapes, words
 from synthetic_kit import CARD_IDS, GAME, MARKER, TOKEN_IDS, build_kit

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from generator.build import BuildOptions, build
 from generator.kits.base import CardSection, Item, Kit
-from generator.sheets import impose, load_layout
+from generator.layouts import load_layout
+from generator.sheets import impose
 from generator.sheets.marks import trim_mark_lines
 from generator.sheets.pack import plan_bands, sheet_marks
 from pdf_measure import MARGIN, ink_in_margin, open_pdf, shapes, svg_components, svg_tree

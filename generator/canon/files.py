@@ -6,14 +6,14 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from ..bundle import bundled
 from .schema import Ctx, DataError, build
-
-#: The repository's assets/ folder; TOKYO_KIT_ASSETS points elsewhere (tests use broken copies).
-DEFAULT_ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
 def assets_root() -> Path:
-    return Path(os.environ.get("TOKYO_KIT_ASSETS", DEFAULT_ASSETS))
+    """assets/ of the checkout (or the installed package); TOKYO_KIT_ASSETS points elsewhere (tests
+    use broken copies)."""
+    return Path(os.environ.get("TOKYO_KIT_ASSETS") or bundled("assets"))
 
 
 def read_toml(path: Path) -> dict[str, Any]:

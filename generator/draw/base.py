@@ -16,7 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, Sequence
 
-FONT_DIR = Path(__file__).resolve().parents[2] / "assets" / "fonts"
+from ..bundle import bundled
+
+#: The fonts shipped with the code (never TOKYO_KIT_ASSETS: a copy of a game's data has no fonts).
+FONT_DIR = bundled("assets") / "fonts"
 FONT_FILES = {
     "regular": FONT_DIR / "NotoSansJP-Kit-Regular.ttf",
     "bold": FONT_DIR / "NotoSansJP-Kit-Bold.ttf",

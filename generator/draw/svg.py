@@ -22,7 +22,7 @@ import io
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 from xml.sax.saxutils import quoteattr
 
 import svgwrite
@@ -143,6 +143,19 @@ class SvgCanvas(Canvas):
         self._logs: list[_Log] = []                # faces being drawn, innermost last
         self._ids: set[str] = set()
         self._clips = 0
+
+    def set_root(self, attrs: Mapping[str, str] | None = None, *, view_box: Box | None = None,
+                 fluid: bool = False) -> None:
+        """Attributes of the <svg> element itself (an id, a role, an aria-label). `view_box` shows
+        that part of the drawing (mm) instead of the page; `fluid` drops the width and height, so the
+        image scales to the box a web page gives it."""
+        root = self.dwg.attribs
+        if view_box is not None:
+            root["viewBox"] = " ".join(num(v) for v in view_box)
+        if fluid:
+            root.pop("width", None)
+            root.pop("height", None)
+        root.update(attrs or {})
 
     # -- output -----------------------------------------------------------------------------------
     def tostring(self) -> str:

@@ -19,13 +19,13 @@ from .cards import card_pages
 from .cover import CoverFacts, cover_page
 from .diagram import assembly_page
 from .grid import LayoutError
-from .layout import Layout, Paper, load_layout
+from ..layouts import Layout, Paper, load_layout
 from .model import ChecklistRow, Document, Page, Placement
 from .options import SheetOptions
 from .pack import pack_pages, packable
 from .pages import section_pages
 
-__all__ = ["impose", "Document", "Page", "Placement", "SheetOptions", "LayoutError", "load_layout"]
+__all__ = ["impose", "Document", "Page", "Placement", "SheetOptions", "LayoutError"]
 
 
 class _Doc:

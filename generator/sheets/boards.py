@@ -18,7 +18,7 @@ from ..draw.record import FaceCache
 from ..draw import text_width
 from ..draw.base import PT, Box
 from ..kits.base import BoardSection
-from .layout import Layout, Paper
+from ..layouts import Layout, Paper
 from .marks import crop_marks
 from .model import Page, Placement
 from .text import ellipsize, fit_size

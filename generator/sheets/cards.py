@@ -16,7 +16,7 @@ from ..draw.record import FaceCache
 from ..kits.base import CardSection, Item
 from .grid import Grid, fit_grid, mark_room
 from .labels import side_label
-from .layout import Layout
+from ..layouts import Layout
 from .marks import draw_marks, token_guide, trim_mark_lines
 from .model import Page, Placement
 from .options import SheetOptions

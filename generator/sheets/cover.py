@@ -6,7 +6,7 @@ import dataclasses
 from ..draw import Canvas, Style
 from ..draw.base import PT
 from .calibration import ruler, square
-from .layout import Layout, Paper
+from ..layouts import Layout, Paper
 from ..draw.record import Recording
 from .grid import LayoutError
 from .model import ChecklistRow, Page

@@ -6,7 +6,7 @@ from ..draw.base import PT
 from ..kits.base import BoardSection
 from .boards import TilePlan
 from .cover import INK
-from .layout import Layout
+from ..layouts import Layout
 from .model import Page
 from .text import wrap
 

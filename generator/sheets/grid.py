@@ -9,7 +9,7 @@ import dataclasses
 import math
 
 from ..draw.base import Box
-from .layout import CropMarks
+from ..layouts import CropMarks
 
 
 class LayoutError(ValueError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..draw import Canvas, text_width
 from ..draw.base import PT, Box
 from .grid import Grid
-from .layout import Layout
+from ..layouts import Layout
 from .text import ellipsize, fit_size
 
 LABEL_GREY = "#555555"

@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 from ..draw import Canvas, Style
 from ..draw.base import Box
 from .grid import mark_span
-from .layout import CropMarks
+from ..layouts import CropMarks
 
 Line = tuple[tuple[float, float], tuple[float, float]]
 

@@ -25,7 +25,7 @@ from ..kits.base import CardSection
 from .cards import Slot, bounds, card_grid, paint_slots
 from .grid import Grid, LayoutError, mark_room
 from .labels import ASCENT, DESCENT, lane_label
-from .layout import Layout
+from ..layouts import Layout
 from .marks import Line, draw_marks, token_guide, trim_mark_lines
 from .model import Page, Placement
 from .text import ellipsize, fit_size

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..draw import Canvas
 from ..draw.record import FaceCache
 from ..kits.base import PageSection
-from .layout import Layout
+from ..layouts import Layout
 from .model import Page, Placement
 
 

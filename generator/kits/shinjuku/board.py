@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import math
 
-from .. import icons
-from ..canon.shinjuku import Shinjuku
-from ..draw import Canvas, Style
-from ..draw.base import PT, text_width
-from ..draw.fit import CENTRE_EMS, LINE_EMS, fit_text
-from .base import KitContext
-from .shinjuku_layout import Layout
-from .shinjuku_map import COUNT_CARD, LINE_GAP, Label, MapModel
-from .shinjuku_style import Palette
+from ... import icons
+from ...canon.shinjuku import Shinjuku
+from ...draw import Canvas, Style
+from ...draw.base import PT, text_width
+from ...draw.fit import CENTRE_EMS, LINE_EMS, fit_text
+from ..base import KitContext
+from .layout import Layout
+from .map import COUNT_CARD, LINE_GAP, Label, MapModel
+from .style import Palette
 
 
 def circled(n: int) -> str:

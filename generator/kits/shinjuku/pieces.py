@@ -6,13 +6,13 @@ Colour is never the only cue: goods have their icon shape and name, players' pie
 """
 from __future__ import annotations
 
-from .. import icons
-from ..canon.shinjuku import Colour, CustomerType, Shinjuku
-from ..draw import Canvas, Style
-from ..draw.fit import fit_text
-from .base import CardSection, Item
-from .shinjuku_layout import Layout
-from .shinjuku_style import Palette, mix
+from ... import icons
+from ...canon.shinjuku import Colour, CustomerType, Shinjuku
+from ...draw import Canvas, Style
+from ...draw.fit import fit_text
+from ..base import CardSection, Item
+from .layout import Layout
+from .style import Palette, mix
 
 TOKEN_STOCK = "card stock (300 g/m² or thicker), single-sided"
 

@@ -5,7 +5,7 @@ tints or outlines: `Palette` is the one place that decision is made.
 """
 from __future__ import annotations
 
-from .shinjuku_layout import Colours
+from .layout import Colours
 
 
 def mix(colour: str, towards: str, amount: float) -> str:

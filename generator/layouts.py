@@ -1,7 +1,13 @@
-"""The sheet layouts (layouts/paper.toml, layouts/sheets.toml) read into typed, checked objects.
+"""The layout files under layouts/, read into typed, checked objects: the one layout loader.
 
-Same mechanism as the canonical data: dataclasses described once, `build()` checks every value and
-a mistake is a DataError naming the file, the key and the problem.
+`load_layout()` reads the sheet machinery's paper.toml and sheets.toml; `load_game_layout(game,
+Schema)` reads a game's `<game>.toml` into the dataclass its kit describes (the kit keeps only its
+dataclasses). Both honour TOKYO_KIT_LAYOUTS. Same mechanism as the canonical data: dataclasses
+described once, `build()` checks every value and a mistake is a DataError naming the file, the key
+and the problem.
+
+Imports only the data loader's file and schema helpers, never the sheets or the kits, so anything
+(QR drawing, kits, sheets) can read layouts without an import cycle.
 """
 from __future__ import annotations
 
@@ -9,17 +15,24 @@ import dataclasses
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
-from ..canon.files import read_toml
-from ..canon.schema import Ctx, build
+from .bundle import bundled
+from .canon.files import read_toml
+from .canon.schema import Ctx, build
 
-#: The repository's layouts/ folder; TOKYO_KIT_LAYOUTS points elsewhere (tests use broken copies).
-DEFAULT_LAYOUTS = Path(__file__).resolve().parents[2] / "layouts"
+T = TypeVar("T")
 
 
 def layouts_root() -> Path:
-    return Path(os.environ.get("TOKYO_KIT_LAYOUTS", DEFAULT_LAYOUTS))
+    """layouts/ of the checkout (or the installed package); TOKYO_KIT_LAYOUTS points elsewhere (tests
+    use changed or broken copies)."""
+    return Path(os.environ.get("TOKYO_KIT_LAYOUTS") or bundled("layouts"))
+
+
+def read_layout(path: Path, schema: type[T]) -> T:
+    """One layout file typed as `schema`, or a DataError naming the file, the key and the problem."""
+    return build(schema, read_toml(path), Ctx(str(path)))
 
 
 def _positive(**values: float) -> str | None:
@@ -143,17 +156,24 @@ class Layout:
     def home_papers(self) -> tuple[str, ...]:
         return tuple(pid for pid, paper in self.papers.items() if paper.home)
 
-    def paper(self, pid: str) -> Paper:
-        return self.papers[pid]
-
 
 def load_layout(root: Path | None = None) -> Layout:
+    """The paper sizes and the sheet machinery's settings (paper.toml, sheets.toml)."""
     return _load(Path(root) if root else layouts_root())
 
 
 @lru_cache(maxsize=None)
 def _load(root: Path) -> Layout:
-    paper_path, sheets_path = root / "paper.toml", root / "sheets.toml"
-    papers = build(PaperFile, read_toml(paper_path), Ctx(str(paper_path)))
-    sheets = build(SheetsFile, read_toml(sheets_path), Ctx(str(sheets_path)))
+    papers = read_layout(root / "paper.toml", PaperFile)
+    sheets = read_layout(root / "sheets.toml", SheetsFile)
     return Layout(margin=papers.margin, papers=papers.paper, sheets=sheets)
+
+
+def load_game_layout(game: str, schema: type[T], root: Path | None = None) -> T:
+    """A game's `layouts/<game>.toml` typed as its kit's `schema` (read once per root)."""
+    return _load_game(Path(root) if root else layouts_root(), game, schema)
+
+
+@lru_cache(maxsize=None)
+def _load_game(root: Path, game: str, schema: type[T]) -> T:
+    return read_layout(root / f"{game}.toml", schema)

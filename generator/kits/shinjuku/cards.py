@@ -1,79 +1,16 @@
-"""Shinjuku's print-and-play kit: the map board, 72 ward cards, customers, tokens, player pieces and
-the score sheet. Everything counted, named or scored comes from the canonical data (assets/shinjuku/);
-sizes, boxes and colours come from layouts/shinjuku.toml. Each component kind is drawn by one function:
-ward cards here, the board in shinjuku_board.py, tokens and pieces in shinjuku_pieces.py, the score
-sheet in shinjuku_sheet.py.
-"""
+"""Shinjuku's ward cards: the front (ward name, deck count, where it is on the map, its stations and
+the QR code of its companion page) and the one back shared by every ward card."""
 from __future__ import annotations
 
-from .. import icons
-from ..canon.shinjuku import Shinjuku, Ward
-from ..draw import Canvas, Style
-from ..draw.fit import fit_text
-from .base import BoardSection, CardSection, Item, Kit, KitContext, PageSection
-from .shinjuku_board import draw_board
-from .shinjuku_layout import Layout, load_layout
-from .shinjuku_map import MapModel
-from .shinjuku_pieces import piece_sections
-from .shinjuku_sheet import draw_score_sheet
-from .shinjuku_style import Palette, mix
+from ... import icons
+from ...canon.shinjuku import Shinjuku, Ward
+from ...draw import Canvas, Style
+from ...draw.fit import fit_text
+from ...qr import draw_qr
+from .layout import Layout
+from .map import MapModel
+from .style import Palette, mix
 
-GAME = "shinjuku"
-#: The QR kind printed on ward cards: /q/shinjuku/ward/<ward-id> opens the ward's page
-#: (companion/scan_shinjuku.py registers the same kind).
-WARD_QR_KIND = "ward"
-
-
-def draw_qr(canvas: Canvas, payload: str, x: float, y: float, size: float) -> None:
-    from ..qr import draw_qr as vector_qr  # the shared QR drawing (quiet zone, module-size check)
-    vector_qr(canvas, payload, x, y, size)
-
-
-_MODELS: dict[tuple[int, int], tuple[Shinjuku, Layout, MapModel]] = {}
-
-
-def map_model(data: Shinjuku, layout: Layout) -> MapModel:
-    """The board geometry (areas, labels) is computed once per data and layout (the data holds dicts,
-    so it cannot be a cache key itself) and shared by the board and the cards."""
-    key = (id(data), id(layout))
-    if key not in _MODELS:
-        _MODELS[key] = (data, layout, MapModel(data, layout.board, layout.tokens.track))  # keeps data alive: ids stay unique
-    return _MODELS[key][2]
-
-
-def build_kit(data: Shinjuku, ctx: KitContext) -> Kit:
-    layout = load_layout()
-    model = map_model(data, layout)
-    pal = Palette(layout.colours, ctx.ink_saver)
-    card = layout.card
-
-    def front(canvas: Canvas, item: Item) -> None:
-        draw_ward_card(canvas, data, layout, model, pal, item.data, item.qr[1])
-
-    def back(canvas: Canvas, item: Item) -> None:
-        draw_ward_card_back(canvas, data, layout, pal)
-
-    ward_items = tuple(
-        Item(w.id, w.cards, f"{w.name} {w.kanji}",
-             qr=(WARD_QR_KIND, ctx.qr_payload(GAME, WARD_QR_KIND, w.id)), data=w)
-        for w in data.wards)
-    sections = [
-        BoardSection("board", "map", "Tokyo map board", layout.board.size,
-                     lambda canvas: draw_board(canvas, data, layout, model, ctx)),
-        CardSection("ward-card", "Ward cards", card.size, ward_items, front, back),
-        *piece_sections(data, layout, pal),
-        PageSection("score-sheet", "score-sheet", "Score sheet (end-game sets)",
-                    lambda canvas, w, h: draw_score_sheet(canvas, w, h, data, layout, pal)),
-    ]
-    return Kit(GAME, data.name, tuple(sections), notes=(
-        f"Map board: {layout.board.size[0]:.0f} × {layout.board.size[1]:.0f} mm, tiled; glue the tiles "
-        "on card, matching the alignment marks.",
-        "Customers go in a bag; tokens with a “2” count as two customers in scoring.",
-        "Player pieces: cut the squares out; stack track pieces by colour.",
-    ))
-
-
-# -- ward cards -------------------------------------------------------------------------------------
 
 def draw_ward_card(canvas: Canvas, data: Shinjuku, layout: Layout, model: MapModel, pal: Palette,
                    ward: Ward, qr_payload: str) -> None:

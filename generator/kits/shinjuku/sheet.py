@@ -7,12 +7,12 @@ tests check that this gives the companion's best score for the printed example.
 """
 from __future__ import annotations
 
-from .. import icons
-from ..canon.shinjuku import Shinjuku
-from ..draw import Canvas, Style
-from ..draw.fit import fit_text
-from .shinjuku_layout import Example, Layout
-from .shinjuku_style import Palette, mix
+from ... import icons
+from ...canon.shinjuku import Shinjuku
+from ...draw import Canvas, Style
+from ...draw.fit import fit_text
+from .layout import Example, Layout
+from .style import Palette, mix
 
 WILD = "wild"
 

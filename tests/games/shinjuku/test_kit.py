@@ -14,10 +14,12 @@ from generator.draw.fit import TextFitError
 from generator.draw.png import PngCanvas
 from generator.geometry import boxes_overlap, inside
 from generator.kits.base import BoardSection, CardSection, KitContext, PageSection
-from generator.kits.shinjuku import WARD_QR_KIND, build_kit, draw_ward_card, map_model
-from generator.kits.shinjuku_layout import load_layout
-from generator.kits.shinjuku_sheet import example_counts, sets_by_hand
-from generator.kits.shinjuku_style import Palette
+from generator.kits.shinjuku import WARD_QR_KIND, build_kit
+from generator.kits.shinjuku.cards import draw_ward_card
+from generator.kits.shinjuku.layout import load_layout
+from generator.kits.shinjuku.map import map_model
+from generator.kits.shinjuku.sheet import example_counts, sets_by_hand
+from generator.kits.shinjuku.style import Palette
 
 
 class Recorder(Canvas):

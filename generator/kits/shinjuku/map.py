@@ -13,12 +13,12 @@ import math
 from typing import NamedTuple
 from functools import cached_property
 
-from ..canon.shinjuku import Connection, Shinjuku, Station, Ward
-from ..draw.base import PT, text_width
-from ..draw.fit import LINE_EMS
-from ..geometry import (Box, Cell, Point, box_circle_overlap, box_segment_overlap, boxes_overlap, inside,
-                        segment_distance, voronoi)
-from .shinjuku_layout import Board
+from ...canon.shinjuku import Connection, Shinjuku, Station, Ward
+from ...draw.base import PT, text_width
+from ...draw.fit import LINE_EMS
+from ...geometry import (Box, Cell, Point, area, box_circle_overlap, box_segment_overlap, boxes_overlap,
+                         inside, segment_distance, voronoi)
+from .layout import Board, Layout
 
 #: Ward labels: the kanji line is followed by a small card with the ward's card count.
 COUNT_CARD = (5.6, 7.8)   # w, h in mm
@@ -190,8 +190,8 @@ class MapModel:
         h = sum(_line_h(size) for _, size, _ in lines) + LINE_GAP * (len(lines) - 1)
         return w, h
 
-    def _obstacle_cost(self, box: Box, placed: list[Label], own: str | None = None, *, ward: str | None = None,
-                       near: "_Obstacles | None" = None) -> float:
+    def obstacle_cost(self, box: Box, placed: list[Label], *, ward: str | None = None,
+                      near: "Obstacles | None" = None) -> float:
         """0 when the box hits nothing; large when it hits something a label must never cover.
         `near` limits the search to the obstacles of one region (same answer, far fewer tests)."""
         stations, slots, borders = near if near is not None else (
@@ -250,8 +250,8 @@ class MapModel:
                 candidates.append(((cx - gap - w, cy - h / 2 + shift, w, h), "end", 6 + abs(shift)))
                 candidates.append(((cx - w / 2 + shift * 2, cy + gap, w, h), "middle", 6 + abs(shift)))
                 candidates.append(((cx - w / 2 + shift * 2, cy - gap - h, w, h), "middle", 6 + abs(shift)))
-            best = min(candidates, key=lambda c: self._obstacle_cost(c[0], placed) + c[2])
-            cost = self._obstacle_cost(best[0], placed)
+            best = min(candidates, key=lambda c: self.obstacle_cost(c[0], placed) + c[2])
+            cost = self.obstacle_cost(best[0], placed)
             if cost >= 1e6:
                 raise LabelError(f"board: no free place for the label of station {s.id!r}")
             label = Label(s.id, best[0], best[1], lines)
@@ -276,13 +276,13 @@ class MapModel:
         """Each ward's name, kanji and card count inside its own area, clear of stations and tracks."""
         placed = list(self.station_labels.values())
         result = {}
-        for w in sorted(self.data.wards, key=lambda w: sum(c.points and _area(c.points) for c in self.ward_cells(w.id))):
+        for w in sorted(self.data.wards, key=lambda w: sum(c.points and area(c.points) for c in self.ward_cells(w.id))):
             label = None
             # First look for a place clear of every rail at any size, then accept crossing rails.
             for limit, scale in [(1.0, s) for s in (1.0, 0.85, 0.7)] + [(1e6, s) for s in (1.0, 0.85, 0.7)]:
                 lines = self._ward_label_lines(w, scale)
                 bw, bh = self.ward_label_block(w, scale)
-                label = self._place_ward_label(w, lines, bw, bh, placed, limit)
+                label = self.place_in_ward(w, lines, bw, bh, placed, limit)
                 if label:
                     break
             if label is None:
@@ -291,14 +291,16 @@ class MapModel:
             result[w.id] = label
         return result
 
-    def _place_ward_label(self, w: Ward, lines, bw: float, bh: float, placed: list[Label],
-                          limit: float) -> Label | None:
+    def place_in_ward(self, w: Ward, lines, bw: float, bh: float, placed: list[Label],
+                      limit: float) -> Label | None:
+        """The best box of bw x bh wholly inside the ward, clear of `placed` and costing less than
+        `limit` (obstacle_cost), near the ward's stations; None when there is none."""
         polys = [c.points for c in self.ward_cells(w.id)]
         xs = [p[0] for poly in polys for p in poly]
         ys = [p[1] for poly in polys for p in poly]
         stations = [self.station_mm(s) for s in self.data.stations_in[w.id]]
         region = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-        obstacles = self._obstacles_near(region)
+        obstacles = self.obstacles_near(region)
         placed = [p for p in placed if boxes_overlap(region, p.box, gap=1.0)]
         cells = [(min(p[0] for p in poly), min(p[1] for p in poly), max(p[0] for p in poly),
                   max(p[1] for p in poly), poly) for poly in polys]
@@ -316,7 +318,7 @@ class MapModel:
             while x + bw <= max(xs):
                 box = (x, y, bw, bh)
                 if all(in_ward(pt) for pt in _box_points(box)):
-                    cost = self._obstacle_cost(box, placed, ward=w.id, near=obstacles)
+                    cost = self.obstacle_cost(box, placed, ward=w.id, near=obstacles)
                     if cost < min(limit, 1e6):
                         # Prefer open space near the ward's stations (the label names their ward).
                         centre = (x + bw / 2, y + bh / 2)
@@ -328,7 +330,7 @@ class MapModel:
             y += step
         return Label(w.id, best, "start", lines) if best else None
 
-    def _obstacles_near(self, region: Box) -> "_Obstacles":
+    def obstacles_near(self, region: Box) -> "Obstacles":
         """Stations, track slots and ward borders that can touch a box inside `region`."""
         pad = self.board.station_radius + 8.0
         def hits(a: Point, b: Point) -> bool:
@@ -338,10 +340,10 @@ class MapModel:
         stations = [c for c in (self.station_mm(s) for s in self.data.stations) if hits(c, c)]
         slots = [s for s in self.slots if hits(s.a, s.b)]
         borders = [b for b in self.borders if hits(b[0], b[1])]
-        return _Obstacles(stations, slots, borders)
+        return Obstacles(stations, slots, borders)
 
 
-class _Obstacles(NamedTuple):
+class Obstacles(NamedTuple):
     stations: list[Point]
     slots: list["Slot"]
     borders: list[tuple[Point, Point, str, str]]
@@ -353,6 +355,14 @@ def _box_points(box: Box) -> list[Point]:
             (x, y + h / 2), (x + w, y + h / 2), (x + w / 2, y + h / 2)]
 
 
-def _area(points) -> float:
-    from ..geometry import area
-    return area(points)
+
+_MODELS: dict[tuple[int, int], tuple[Shinjuku, Layout, MapModel]] = {}
+
+
+def map_model(data: Shinjuku, layout: Layout) -> MapModel:
+    """The board geometry (areas, labels) is computed once per data and layout (the data holds dicts,
+    so it cannot be a cache key itself) and shared by the board, the cards and the board twin."""
+    key = (id(data), id(layout))
+    if key not in _MODELS:   # the entry keeps data and layout alive, so their ids stay unique
+        _MODELS[key] = (data, layout, MapModel(data, layout.board, layout.tokens.track))
+    return _MODELS[key][2]

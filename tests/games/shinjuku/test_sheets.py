@@ -10,7 +10,8 @@ import pypdf
 import pytest
 import zxingcpp
 
-from generator.build import BuildOptions, build, make_kit
+from generator.build import BuildOptions, build
+from generator.kits import make_kit
 from generator.canon import load
 from generator.kits.base import CardSection, KitContext
 from generator.sheets import impose

@@ -1,15 +1,10 @@
-"""layouts/shinjuku.toml as typed data, read with the same schema mechanism as the game data."""
+"""layouts/shinjuku.toml as typed data: the dataclasses only; generator.layouts reads and checks it."""
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
-from pathlib import Path
 from typing import Literal
 
-from ..canon.files import read_toml
-from ..canon.schema import Ctx, build
-
-LAYOUT_FILE = Path(__file__).resolve().parents[2] / "layouts" / "shinjuku.toml"
+from ...layouts import load_game_layout
 
 Box = tuple[float, float, float, float]
 Size = tuple[float, float]
@@ -153,6 +148,6 @@ class Layout:
     colours: Colours
 
 
-@lru_cache(maxsize=None)
-def load_layout(path: Path = LAYOUT_FILE) -> Layout:
-    return build(Layout, read_toml(path), Ctx(str(path)))
+def load_layout() -> Layout:
+    """layouts/shinjuku.toml (or TOKYO_KIT_LAYOUTS' copy), read once."""
+    return load_game_layout("shinjuku", Layout)
