@@ -1,7 +1,10 @@
-"""The board twin's map: the SVG drawn from the printed board's geometry (companion/shinjuku_map.py,
-GET /shinjuku/map.svg) and, in a real headless browser, moves entered by tapping it."""
+"""The board twin's map: the SVG the generator draws from the printed board's geometry
+(generator/kits/shinjuku/twin.py, through the public generator.render.component_svg), its cache in
+companion/games/shinjuku/board_twin.py, GET /shinjuku/map.svg and, in a real headless browser, moves
+entered by tapping it."""
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import os
 import re
@@ -10,14 +13,12 @@ from collections import Counter
 
 import pytest
 
-pytest.importorskip("companion.games.shinjuku")
-
-from companion import create_app  # noqa: E402
-from companion.games.shinjuku import RULES  # noqa: E402
-from companion.shinjuku_map import map_svg  # noqa: E402
-from generator import canon  # noqa: E402
-from generator.kits.shinjuku import map_model  # noqa: E402
-from generator.kits.shinjuku_layout import load_layout  # noqa: E402
+from companion.games.shinjuku import board_twin
+from companion.games.shinjuku.board_twin import map_svg, map_svg_gzip, map_version
+from generator import canon
+from generator.kits.shinjuku.layout import load_layout
+from generator.kits.shinjuku.map import map_model
+from generator.render import UnknownComponent, component_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 CHROMIUM = "/usr/bin/chromium"
@@ -118,7 +119,60 @@ def test_the_printed_pieces_are_there_to_place(data, svg):
         assert layer in defined
 
 
+def test_the_svg_element_fills_its_box_and_names_itself(data, svg):
+    assert svg.tag == f"{SVG}svg"
+    assert svg.attrib["id"] == "board-map" and svg.attrib["role"] == "img"
+    assert "width" not in svg.attrib and "height" not in svg.attrib   # the page sizes it
+    assert svg.attrib["aria-label"] == f"Map of {len(data.wards)} wards, {len(data.stations)} stations and " \
+        f"{len(data.connections)} connections"
+    x, y, w, h = map_model(data, load_layout()).bounds_mm
+    vx, vy, vw, vh = map(float, svg.attrib["viewBox"].split())
+    assert (vx, vy, vw, vh) == pytest.approx((x - 2, y - 2, w + 4, h + 4), abs=1e-3)
+    ids = {e.attrib["id"] for e in svg.iter() if "id" in e.attrib}
+    assert {"map-wards", "map-borders", "map-outlines", "map-connections", "map-stations", "map-labels",
+            "map-pieces", "live-customers", "live-tracks", "live-marks", "live-pieces"} <= ids
+
+
+def test_drawn_once_per_data_then_cached_with_its_etag_and_gzip():
+    own = dataclasses.replace(canon.load("shinjuku"))   # a data object no other test has drawn
+    assert map_version(own) is None                 # never waits for a drawing
+    svg, etag = map_svg(own)
+    assert map_version(own) == etag and len(etag) == 16
+    assert map_svg(own)[0] is svg                   # the same text, not drawn again
+    assert gzip.decompress(map_svg_gzip(own)) == svg.encode()
+    assert map_svg_gzip(own) is map_svg_gzip(own)
+    assert len(map_svg_gzip(own)) < len(svg) / 2
+    # the companion's copy is exactly the generator's public drawing: same data, same bytes
+    assert svg == component_svg("shinjuku", "board-twin", "map", data=own)
+    board_twin._cache.pop(id(own), None)
+
+
+def test_the_public_call_names_what_it_cannot_draw(data):
+    with pytest.raises(UnknownComponent, match="no component kind 'nope'.*board-twin.*ward-card"):
+        component_svg("shinjuku", "nope", "map", data=data)
+    with pytest.raises(UnknownComponent, match="no board-twin 'city'"):
+        component_svg("shinjuku", "board-twin", "city", data=data)
+    with pytest.raises(canon.UnknownGame):
+        component_svg("osaka", "board-twin", "map")
+
+
+def test_a_card_face_is_drawn_alone_as_printed(data):
+    face = ET.fromstring(component_svg("shinjuku", "ward-card", "chiyoda", data=data))
+    card = load_layout().card
+    assert face.attrib["viewBox"] == f"0 0 {card.size[0]:g} {card.size[1]:g}"
+    texts = {e.attrib["data-text"] for e in face.iter() if "data-text" in e.attrib}
+    chiyoda = data.ward["chiyoda"]
+    assert {chiyoda.name, chiyoda.kanji} <= texts and {s.name for s in data.stations_in["chiyoda"]} <= texts
+    back = ET.fromstring(component_svg("shinjuku", "ward-card", "chiyoda", side="back", data=data))
+    assert {e.attrib["data-text"] for e in back.iter() if "data-text" in e.attrib} == {
+        "新宿", data.name.upper(), "ward card"}     # the one back every ward card shares
+    with pytest.raises(UnknownComponent, match="single-sided"):
+        component_svg("shinjuku", "customer", "food", side="back", data=data)
+
+
 def test_the_map_is_served_cached_and_the_board_page_points_at_it(tmp_path, data):
+    from companion import create_app
+
     app = create_app({"DATA_DIR": tmp_path})
     client = app.test_client()
     r = client.get("/shinjuku/map.svg")
@@ -155,6 +209,7 @@ def _advance_to_actions(app, code, data):
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
 def test_tapping_the_map_enters_a_move_and_both_phones_draw_it(tmp_path, data):
     sync_api = pytest.importorskip("playwright.sync_api")
+    from companion import create_app
     from companion.testing import ServerThread
 
     app = create_app({"DATA_DIR": tmp_path, "SSE_HEARTBEAT_S": 2})
