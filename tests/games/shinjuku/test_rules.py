@@ -3,23 +3,26 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from companion.games import engine
-from companion.games.shinjuku import RULES
-from companion.games.shinjuku.index import index
+from companion.games import contract, rules_class
+from companion.games.contract import HOST, Actors, IllegalMove
+from companion.games.shinjuku.rules import RULES, ShinjukuRules
 from generator.canon import load
 
 D = load("shinjuku")
-IX = index(D)
-R = RULES
+R = RULES(D)
+IX = R.ix
 NAMES = ["Aki", "Ben", "Cho", "Dai"]
 
 
 def fresh(players=2, mode="companion", seed=7, **options):
-    return R.setup(D, NAMES[:players], {"deck": mode, **options}, seed)
+    return R.setup(NAMES[:players], {"deck": mode, **options}, seed)
 
 
 def scenario(players=2, hand=(), matsuri="adachi", **edits):
@@ -39,24 +42,25 @@ def scenario(players=2, hand=(), matsuri="adachi", **edits):
 
 
 def ok(state, move):
-    reasons = R.validate(D, state, move)
+    reasons = R.validate(state, move)
     assert reasons == [], reasons
     before = copy.deepcopy(state)
-    new = R.apply(D, state, move)
+    new = R.apply(state, move)
     assert state == before, "apply mutated its input"
     return new
 
 
 def bad(state, move, *words):
     before = copy.deepcopy(state)
-    reasons = R.validate(D, state, move)
+    reasons = R.validate(state, move)
     assert reasons, f"expected {move} to be refused"
     assert all(isinstance(r, str) and r.endswith((".", ")")) for r in reasons), reasons
     text = " ".join(reasons).lower()
     for w in words:
         assert w.lower() in text, (w, reasons)
-    with pytest.raises(ValueError):
-        R.apply(D, state, move)
+    with pytest.raises(IllegalMove) as raised:
+        R.apply(state, move)
+    assert raised.value.reasons == reasons
     assert state == before
     return reasons
 
@@ -79,9 +83,50 @@ def track(s, a, b, owner):
 # ---------------------------------------------------------------------------------------------
 # Registration, options, setup
 
-def test_engine_registered():
-    assert engine("shinjuku") is RULES
-    assert RULES.id == "shinjuku"
+def test_the_rules_import_without_flask_or_the_store():
+    """DESIGN.md: rules are pure; `import companion.games.shinjuku.rules` loads neither Flask nor
+    the companion's store or tables (checked in a fresh interpreter)."""
+    code = ("import json, sys\n"
+            "import companion.games.shinjuku.rules\n"
+            "print(json.dumps(sorted(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).resolve().parents[3])
+    assert out.returncode == 0, out.stderr
+    loaded = set(json.loads(out.stdout))
+    assert "companion.games.shinjuku.rules" in loaded
+    for banned in ("flask", "werkzeug", "jinja2", "companion.store", "companion.tables",
+                   "companion.app", "companion.games.shinjuku.web", "sqlite3"):
+        assert banned not in loaded, f"importing the rules loaded {banned}"
+
+
+def test_rules_registered_and_bound_to_the_data_once():
+    assert rules_class("shinjuku") is RULES is ShinjukuRules
+    assert issubclass(RULES, contract.Rules) and RULES.id == "shinjuku"
+    assert R.data is D and R.ix.data is D              # one Index, built when bound
+    assert RULES.chance_modes == {"table": {"deck": "table"}, "companion": {"deck": "companion"}}
+    assert set(RULES.options_doc) == {"deck", "start_player", "colours"}
+    for mode, options in RULES.chance_modes.items():
+        assert R.setup(NAMES[:2], options, 1)["mode"] == mode
+
+
+def test_move_types_table():
+    names = [mt.name for mt in RULES.move_types]
+    assert names == ["deal-hand", "seed-ward", "place-matsuri", "fill-queue", "place-customers",
+                     "move-matsuri", "open-store", "expand-track", "upgrade-store", "income",
+                     "move-customers", "decline-income"]
+    assert "end-turn" not in names
+    who = {mt.name: mt.who for mt in RULES.move_types}
+    assert {n for n, w in who.items() if w == "table"} == {"seed-ward", "place-matsuri", "fill-queue"}
+    for mt in RULES.move_types:
+        schema = mt.schema()
+        json.dumps(schema)
+        assert schema["properties"]["type"] == {"const": mt.name} and mt.label
+        assert ("player" in schema["required"]) == (mt.who == "seat")
+        assert all(f.doc for f in mt.fields)
+    assert R.mover({"type": "seed-ward", "ward": "ota", "player": 1}) is None
+    assert R.mover({"type": "deal-hand", "player": 1}) == 1
+    assert R.mover({"type": "income", "player": 2}) == 2
+    assert R.mover("junk") is None
 
 
 @pytest.mark.parametrize("players,options,word", [
@@ -99,15 +144,17 @@ def test_engine_registered():
     ("AB", {}, "list"),
 ])
 def test_validate_options_refuses(players, options, word):
-    reasons = R.validate_options(D, players, options)
+    reasons = R.validate_options(players, options)
     assert reasons and word.lower() in " ".join(reasons).lower()
     with pytest.raises(ValueError):
-        R.setup(D, players, options, 1)
+        R.setup(players, options, 1)
+    with pytest.raises(IllegalMove):
+        R.setup(players, options, 1)
 
 
 def test_validate_options_accepts():
-    assert R.validate_options(D, ["A", "B"], {}) == []
-    assert R.validate_options(D, ["A", "B", "C", "D"],
+    assert R.validate_options(["A", "B"], {}) == []
+    assert R.validate_options(["A", "B", "C", "D"],
                               {"deck": "companion", "start_player": 3,
                                "colours": ["yellow", "green", "blue", "red"]}) == []
 
@@ -145,15 +192,15 @@ def test_setup_is_deterministic_per_seed():
 def test_start_player_option():
     s = fresh(3, start_player=2)
     assert s["current"] == 2 and s["start_player"] == 2
-    assert R.current_player(D, s) == 2
+    assert R.actors(s) == Actors("one", (2,))
 
 
 def test_queue_rule_same_type_stacks_new_type_takes_first_empty_card():
-    from companion.games.shinjuku.state import queue_add
+    from companion.games.shinjuku.rules.state import queue_add
     s = scenario()
     s["queue"] = [{"card": w, "customers": []} for w in ("ota", "kita", "chuo", "koto")]
     for tok in ("food", "books", "food-2", "clothing", "books-2"):
-        assert queue_add(IX, s, tok)
+        queue_add(IX, s, tok)
     assert [slot["customers"] for slot in s["queue"]] == [
         ["food", "food-2"], ["books", "books-2"], ["clothing"], []]
 
@@ -488,7 +535,7 @@ def test_income_reshuffles_the_discard_pile_when_the_deck_is_empty():
     new = ok(s, {"type": "income", "player": 0})
     assert len(new["players"][0]["hand"]) == 4
     assert new["shuffles"] == 1 and new["discard"] == [] and new["last"]["reshuffled"]
-    again = R.apply(D, s, {"type": "income", "player": 0})
+    again = R.apply(s, {"type": "income", "player": 0})
     assert again == new                                   # the reshuffle is seeded
 
 
@@ -500,12 +547,12 @@ def test_two_different_actions_then_the_turn_ends():
     assert s["current"] == 1 and s["turn"] == 2
 
 
-def test_end_turn_early():
+def test_turns_pass_in_order_and_rounds_count():
     s = scenario()
-    bad(s, {"type": "end-turn", "player": 1}, "aki's turn")
-    new = ok(s, {"type": "end-turn", "player": 0})
+    bad(s, {"type": "income", "player": 1}, "aki's turn")
+    new = ok(s, {"type": "income", "player": 0})
     assert new["current"] == 1 and new["round"] == 1
-    back = ok(new | {"phase": "actions"}, {"type": "end-turn", "player": 1})
+    back = ok(new | {"phase": "actions"}, {"type": "income", "player": 1})
     assert back["current"] == 0 and back["round"] == 2
 
 
@@ -649,14 +696,15 @@ def test_end_when_the_final_customer_leaves_the_queue_and_the_round_is_finished(
     assert s["final_round"] and s["wards"]["ota"] == ["food"]
     assert s["queue"][3]["customers"] == [] and s["last"]["customers_drawn"] == []
     s = ok(s, {"type": "move-matsuri", "player": 1, "ward": IX.neighbours["adachi"][0]})
-    s = ok(s, {"type": "end-turn", "player": 1})
+    s = ok(s, {"type": "income", "player": 1})
     assert s["current"] == 2 and s["phase"] == "matsuri"    # empty queue: nothing to place
     s = ok(s, {"type": "move-matsuri", "player": 2, "ward": IX.neighbours[s["matsuri"]][0]})
-    s = ok(s, {"type": "end-turn", "player": 2})
+    s = ok(s, {"type": "income", "player": 2})
     assert s["phase"] == "over"                            # back to the start player: game over
-    bad(s, {"type": "end-turn", "player": 0}, "game is over")
-    assert R.score(D, s)["final"] is True
-    assert R.current_player(D, s) is None
+    bad(s, {"type": "income", "player": 0}, "game is over")
+    assert R.score(s)["final"] is True
+    assert R.actors(s) == contract.NOBODY and R.legal_moves(s) == contract.Legal([], True)
+    assert R.result(s) is not None
 
 
 def test_no_end_while_customers_remain_in_the_queue():
@@ -683,32 +731,43 @@ def test_upgraded_customer_after_the_queue_emptied_is_still_placed():
     s["players"][1]["hand"] = ["shibuya"]
     s = ok(s, {"type": "upgrade-store", "player": 1, "station": "shibuya", "card": "shibuya", "customer": "food"})
     assert s["queue"][0]["customers"] == ["food"]
-    s = ok(s, {"type": "end-turn", "player": 1})
+    s = ok(s, {"type": "income", "player": 1})
     assert s["phase"] == "place"
     s = ok(s, {"type": "place-customers", "player": 2})
     assert s["final_round"]
     s = ok(s, {"type": "move-matsuri", "player": 2, "ward": IX.neighbours[s["matsuri"]][0]})
-    s = ok(s, {"type": "end-turn", "player": 2})
+    s = ok(s, {"type": "income", "player": 2})
     assert s["phase"] == "over"
 
 
-def test_queue_keeps_moving_when_the_cards_ran_out():
-    """Deck and discard empty: ④ stays without a card; the queue still slides past the gap."""
+def test_with_no_card_left_to_draw_the_card_of_the_head_goes_back_on_4():
+    """Deck and discard pile empty (every other card is in a hand): the card taken from ① is the
+    only card left, so it goes back on ④ instead of into the hand; the queue keeps its four cards
+    and takes every customer drawn (see the rules module: a gap the text leaves)."""
     s = end_scenario(players=2, current=0)
     s["deck"], s["discard"] = [], []
-    s["queue"] = [{"card": "kita", "customers": []}, {"card": None, "customers": []},
-                  {"card": "koto", "customers": ["food"]}, {"card": "chuo", "customers": []}]
-    assert R.needs(D, s)["phase"] == "place"
-    s = ok(s, {"type": "place-customers", "player": 0})
-    assert [q["card"] for q in s["queue"]] == [None, "koto", "chuo", None] and "kita" in s["players"][0]["hand"]
-    assert not s["final_round"]
-    s = ok(s, {"type": "move-matsuri", "player": 0, "ward": "kita"})
-    s = ok(s, {"type": "end-turn", "player": 0})
-    s = ok(s, {"type": "place-customers", "player": 1})
-    s = ok(s, {"type": "move-matsuri", "player": 1, "ward": "toshima"})
-    s = ok(s, {"type": "end-turn", "player": 1})
-    s = ok(s, {"type": "place-customers", "player": 0})
-    assert s["wards"]["koto"] == ["food"] and s["final_round"]
+    s["bag"] = ["electronics", "books-2"]
+    s["queue"] = [{"card": "kita", "customers": ["food"]}, {"card": "koto", "customers": ["clothing"]},
+                  {"card": "chuo", "customers": []}, {"card": "ota", "customers": []}]
+    hand = list(s["players"][0]["hand"])
+    assert R.needs(s)["phase"] == "place"
+    assert "goes back on ④" in R.describe(s, {"type": "place-customers", "player": 0})
+    new = ok(s, {"type": "place-customers", "player": 0})
+    assert new["wards"]["kita"] == ["food"] and new["players"][0]["hand"] == hand
+    assert [q["card"] for q in new["queue"]] == ["koto", "chuo", "ota", "kita"]
+    assert [q["customers"] for q in new["queue"]] == [["clothing"], ["electronics"], [], []]
+    assert new["bag"] == ["books-2"] and not new["final_round"]
+    assert new["last"]["card_taken"] is None and new["last"]["queue_card"] == "kita"
+    # table mode: no card is entered for ④
+    t = copy.deepcopy(s) | {"mode": "table"}
+    t["bag"] = IX.sort_tokens(t["bag"])
+    assert R.needs(t)["enter"] == {"cards": 0, "customers": 1}
+    bad(t, {"type": "place-customers", "player": 0, "card": "kita", "customers": ["books-2"]},
+        "goes back on ④", "leave out")
+    new = ok(t, {"type": "place-customers", "player": 0, "customers": ["books-2"]})
+    assert [q["card"] for q in new["queue"]] == ["koto", "chuo", "ota", "kita"]
+    assert [q["customers"] for q in new["queue"]] == [["clothing"], ["books-2"], [], []]
+    assert new["bag"] == ["electronics"] and new["players"][0]["hand"] == hand
 
 
 # ---------------------------------------------------------------------------------------------
@@ -716,8 +775,9 @@ def test_queue_keeps_moving_when_the_cards_ran_out():
 
 @pytest.mark.parametrize("move", [
     None, 3, "end-turn", [], {}, {"type": None}, {"type": "fly"}, {"type": ["end-turn"]},
-    {"type": "end-turn"}, {"type": "end-turn", "player": "0"}, {"type": "end-turn", "player": True},
-    {"type": "end-turn", "player": 0, "extra": 1},
+    {"type": "end-turn"}, {"type": "end-turn", "player": 0},
+    {"type": "income"}, {"type": "income", "player": "0"}, {"type": "income", "player": True},
+    {"type": "income", "player": 0, "extra": 1}, {"type": "income", "player": 0, None: 1},
     {"type": "open-store", "player": 0, "card": {"a": 1}, "station": ["x"], "goods": ["food"]},
     {"type": "open-store", "player": 0, "card": "chiyoda", "station": "tokyo", "goods": {"x": 1}},
     {"type": "move-customers", "player": 0, "card": "shinjuku", "path": [["a"]]},
@@ -734,7 +794,7 @@ def test_garbage_is_refused_with_a_sentence(move):
 
 
 def test_ward_view_without_and_with_state():
-    v = R.ward_view(D, "shinjuku")
+    v = R.ward_view("shinjuku")
     assert v["cards"] == 4 and v["name"] == "Shinjuku"
     assert [st["id"] for st in v["stations"]] == ["shinjuku", "takadanobaba", "yotsuya"]
     assert {n["id"] for n in v["neighbours"]} == {"toshima", "bunkyo", "chiyoda", "minato", "shibuya", "nakano"}
@@ -744,7 +804,7 @@ def test_ward_view_without_and_with_state():
     store(s, "takadanobaba", 1, "books")
     track(s, "shinjuku", "nakano", 0)
     s["wards"]["shinjuku"] = ["food"]
-    v = R.ward_view(D, "shinjuku", s, player=0)
+    v = R.ward_view("shinjuku", s, player=0)
     assert v["customers"] == ["food"] and v["matsuri"] is False
     assert v["stations"][1]["store"] == {"owner": 1, "kind": "store", "goods": "books"}
     conn = {c["station"]: c for c in v["stations"][0]["connections"]}
@@ -753,43 +813,152 @@ def test_ward_view_without_and_with_state():
     assert not conn["iidabashi"]["built"]
     assert v["wild_for_player"] is False and v["in_hand"] == 2
     assert v["wild"][1] == {"player": 1, "name": "Ben", "wild": True, "why": ["store"]}
-    assert R.ward_view(D, "nakano", s, player=0)["wild_why"] == ["matsuri"]
-    public = R.public_view(D, s, viewer=1)                 # works on a phone's view of the state too
-    assert R.ward_view(D, "shinjuku", public, player=0)["in_hand"] is None
-    assert R.ward_view(D, "shinjuku", public, player=1)["wild_for_player"] is True   # Ben has a store there
+    assert R.ward_view("nakano", s, player=0)["wild_why"] == ["matsuri"]
+    public = R.public_view(s, viewer=1)                 # works on a phone's view of the state too
+    assert R.ward_view("shinjuku", public, player=0)["in_hand"] is None
+    assert R.ward_view("shinjuku", public, player=1)["wild_for_player"] is True   # Ben has a store there
     with pytest.raises(KeyError):
-        R.ward_view(D, "gotham")
+        R.ward_view("gotham")
 
 
 def test_public_view_hides_seed_deck_and_other_hands():
     s = fresh(3)
-    v = R.public_view(D, s, viewer=1)
+    v = R.public_view(s, viewer=1)
     assert v["seed"] is None and v["deck"] is None and v["deck_size"] == len(s["deck"])
     assert v["players"][0]["hand"] is None and v["players"][0]["hand_size"] == 4
     assert v["players"][1]["hand"] == s["players"][1]["hand"]
     s2 = ok(scenario(hand=["ota"]), {"type": "income", "player": 0})
-    assert R.public_view(D, s2, viewer=1)["last"]["drawn"] == 3
-    assert len(R.public_view(D, s2, viewer=0)["last"]["drawn"]) == 3
+    assert R.public_view(s2, viewer=1)["last"]["drawn"] == 3
+    assert len(R.public_view(s2, viewer=0)["last"]["drawn"]) == 3
+    assert R.public_view(s2, viewer=None)["last"]["drawn"] == 3
+    assert len(R.public_view(s2, viewer=HOST)["last"]["drawn"]) == 3
+
+
+def test_public_view_of_a_spectator_and_of_the_host():
+    """None (a spectator) sees no hand; HOST (the phone passed around) sees every hand, but never
+    the seed, the deck or the bag's order."""
+    s = fresh(3)
+    spectator = R.public_view(s, viewer=None)
+    assert all(p["hand"] is None and p["hand_size"] == 4 for p in spectator["players"])
+    host = R.public_view(s, viewer=HOST)
+    assert [p["hand"] for p in host["players"]] == [p["hand"] for p in s["players"]]
+    for v in (spectator, host):
+        assert v["seed"] is None and v["deck"] is None and v["deck_size"] == len(s["deck"])
+        assert v["bag"] == IX.sort_tokens(s["bag"]) and json.dumps(v)
+    t = deal_table()
+    assert R.public_view(t, viewer=HOST)["deck"] is None      # table mode: the deck would tell hands
+    move = {"type": "deal-hand", "player": 0, "cards": ["ota", "ota", "kita", "chuo"]}
+    assert R.public_move(move, viewer=1)["cards"] == 4
+    assert R.public_move(move, viewer=None)["cards"] == 4
+    assert R.public_move(move, viewer=0) == move and R.public_move(move, viewer=HOST) == move
+    assert R.public_move("junk", viewer=1) == "junk"
+
+
+def get_path(state, path):
+    for key in path:
+        state = state[key]
+    return state
+
+
+def test_secret_paths_are_hidden_from_everyone_but_their_seat_and_the_host():
+    s = ok(scenario(players=3, hand=["ota"]), {"type": "income", "player": 0})
+    assert R.secret_paths(s, 0) == [("players", 0, "hand"), ("last", "drawn")]
+    assert R.secret_paths(s, 1) == [("players", 1, "hand")]
+    for seat in range(3):
+        for path in R.secret_paths(s, seat):
+            secret = get_path(s, path)
+            for viewer in (None, *(v for v in range(3) if v != seat)):
+                assert get_path(R.public_view(s, viewer), path) != secret or secret in ([], None)
+            assert get_path(R.public_view(s, seat), path) == secret
+            assert get_path(R.public_view(s, HOST), path) == secret
 
 
 def test_needs_describe_and_can_undo():
     s = fresh()
-    n = R.needs(D, s)
+    n = R.needs(s)
     assert n["phase"] == "place" and n["players"] == [0] and n["moves"] == ["place-customers"]
     t = deal_table()
-    assert R.needs(D, t)["enter"] == {"cards": 1, "customers": 1}
-    assert R.needs(D, R.public_view(D, t, viewer=1)) == R.needs(D, t)
+    assert R.needs(t)["enter"] == {"cards": 1, "customers": 1}
+    assert R.needs(R.public_view(t, viewer=1)) == R.needs(t)
     t2 = ok(ok(t, {"type": "place-customers", "player": 0, "card": "ota", "customers": ["books-2"]}),
             {"type": "move-matsuri", "player": 0, "ward": "shibuya"})
-    assert R.needs(D, t2)["income_cards"] == {"0": 1}
-    assert R.needs(D, R.public_view(D, t2, viewer=1)) == R.needs(D, t2)
-    assert "places" in R.describe(D, s, {"type": "place-customers", "player": 0})
-    assert R.describe(D, s, {"type": "open-store", "player": 0, "card": "chiyoda", "station": "tokyo",
+    assert R.needs(t2)["income_cards"] == {"0": 1}
+    assert R.needs(R.public_view(t2, viewer=1)) == R.needs(t2)
+    assert "places" in R.describe(s, {"type": "place-customers", "player": 0})
+    assert R.describe(s, {"type": "open-store", "player": 0, "card": "chiyoda", "station": "tokyo",
                              "goods": "food"}) == "Aki opens a Food store at Tokyo with a Chiyoda card."
-    assert R.describe(D, s, "junk") == "?"
-    assert R.can_undo(D, s, {"type": "place-customers", "player": 0})
-    assert R.can_undo(D, s, {"type": "open-store", "player": 0}) == []
-    assert R.can_undo(D, t, {"type": "income", "player": 0}) == []
+    assert R.describe(s, "junk") == "?"
+    assert R.can_undo(s, {"type": "place-customers", "player": 0})
+    assert R.can_undo(s, {"type": "open-store", "player": 0}) == []
+    assert R.can_undo(t, {"type": "income", "player": 0}) == []
+
+
+def test_actors_in_every_phase():
+    t = fresh(3, mode="table")
+    assert R.actors(t) == Actors("all", (0, 1, 2))           # anyone enters the set-up
+    s = fresh(3, start_player=1)
+    assert R.actors(s) == Actors("one", (1,))                # place-customers
+    s = ok(s, {"type": "place-customers", "player": 1})
+    assert R.actors(s) == Actors("one", (1,))                # move-matsuri
+    b = scenario(players=4, hand=["shinjuku"])
+    b["wards"]["shinjuku"] = ["food"]
+    track(b, "shinjuku", "nakano", 3)
+    track(b, "nakano", "koenji", 2)
+    b = ok(b, {"type": "move-customers", "player": 0, "card": "shinjuku",
+               "path": ["shinjuku", "nakano", "koenji"]})
+    assert R.actors(b) == Actors("several", (2, 3))          # each answers the track bonus
+    assert R.actors(ok(b, {"type": "decline-income", "player": 3})) == Actors("several", (2,))
+    assert R.actors(b | {"phase": "over"}) == contract.NOBODY
+
+
+def test_who_may_send_a_move():
+    """ctx.seat: the seat a move names, or the host; the table's set-up entries from any seat; a
+    seat enters its own dealt hand only."""
+    s = scenario(hand=["ota"])
+    move = {"type": "income", "player": 0}
+    assert R.validate(s, move, contract.Ctx(seat=0)) == []
+    assert R.validate(s, move, contract.Ctx(seat=HOST)) == []
+    reasons = bad_from(s, move, contract.Ctx(seat=1))
+    assert "only aki" in " ".join(reasons).lower()
+    bad_from(s, move, contract.Ctx(seat=None))
+    t = fresh(2, mode="table")
+    hand = {"type": "deal-hand", "player": 0, "cards": ["ota", "ota", "kita", "chuo"]}
+    assert R.validate(t, hand, contract.Ctx(seat=0)) == []
+    bad_from(t, hand, contract.Ctx(seat=1))
+    seed = {"type": "seed-ward", "ward": "ota", "customers": ["food", "food"]}
+    for seat in (0, 1, None, HOST):
+        assert R.validate(t, seed, contract.Ctx(seat=seat)) == []
+        R.apply(t, seed, contract.Ctx(seat=seat))
+
+
+def bad_from(state, move, ctx):
+    before = copy.deepcopy(state)
+    reasons = R.validate(state, move, ctx)
+    assert reasons and R.validate(state, move) == []
+    with pytest.raises(IllegalMove):
+        R.apply(state, move, ctx)
+    assert state == before
+    return reasons
+
+
+def test_legal_moves_of_one_seat_and_completeness():
+    t = fresh(3, mode="table")
+    everyone = R.legal_moves(t)
+    assert everyone.complete is False                         # one possible draw of many
+    mine = R.legal_moves(t, player=1).moves
+    assert {m["type"] for m in mine} == {"deal-hand", "seed-ward", "place-matsuri", "fill-queue"}
+    assert [m["player"] for m in mine if m["type"] == "deal-hand"] == [1]
+    s = scenario(hand=["ota"], matsuri="taito")
+    s["phase"] = "matsuri"
+    legal = R.legal_moves(s)
+    assert legal.complete and {m["ward"] for m in legal.moves} == set(IX.neighbours["taito"])
+    assert R.legal_moves(s, player=1).moves == []
+    s = scenario(hand=["ota", "kita", "koto"])
+    s["wards"]["ota"] = ["food"]
+    assert R.legal_moves(s).complete is False                  # three-card wilds and paths sampled
+    s = scenario(hand=["chiyoda"])
+    legal = R.legal_moves(s)                                   # one card, nothing to move
+    assert legal.complete is True and all(R.validate(s, m) == [] for m in legal.moves)
 
 
 def test_legal_moves_are_legal_in_many_positions():
@@ -798,8 +967,8 @@ def test_legal_moves_are_legal_in_many_positions():
     store(s, "shinjuku", 0, "food")
     store(s, "shibuya", 1, kind="department-store")
     s["players"][0]["customers"] = ["food"]
-    moves = R.legal_moves(D, s)
+    moves = R.legal_moves(s).moves
     kinds = Counter(m["type"] for m in moves)
-    assert set(kinds) == {"open-store", "expand-track", "upgrade-store", "income", "move-customers", "end-turn"}
+    assert set(kinds) == {"open-store", "expand-track", "upgrade-store", "income", "move-customers"}
     for m in moves:
-        assert R.validate(D, s, m) == [], m
+        assert R.validate(s, m) == [], m

@@ -5,10 +5,12 @@ At every step of every game:
     72 cards (deck + discard + hands + queue), supplies never exceeded nor negative, pieces on the
     map + in supply = the player's pieces, bonus tokens taken = upgrades while tokens lasted;
   * random candidate moves (mutated legal moves and garbage) are checked: validate never raises,
-    never changes the state; a refused move makes apply raise ValueError with the state unchanged;
+    never changes the state; a refused move makes apply raise IllegalMove with the state unchanged;
     an accepted one applies and keeps the invariants;
-  * apply never mutates its input;
-and at the end, replaying the move log from the set-up state gives exactly the final state.
+  * apply never mutates its input; legal_moves is never empty and lists only moves validate
+    accepts; Income is always among them in the actions phase;
+and at the end, replaying the move log from the set-up state gives exactly the final state, and
+the result's breakdowns add up to the scores.
 """
 from __future__ import annotations
 
@@ -20,14 +22,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.shinjuku import RULES
-from companion.games.shinjuku.index import index
-from companion.games.shinjuku.moves import ALL_MOVES
-from companion.games.shinjuku.playout import choose
+from companion.games.contract import Ctx, IllegalMove
+from companion.games.shinjuku.rules import RULES
+from companion.games.shinjuku.rules.moves import ALL_MOVES
+from companion.games.shinjuku.rules.playout import choose
 from generator.canon import load
 
 D = load("shinjuku")
-IX = index(D)
+R = RULES(D)
+IX = R.ix
 NAMES = ["Aki", "Ben", "Cho", "Dai"]
 TOTALS = {"moves": 0, "candidates": 0, "refused": 0, "oracle": 0, "games": 0}
 
@@ -56,8 +59,11 @@ def check_invariants(s: dict) -> None:
     assert sum(where.values()) == 72
     # the queue: customers sit on cards ① .. k
     held = [bool(slot["customers"]) for slot in s["queue"]]
-    if all(slot["card"] is not None for slot in s["queue"]):
+    if s["phase"] != "deal":
+        assert all(slot["card"] is not None for slot in s["queue"])    # the queue keeps its cards
         assert held == sorted(held, reverse=True)
+    if s["final_round"]:
+        assert s["bag"] == []            # the end starts only once the last customer is drawn
     # cards
     cards = Counter(s["deck"]) + Counter(s["discard"]) + Counter(slot["card"] for slot in s["queue"]
                                                                  if slot["card"] is not None)
@@ -105,7 +111,7 @@ def mutate(rng: random.Random, move: dict, n_players: int):
             m["player"] = rng.choice([-1, n_players, "0", True, None, 1.0,
                                       (m.get("player", 0) + 1) % n_players if isinstance(m.get("player"), int) else 0])
         elif k == 1:
-            m["type"] = rng.choice(list(ALL_MOVES) + ["fly", None, 3, ["end-turn"]])
+            m["type"] = rng.choice(list(ALL_MOVES) + ["fly", None, 3, ["end-turn"], "end-turn"])
         elif k == 2:
             m["card"] = rng.choice([rng.choice(WARDS), [rng.choice(WARDS)], rng.sample(WARDS, 2),
                                     [rng.choice(WARDS) for _ in range(3)], 7, None, "nowhere", {}, [[]]])
@@ -214,7 +220,7 @@ def candidates(rng: random.Random, state: dict, move: dict, n: int) -> list:
 # ---------------------------------------------------------------------------------------------
 # An independent reference for companion-mode moves, written from the rules text (not the engine)
 
-KEYS = {"place-customers": set(), "move-matsuri": {"ward"}, "end-turn": set(), "income": set(),
+KEYS = {"place-customers": set(), "move-matsuri": {"ward"}, "income": set(),
         "decline-income": set(), "open-store": {"card", "station", "goods"},
         "expand-track": {"connection", "second", "card"}, "upgrade-store": {"card", "station", "customer"},
         "move-customers": {"card", "path", "take"}}
@@ -239,7 +245,7 @@ def oracle(s: dict, m) -> bool:
     if phase == "matsuri":
         return t == "move-matsuri" and m.get("ward") in D.ward[s["matsuri"]].neighbours
     if phase != "actions" or t not in ("open-store", "expand-track", "upgrade-store", "move-customers",
-                                       "income", "end-turn") or t in s["actions"]:
+                                       "income") or t in s["actions"]:
         return False
 
     def card_ok(card, wards) -> bool:
@@ -265,7 +271,7 @@ def oracle(s: dict, m) -> bool:
                     return c.id
         return None
 
-    if t in ("income", "end-turn"):
+    if t == "income":
         return True
     if t == "open-store":
         sid, goods = m.get("station"), m.get("goods")
@@ -318,20 +324,20 @@ def oracle(s: dict, m) -> bool:
 
 def check_candidate(state: dict, cand) -> None:
     before = snapshot(state)
-    reasons = RULES.validate(D, state, cand)
+    reasons = R.validate(state, cand)
     assert isinstance(reasons, list) and all(isinstance(r, str) and r for r in reasons)
     assert state == before
     TOTALS["candidates"] += 1
-    assert isinstance(RULES.describe(D, state, cand), str)          # history lines never fail
+    assert isinstance(R.describe(state, cand), str)          # history lines never fail
     if state["mode"] == "companion" and state["phase"] != "deal":
         assert (not reasons) == oracle(state, cand), (cand, reasons)
         TOTALS["oracle"] += 1
     if reasons:
         TOTALS["refused"] += 1
-        with pytest.raises(ValueError):
-            RULES.apply(D, state, cand)
+        with pytest.raises(IllegalMove):
+            R.apply(state, cand)
     else:
-        new = RULES.apply(D, state, cand)
+        new = R.apply(state, cand)
         check_invariants(new)
     assert state == before
 
@@ -345,19 +351,22 @@ def play(state: dict, seed: int, per_step: int = 3, legal_sample: int = 2) -> tu
     for _ in range(3000):
         if state["phase"] == "over":
             break
-        move = choose(IX, state, rng)
+        move = choose(R, state, rng)
         assert move is not None, "no legal move: the game is stuck"
         for cand in candidates(rng, state, move, per_step):
             check_candidate(state, cand)
         if legal_sample:
-            legal = RULES.legal_moves(D, state)
+            legal = R.legal_moves(state).moves
+            assert legal, "legal_moves is empty while the game runs"
+            if state["phase"] == "actions":           # Income is always possible
+                assert any(m["type"] == "income" and m["player"] == state["current"] for m in legal)
             for m in rng.sample(legal, min(legal_sample, len(legal))):
-                assert RULES.validate(D, state, m) == [], m
-        assert RULES.validate(D, state, move) == [], move
-        assert RULES.needs(D, state)["phase"] == state["phase"]
-        assert RULES.needs(D, RULES.public_view(D, state, 0)) == RULES.needs(D, state)
+                assert R.validate(state, m) == [], m
+        assert R.validate(state, move) == [], move
+        assert R.needs(state)["phase"] == state["phase"]
+        assert R.needs(R.public_view(state, 0)) == R.needs(state)
         before = snapshot(state)
-        new = RULES.apply(D, state, move)
+        new = R.apply(state, move)
         assert state == before, "apply mutated its input"
         check_invariants(new)
         log.append(move)
@@ -371,42 +380,89 @@ def play(state: dict, seed: int, per_step: int = 3, legal_sample: int = 2) -> tu
 def replay(start: dict, log: list) -> dict:
     state = start
     for move in log:
-        state = RULES.apply(D, state, move)
+        state = R.apply(state, move)
     return state
 
 
 def finish(start: dict, log: list, end: dict) -> None:
     assert replay(start, log) == end
-    out = RULES.score(D, end)
+    out = R.score(end)
     assert out["final"] is True and len(out["players"]) == len(end["players"])
     for row in out["players"]:
         assert row["points"] == sum(IX.set_points[len(s)] for s in row["sets"])
-    assert RULES.validate(D, end, {"type": "end-turn", "player": 0}) == ["The game is over."]
+    assert R.validate(end, {"type": "income", "player": 0}) == ["The game is over."]
+    result = R.result(end)
+    assert [r["score"] for r in result["scores"]] == [r["points"] for r in out["players"]]
+    for r in result["scores"]:
+        assert r["score"] == sum(b["value"] for b in r["breakdown"])
+    assert result["winners"] == out["leaders"]
+    assert end["bag"] == [] and not any(q["customers"] for q in end["queue"])
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
 def test_companion_deck_playouts(seed, players):
-    start = RULES.setup(D, NAMES[:players], {"deck": "companion", "start_player": seed % players}, seed)
+    start = R.setup(NAMES[:players], {"deck": "companion", "start_player": seed % players}, seed)
     log, end = play(start, seed)
     finish(start, log, end)
 
 
 @pytest.mark.parametrize("seed,players", [(1, 2), (2, 3), (3, 4), (2024, 4)])
 def test_companion_deck_playouts_fixed_seeds(seed, players):
-    start = RULES.setup(D, NAMES[:players], {"deck": "companion"}, seed)
+    start = R.setup(NAMES[:players], {"deck": "companion"}, seed)
     log, end = play(start, seed)
     finish(start, log, end)
-    assert replay(RULES.setup(D, NAMES[:players], {"deck": "companion"}, seed), log) == end
+    assert replay(R.setup(NAMES[:players], {"deck": "companion"}, seed), log) == end
 
 
 @pytest.mark.parametrize("seed,players", [(5, 2), (6, 4)])
 def test_table_deck_playouts(seed, players):
     """Table mode: the players enter every draw (here: the first cards/customers still drawable)."""
-    start = RULES.setup(D, NAMES[:players], {"deck": "table"}, seed)
+    start = R.setup(NAMES[:players], {"deck": "table"}, seed)
     assert start["phase"] == "deal"
     log, end = play(start, seed, per_step=2, legal_sample=1)
     finish(start, log, end)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4),
+       mode=st.sampled_from(["companion", "table"]))
+def test_any_listed_move_again_and_again_reaches_the_end(seed, players, mode):
+    """The contract's promises, in both chance modes, choosing uniformly among the listed moves
+    (no purposeful player): legal_moves is never empty while the game runs and lists only moves
+    validate accepts; every illegal move (mutations of the chosen one, the right move from the
+    wrong seat) is rejected by validate and by apply with the state unchanged; the game ends;
+    replaying the log gives the final state; the result's breakdowns add up to the scores."""
+    rng = random.Random(seed)
+    start = R.setup(NAMES[:players], {"deck": mode, "start_player": seed % players}, seed)
+    state, log = start, []
+    for _ in range(5000):
+        if state["phase"] == "over":
+            break
+        legal = R.legal_moves(state)
+        assert legal.moves, "legal_moves is empty while the game runs"
+        for m in rng.sample(legal.moves, min(3, len(legal.moves))):
+            assert R.validate(state, m) == [], m
+        move = rng.choice(legal.moves)
+        before = snapshot(state)
+        illegal = [mutate(rng, move, players) for _ in range(3)]
+        seat = R.mover(move)
+        wrong = Ctx(seat=(seat + 1) % players) if seat is not None else None
+        for cand, ctx in [(c, Ctx()) for c in illegal] + ([(move, wrong)] if wrong else []):
+            reasons = R.validate(state, cand, ctx)
+            assert isinstance(reasons, list) and all(isinstance(r, str) and r for r in reasons)
+            if reasons:
+                with pytest.raises(IllegalMove):
+                    R.apply(state, cand, ctx)
+            assert state == before
+        if wrong:
+            assert R.validate(state, move, wrong), "another seat made this seat's move"
+        old, state = state, R.apply(state, move, Ctx(seat=seat if seat is not None else "host"))
+        assert old == before, "apply mutated its input"
+        log.append(move)
+    assert state["phase"] == "over", "the game did not end"
+    assert R.legal_moves(state).moves == [] and R.result(state) is not None
+    finish(start, log, state)
 
 
 def reference_move(s: dict, p: int, path: list, take: dict):
@@ -450,7 +506,7 @@ def reference_move(s: dict, p: int, path: list, take: dict):
 def test_move_customers_against_reference(seed):
     rng = random.Random(seed)
     n = rng.randint(2, 4)
-    s = RULES.setup(D, NAMES[:n], {"deck": "companion"}, seed)
+    s = R.setup(NAMES[:n], {"deck": "companion"}, seed)
     s.update(phase="actions", current=rng.randrange(n), actions=[], matsuri="adachi",
              wards={w: [] for w in WARDS}, stations={}, bag=[])
     p = s["current"]
@@ -477,12 +533,12 @@ def test_move_customers_against_reference(seed):
             take[sid] = rng.choice(s["wards"][ward] or TOKENS)
     move = {"type": "move-customers", "player": p, "card": ward, "path": path, "take": take}
     expected = reference_move(s, p, path, take)
-    reasons = RULES.validate(D, s, move)
+    reasons = R.validate(s, move)
     assert (expected is not None) == (reasons == []), (move, reasons)
     if expected is None:
         return
     got, to, left, bonus = expected
-    new = RULES.apply(D, s, move)
+    new = R.apply(s, move)
     for q in range(n):
         mine = sorted(c for owner, c in got if owner == q)
         assert sorted(new["players"][q]["customers"]) == mine
@@ -504,32 +560,33 @@ def all_customers(s: dict) -> Counter:
 
 @pytest.mark.parametrize("mode", ["companion", "table"])
 def test_game_ends_even_when_every_card_is_hoarded(mode):
-    """Players who only take Income empty the deck and the discard pile: queue spaces stay without
-    a card, Income draws nothing, and the game still reaches its end with the invariants intact."""
-    state = RULES.setup(D, NAMES[:4], {"deck": mode}, 3)
+    """Players who only take Income empty the deck and the discard pile: Income draws nothing, the
+    card of queue space ① goes back on ④, and the game still reaches its end (with the bag empty)
+    with the invariants intact."""
+    state = R.setup(NAMES[:4], {"deck": mode}, 3)
     rng = random.Random(3)
     saw_gap = False
     for _ in range(2000):
         if state["phase"] == "over":
             break
-        moves = RULES.legal_moves(D, state)
+        moves = R.legal_moves(state).moves
         incomes = [m for m in moves if m["type"] == "income"]
         move = incomes[0] if incomes else rng.choice(moves)
-        state = RULES.apply(D, state, move)
+        state = R.apply(state, move)
         check_invariants(state)
-        saw_gap = saw_gap or any(q["card"] is None for q in state["queue"])
+        saw_gap = saw_gap or (state["phase"] != "deal" and not state["deck"] and not state["discard"])
     assert state["phase"] == "over" and saw_gap
-    assert not state["deck"] and not state["discard"]
+    assert not state["deck"] and not state["discard"] and state["bag"] == []
 
 
 def test_undo_by_replay_is_exact():
     """The companion undoes by replaying all but the last move: the state equals the one before it."""
-    start = RULES.setup(D, NAMES[:3], {"deck": "companion"}, 99)
+    start = R.setup(NAMES[:3], {"deck": "companion"}, 99)
     rng = random.Random(99)
     states, log, state = [start], [], start
     for _ in range(120):
-        move = choose(IX, state, rng)
-        state = RULES.apply(D, state, move)
+        move = choose(R, state, rng)
+        state = R.apply(state, move)
         log.append(move)
         states.append(state)
     for cut in (0, 1, 17, 60, 119):

@@ -1,5 +1,5 @@
 """Shinjuku set scoring: best_sets against the rules' examples and a brute force, the calculator body,
-and score(state)'s breakdown."""
+score(state)'s breakdown and the result of a finished game."""
 from __future__ import annotations
 
 import time
@@ -10,10 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.shinjuku import RULES, best_sets
+from companion.games.shinjuku.rules import RULES
+from companion.games.shinjuku.rules import scoring
 from generator.canon import load
 
 D = load("shinjuku")
+R = RULES(D)
+best_sets = R.best_sets
 TYPES = [t.id for t in D.customers.type]
 POINTS = {int(k): v for k, v in D.scoring.set_points.items()}
 
@@ -124,7 +127,7 @@ def test_optimal_against_brute_force(customers, wild):
 def test_optimal_for_any_point_table(customers, wild, values):
     """Exact for any point table (the data may change the numbers), not only 1/3/6/10."""
     points = {k + 1: v for k, v in enumerate(values)}
-    result = best_sets(customers, wild, points, TYPES)
+    result = scoring.best_sets(customers, wild, points, TYPES)
     check_sets(customers, wild, points, result)
     assert result[0] == brute_force(tuple(customers[t] for t in TYPES), wild, points)
 
@@ -133,11 +136,11 @@ def test_optimal_for_any_point_table(customers, wild, values):
 # The calculator (POST /api/shinjuku/score) and score(state)
 
 def test_calculator_body():
-    reasons, out = RULES.calculator(D, {"customers": {"food": 3, "clothing": 2, "books": 1, "electronics": 0},
-                                        "wild": 1})
+    reasons, out = R.calculator({"customers": {"food": 3, "clothing": 2, "books": 1, "electronics": 0},
+                                 "wild": 1})
     assert reasons == [] and out == {"points": 14, "sets": [["food", "clothing", "books", "wild"],
                                                             ["food", "clothing"], ["food"]]}
-    assert RULES.calculator(D, {"customers": {}})[1] == {"points": 0, "sets": []}
+    assert R.calculator({"customers": {}})[1] == {"points": 0, "sets": []}
 
 
 @pytest.mark.parametrize("body,word", [
@@ -147,16 +150,16 @@ def test_calculator_body():
     ({"customers": {}, "bonus": 1}, "unknown field"),
 ])
 def test_calculator_refuses(body, word):
-    reasons, out = RULES.calculator(D, body)
+    reasons, out = R.calculator(body)
     assert out is None and word in " ".join(reasons).lower()
 
 
 def test_score_of_a_state_counts_doubles_and_bonus_tokens():
-    s = RULES.setup(D, ["Aki", "Ben"], {"deck": "companion"}, 1)
+    s = R.setup(["Aki", "Ben"], {"deck": "companion"}, 1)
     s["players"][0]["customers"] = ["food", "books-2"]
     s["players"][0]["bonus_tokens"] = [3]
     s["players"][1]["customers"] = ["food", "clothing", "books", "electronics-2"]
-    out = RULES.score(D, s)
+    out = R.score(s)
     assert out["final"] is False
     aki, ben = out["players"]
     assert aki["customers"] == {"food": 1, "clothing": 0, "books": 2, "electronics": 0}
@@ -168,4 +171,63 @@ def test_score_of_a_state_counts_doubles_and_bonus_tokens():
     assert out["leaders"] == [1]
     s["players"][0]["customers"] = ["food", "clothing", "books", "electronics-2"]
     s["players"][0]["bonus_tokens"] = []
-    assert RULES.score(D, s)["leaders"] == [0, 1]            # ties are shared
+    assert R.score(s)["leaders"] == [0, 1]            # ties are shared
+
+
+def test_calculator_refuses_more_than_the_box_holds():
+    """API.md: numbers that cannot occur in the game (more than the box holds) are refused."""
+    most, most_wild = R.limits()
+    # every token of a type, a "2" counting twice; every upgrade bonus token
+    assert most == {t.id: t.single + 2 * t.double for t in D.customers.type}
+    assert most_wild == len(D.upgrade_bonus.values)
+    assert R.calculator({"customers": most, "wild": most_wild})[0] == []
+    reasons, out = R.calculator({"customers": {"food": most["food"] + 1}, "wild": most_wild + 1})
+    assert out is None and len(reasons) == 2
+    assert f"from 0 to {most['food']}" in reasons[0] and f"from 0 to {most_wild}" in reasons[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# The result of a finished game (contract.result)
+
+def finished(customers: list[list[str]], bonus: list[list[int]]) -> dict:
+    s = R.setup(["Aki", "Ben", "Cho"][:len(customers)], {"deck": "companion"}, 1)
+    for p, (c, b) in enumerate(zip(customers, bonus)):
+        s["players"][p]["customers"] = c
+        s["players"][p]["bonus_tokens"] = b
+    return s | {"phase": "over"}
+
+
+def test_result_is_none_while_the_game_runs():
+    s = finished([["food"], []], [[], []])
+    assert R.result(s | {"phase": "actions"}) is None
+    assert R.result(s) is not None
+
+
+def test_result_breakdown_sets_by_size_and_wilds_add_up_to_the_score():
+    s = finished([["food", "clothing", "books", "food", "clothing", "food"], ["electronics-2", "food"]],
+                 [[3], [2, 2]])
+    result = R.result(s)
+    assert result["unit"] == "points" and result["winners"] == [0]
+    aki, ben = result["scores"]
+    assert (aki["player"], aki["name"], ben["name"]) == (0, "Aki", "Ben")
+    # Aki: food 3, clothing 2, books 1 + one wild = {F, C, B, W} {F, C} {F} = 10 + 3 + 1
+    assert aki["score"] == 14 == R.score(s)["players"][0]["points"]
+    assert [b["value"] for b in aki["breakdown"]] == [10, 0, 3, 1, 0]
+    assert aki["breakdown"][0]["label"] == "Sets of 4 different customers: 1 × 10 (1 bonus token as wild)"
+    assert aki["breakdown"][3]["label"] == "Single customers: 1 × 1"
+    assert "bonus tokens used as wild customers: 1" in aki["breakdown"][4]["label"]
+    assert aki["sets"] == [["food", "clothing", "books", "wild"], ["food", "clothing"], ["food"]]
+    # Ben: electronics counts twice + food + two wilds = {F, E, W, W} {E}
+    assert ben["score"] == 11 and ben["wild"] == 2
+    for row in result["scores"]:
+        assert row["score"] == sum(b["value"] for b in row["breakdown"])
+
+
+def test_a_tie_is_a_shared_victory():
+    """The rules text has no tie-break: every player with the top score wins."""
+    s = finished([["food", "clothing"], ["books", "electronics"], ["food"]], [[], [], [1]])
+    result = R.result(s)
+    assert [r["score"] for r in result["scores"]] == [3, 3, 3]
+    assert result["winners"] == [0, 1, 2]
+    s = finished([["food", "clothing"], ["books", "electronics"], ["food"]], [[], [], []])
+    assert R.result(s)["winners"] == [0, 1]

@@ -1,35 +1,41 @@
-"""Shinjuku's rules as pure Python (no Flask, no I/O): `RULES` for the companion.
+"""Shinjuku's rules as pure Python (no Flask, no I/O): `RULES`, the game's contract.Rules.
 
 Sources: ../shared/rules/shinjuku.txt (the rules) and the canonical data in assets/shinjuku/
 (`data` = generator.canon.load("shinjuku")). Every number (hand size, income, seed wards, queue
 slots, supplies, set points, card and customer counts, bonus tokens) is read from `data`.
+The companion binds the rules to the data once: `rules = RULES(data)` builds the Index (index.py)
+that every call uses.
 
 Modules: index (lookups derived from data), state (copying, draws, the queue, turn end), setup
 (options, initial state, table-mode deal), cards (playing cards, wild cards), movement (Move
-Customers paths), moves (validate/apply of every move), scoring (best_sets, final score), legal
-(legal-move lists), views (ward page, what to enter next, hidden information, history lines).
+Customers paths), moves (validate/apply of every move), scoring (best_sets, scores, the result),
+legal (legal-move lists), views (ward page, what to enter next, hidden information, history
+lines), playout (seeded random players for tests and benchmarks).
 
-RULES (the engine contract of companion/games/__init__.py, plus helpers)
--------------------------------------------------------------------------
-    setup(data, players, options, seed) -> state
-    validate_options(data, players, options) -> [reason]
-    validate(data, state, move) -> [reason]          empty = legal; never raises, any input
-    apply(data, state, move) -> new state            never mutates `state`; ValueError if illegal
-    score(data, state) -> {"final", "players": [{player, name, colour, customers {type: n},
-                           tokens {token: n}, wild, sets, by_size {"4": {sets, points_each,
-                           points}, ...}, points}], "leaders": [player...]}
-    best_sets(customers {type: n}, wild) -> (points, sets)       the calculator's partition
-    calculator(data, body) -> (reasons, {"points", "sets"})      POST /api/shinjuku/score
-    legal_moves(data, state, kinds=None, max_paths=16) -> [move]  (kinds: only these actions;
-                           one move per distinct target, see legal.py for the reductions)
-    ward_view(data, ward, state=None, player=None) -> dict       the ward page
-    needs(data, state) -> {"phase", "prompt", "players", "moves", "enter"?, ...}
-    public_view(data, state, viewer=None) -> state without hidden information
-    public_move(data, move, viewer=None) -> a logged move without hidden information
-    current_player(data, state), describe(data, state, move), can_undo(data, state, move)
-                           (the optional hooks of companion/catalog.py)
+The contract (companion/games/contract.py) and the helpers the web layer may call
+---------------------------------------------------------------------------------
+    setup(players, options, seed) -> state          raises ValueError (IllegalMove) on bad options
+    validate_options(players, options) -> [reason]
+    legal_moves(state, player=None, *, kinds=None, max_paths=16) -> Legal(moves, complete)
+    validate(state, move, ctx=Ctx()) -> [reason]    empty = legal; never raises, whatever `move` is
+    apply(state, move, ctx=Ctx()) -> new state       never mutates `state`; IllegalMove if illegal
+    actors(state) -> Actors                          "one" (a turn), "several" (track bonus answers),
+                                                     "all" (table-mode set-up), "none" (over)
+    result(state) -> None | {"winners", "unit": "points", "scores": [...]}   (scoring.result)
+    public_view(state, viewer) / public_move(move, viewer)    viewer: seat, None, contract.HOST
+    secret_paths(state, seat) -> [path]              the seat's hand (and the cards it just drew)
+    describe(state, move) -> str, can_undo(state, move) -> [reason], mover(move) -> seat | None
+    needs(state) -> {"phase", "prompt", "players", "moves", "enter"?, "wards"?, "actions_left"?,
+                     "income_cards"?}               what the table must do next (works on a view)
+  helpers:
+    ward_view(ward, state=None, player=None) -> dict             the ward page (views.ward_view)
+    best_sets(customers {type: n}, wild=0) -> (points, sets)    the best partition into sets
+    calculator(body) -> (reasons, {"points", "sets"} | None)     POST /api/shinjuku/score
+    limits() -> ({type: most customers}, most wild tokens)       what the calculator accepts
+    score(state) -> {"final", "players": [...], "leaders"}       the scoring at any moment
 
 Options: {"deck": "table" | "companion", "start_player": 0, "colours": ["red", "blue"]}
+  (chance_modes: "table" = {"deck": "table"}, "companion" = {"deck": "companion"})
   * "table" (default): the physical deck and bag are used; players enter what they drew.
   * "companion": the companion is the deck and the bag: at setup the deck and the bag are shuffled
     from the seed into ordered lists kept in the state; draws take from the front; a reshuffle of
@@ -42,19 +48,21 @@ Options: {"deck": "table" | "companion", "start_player": 0, "colours": ["red", "
   entry that cannot be (a 5th Minato card); a card found only in the discard pile means the table
   reshuffled it into a new deck.
   Hidden information: in companion mode the state holds the seed, the deck order and the bag order,
-  and in both modes every hand. Send phones public_view(data, state, viewer) (seed, deck order,
-  other hands and their draws removed), never the raw state.
+  and in both modes every hand. Send phones public_view(state, viewer) (seed, deck, bag order,
+  other hands and their draws removed; contract.HOST sees every hand), never the raw state.
 
 State (plain JSON; multisets kept sorted in data order)
 -------------------------------------------------------
     game "shinjuku", mode "table"|"companion", seed, shuffles (reshuffles so far)
     phase "deal" | "place" | "matsuri" | "actions" | "bonus" | "over"
     turn (1, 2, ...), round, start_player, current (whose turn), actions (action types taken this
-    turn), bonus (players still to answer a track-income bonus), final_round (the final customer
-    has left the queue: the game ends when the turn comes back to the start player)
+    turn), bonus (players still to answer a track-income bonus), final_round (the bag is empty and
+    the final customer has left the queue: the game ends when the turn comes back to the start
+    player with the queue empty)
     players [{name, colour, hand [ward], stores {goods: n in supply}, department_stores, track,
               customers [token], bonus_tokens [value]}]
-    matsuri (ward), queue [{card, customers [token]}] (head ① first, then ②, ③, ④)
+    matsuri (ward), queue [{card, customers [token]}] (head ① first, then ②, ③, ④; once dealt,
+    every space always holds a card)
     wards {ward: [token]} (customers waiting in each ward), stations {station: {owner, kind
     "store"|"department-store", goods (or null)}}, tracks {connection id: owner (null = neutral)}
     deck [ward], discard [ward], bag [token], bonus_stack [value] (upgrade bonus tokens left)
@@ -64,8 +72,9 @@ State (plain JSON; multisets kept sorted in data order)
   joined by "--" ("nakano--shinjuku"); a customer token is its type ("food") or, when marked "2",
   type + "-2" ("food-2").
 
-Move format (JSON objects; "player" is the index of the player making the move)
---------------------------------------------------------------------------------
+Move format (JSON objects; "player" is the index of the player making the move; move_types below
+is the same table with field schemas, labels and who may send each)
+-------------------------------------------------------------------------------------------------
   "card" (a card played) is a ward id, or a list of three ward ids played together as one wild.
 
   Table-mode set-up (phase "deal", any order; then the start player's turn begins):
@@ -77,9 +86,9 @@ Move format (JSON objects; "player" is the index of the player making the move)
     {"type": "place-customers", "player": 0}                                         (companion mode)
     {"type": "place-customers", "player": 0, "card": "ota", "customers": ["food"]}    (table mode:
         the card drawn for ④ and as many customers as were placed; fewer when the bag runs out;
-        "card" left out when no card is left). Skipped automatically when the queue is empty.
+        "card" left out when no card is left to draw). Skipped automatically when the queue is empty.
     {"type": "move-matsuri", "player": 0, "ward": "chuo"}                             a neighbour
-    then up to two different actions:
+    then two different actions (the turn ends by itself after the second, or at once after Income):
     {"type": "open-store", "player": 0, "card": "chiyoda", "station": "tokyo", "goods": "food"}
     {"type": "expand-track", "player": 0, "connection": ["shinjuku", "nakano"]}
     {"type": "expand-track", "player": 0, "connection": ["shinjuku", "nakano"],
@@ -89,11 +98,12 @@ Move format (JSON objects; "player" is the index of the player making the move)
                                                             may be left out when nothing can be drawn)
     {"type": "move-customers", "player": 0, "card": "shinjuku",
         "path": ["shinjuku", "yoyogi", "shibuya"], "take": {"shibuya": "food-2"}}   ("take" optional)
-    {"type": "end-turn", "player": 0}                      (end the turn with fewer than 2 actions)
   After a move that used other players' track (phase "bonus"), each of them answers:
     {"type": "income", "player": 2}  (table mode + "cards")   or   {"type": "decline-income", "player": 2}
-  Connections may also be given by id ("nakano--shinjuku"). The turn ends by itself after the
-  second action, or at once after Income.
+  Connections may also be given by id ("nakano--shinjuku"). There is no "end-turn" move.
+  Who may send a move (ctx.seat): the seat named by its "player", or the host; the set-up entries
+  seed-ward, place-matsuri and fill-queue belong to the table (any seat); a dealt hand
+  (deal-hand) names its player, so a seat may enter its own hand and the host any hand.
 
 Decisions where the rules are silent (a player's natural reading)
 ------------------------------------------------------------------
@@ -101,20 +111,32 @@ Decisions where the rules are silent (a player's natural reading)
     simulator does). Queue cards are drawn onto ④ first, ① last.
   * "Next available (empty) card" counts from the head ①: a customer of a type not yet in the
     queue goes on the empty card nearest to ①. (So the cards holding customers are always ①..k.)
-  * An empty deck is refilled by shuffling the discard pile. If both are empty (every card in a
-    hand), nothing is drawn: Income draws what it can, ④ stays without a card; a customer that
-    finds no card goes back into the bag.
-  * Place customers when the queue holds no customers at all (once the bag is empty): the step is
-    skipped. (If cards ran out and left a card-less gap in the queue, ① may be empty while later
-    cards hold customers: the step still happens, placing nothing, so the queue keeps moving.)
-  * End: when a placement leaves the queue without customers (the bag is empty; or, if every
-    card is in a hand, drawn customers found no card to sit on and went back to the bag), the
-    final round starts; the game ends when the turn would pass to the start player with the queue
+  * An empty deck is refilled by shuffling the discard pile (the text says nothing of an empty
+    deck). If both are empty (every other card is in a hand), Income draws what it can (possibly
+    nothing), and the card just taken from queue space ① goes back on ④ instead of into the hand:
+    "Draw a new card and place it on ④" needs a card, and that card is the only one not in a hand.
+    Why this reading: the queue then always has its four cards, one for each customer type, so
+    every customer drawn from the bag finds a place ("place the new customer on the card with the
+    matching customer ... Otherwise ... on the next available (empty) card"). Leaving ④ without a
+    card (the earlier reading) sent customers who found no card back to the bag; once the queue
+    was empty no placement drew any more ("Add customers to the queue equal to the number that
+    were just placed"), and the game ended with customers still in the bag, against the text.
+  * Place customers when the queue holds no customers at all (the bag is empty): the step is
+    skipped (there is nothing to place, and no card is taken).
+  * End: "When the last customer is drawn from the bag, play continues until the customer queue is
+    emptied. The player that places the final customer from the queue finishes their turn and play
+    continues until the player with the Start Player Token." The final round starts when a
+    placement leaves the bag and the queue both empty (the queue only empties once the bag is
+    empty, see above); the game ends when the turn would pass to the start player with the queue
     empty. A customer an upgrade puts back in the queue is still placed at the start of the next
     turn; if the queue is not empty when the turn would pass to the start player, the queue has
     not been emptied yet and play goes on (to the start player again), so turns stay equal.
-  * A player may end the turn with fewer than two actions ("end-turn"). Income draws up to 4 cards
-    (data: income_hand), or 1 with 4 or more in hand, and ends the turn even as the first action.
+  * Turns: "Choose any two of the following actions (must be different actions)". There is no way
+    to end a turn early: the turn ends after the second different action, or at once after Income
+    ("Your turn ends immediately after taking this action, even if you had one more action
+    available"), also when Income is the first action. Income is always possible (it draws up to
+    4 cards (data: income_hand), or 1 with 4 or more in hand, or what is left), so a player can
+    always complete a turn.
   * Open Store and Upgrade need a store/department store left in the supply; an upgraded store
     goes back to its owner's supply. The upgrade bonus token is claimed automatically (it can only
     help); each token is one wild customer in scoring (its stack value is kept for display only).
@@ -130,11 +152,17 @@ Decisions where the rules are silent (a player's natural reading)
     the mover's left, each answer once; the neutral Shinjuku-Yoyogi link earns nobody.
   * Wild: a card is wild when its ward is the Matsuri ward or the player has a store or department
     store in its ward, judged when played; three cards of any wards always make one wild card.
-  * Scoring ties are shared ("leaders" lists every player with the top score).
+  * Winners: the text has no tie-break ("victory goes to the player that can create the most
+    sets", scored in points), so every player with the top score wins (a shared victory).
   * Companion mode: a move that drew from the deck or bag cannot be undone (can_undo), so a
     player cannot look at the next cards and choose again; table mode can undo any move.
 """
 from __future__ import annotations
+
+from typing import Any
+
+from companion.games import contract
+from companion.games.contract import Actors, Ctx, Field, IllegalMove, Legal, MoveType
 
 from . import legal as _legal
 from . import moves as _moves
@@ -142,67 +170,194 @@ from . import scoring as _scoring
 from . import setup as _setup
 from . import state as _state
 from . import views as _views
-from .index import index as _index
-from .scoring import best_sets
+from .index import Index
 
-__all__ = ["RULES", "best_sets", "ShinjukuRules"]
+__all__ = ["RULES", "ShinjukuRules"]
+
+# ---------------------------------------------------------------------------------------------
+# The table of moves (contract.MoveType): OpenAPI schemas, the pages' labels, who may send each.
+# Schemas name no game fact (the ids and counts are the data's; the reasons explain them).
+
+_WARD = {"type": "string", "description": "a ward id, e.g. \"shinjuku\""}
+_WARDS = {"type": "array", "items": _WARD}
+_TOKENS = {"type": "array", "items": {"type": "string",
+                                      "description": "a customer token: its type, + \"-2\" if marked 2"}}
+_CARD = {"oneOf": [_WARD, {**_WARDS, "minItems": 1}],
+         "description": "a ward card of your hand, or a list of three cards played together as one wild"}
+_CONNECTION = {"oneOf": [{"type": "string", "description": "a connection id, e.g. \"nakano--shinjuku\""},
+                         {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2,
+                          "description": "its two station ids"}]}
+_PLAYER = Field("player", {"type": "integer", "minimum": 0}, "the seat index of the player making the move")
 
 
-class ShinjukuRules:
+def _f(name: str, schema: dict, doc: str, required: bool = True) -> Field:
+    return Field(name, schema, doc, required)
+
+
+MOVE_TYPES = (
+    MoveType("deal-hand", "Enter a dealt hand", (
+        _PLAYER, _f("cards", _WARDS, "the cards dealt to that player")), who="seat",
+        doc="Table mode, set-up: the hand a player was dealt (a seat enters its own; the host any)."),
+    MoveType("seed-ward", "Enter a starting ward", (
+        _f("ward", _WARD, "the ward card drawn"),
+        _f("customers", _TOKENS, "the customers drawn for it")), who="table",
+        doc="Table mode, set-up: a ward drawn for the starting customers, with its customers."),
+    MoveType("place-matsuri", "Place the Matsuri", (
+        _f("ward", _WARD, "the ward card drawn for the Matsuri"),), who="table",
+        doc="Table mode, set-up: where the Matsuri starts."),
+    MoveType("fill-queue", "Fill the customer queue", (
+        _f("cards", _WARDS, "the queue cards, head ① first"),
+        _f("customers", _TOKENS, "the customers drawn for the queue")), who="table",
+        doc="Table mode, set-up: the customer queue's cards and first customers."),
+    MoveType("place-customers", "Place customers", (
+        _PLAYER,
+        _f("card", _WARD, "table mode: the card drawn for queue space ④ (none when no card is left)",
+           required=False),
+        _f("customers", _TOKENS, "table mode: the customers drawn, as many as were placed",
+           required=False)),
+        doc="Start of a turn: the customers of queue space ① go to its ward, its card to the hand."),
+    MoveType("move-matsuri", "Move the Matsuri", (
+        _PLAYER, _f("ward", _WARD, "a ward next to the Matsuri's")),
+        doc="Start of a turn: the Matsuri moves to a neighbouring ward."),
+    MoveType("open-store", "Open a store", (
+        _PLAYER, _f("card", _CARD, "the card played, matching the station's ward"),
+        _f("station", {"type": "string"}, "an empty station id"),
+        _f("goods", {"type": "string"}, "what the store sells, e.g. \"food\"")),
+        doc="Action: spend a ward card and open a store at an empty station of that ward."),
+    MoveType("expand-track", "Expand track", (
+        _PLAYER, _f("connection", _CONNECTION, "the first segment: an empty connection"),
+        _f("second", _CONNECTION, "a second segment touching the first", required=False),
+        _f("card", _CARD, "with a second segment: a card matching either end of the first",
+           required=False)),
+        doc="Action: one segment of track anywhere; a second, connected one for a card."),
+    MoveType("upgrade-store", "Upgrade a store", (
+        _PLAYER, _f("station", {"type": "string"}, "your store's station (a sakura station)"),
+        _f("card", _CARD, "the card played, matching the station's ward"),
+        _f("customer", {"type": "string"}, "one of your customers of the store's type")),
+        doc="Action: a store becomes a department store; the customer goes to the queue."),
+    MoveType("income", "Draw income", (
+        _PLAYER, _f("cards", _WARDS, "table mode: the cards drawn", required=False)),
+        doc="Action (ends the turn at once), or the track bonus: draw up to four cards, or one."),
+    MoveType("move-customers", "Move customers", (
+        _PLAYER, _f("card", _CARD, "the card played, matching the ward of the first station"),
+        _f("path", {"type": "array", "items": {"type": "string"}, "minItems": 1},
+           "the stations visited along built track, starting in the ward whose customers move"),
+        _f("take", {"type": "object", "additionalProperties": {"type": "string"}},
+           "station -> the customer its store takes, where there is a choice", required=False)),
+        doc="Action: move a ward's customers along track to stores."),
+    MoveType("decline-income", "Decline the track bonus", (_PLAYER,),
+             doc="Track bonus: do not take the Income another player's move earned you."),
+)
+
+
+class ShinjukuRules(contract.Rules):
+    """Shinjuku's rules bound to its data (see the module docstring)."""
+
     id = "shinjuku"
+    move_types = MOVE_TYPES
+    chance_modes = {"table": {"deck": _state.TABLE}, "companion": {"deck": _state.COMPANION}}
+    options_doc = {
+        "deck": "\"table\" (default): you draw from the real deck and bag and enter what you drew; "
+                "\"companion\": the companion shuffles and draws for you.",
+        "start_player": "the seat index of the player with the Start Player token (default 0).",
+        "colours": "one colour id per player, all different (default: the data's colours in order).",
+    }
 
-    # ---- the engine contract ----
-    def setup(self, data, players, options, seed) -> dict:
-        return _setup.setup(_index(data), players, options, seed)
+    def __init__(self, data: Any):
+        super().__init__(data)
+        self.ix = Index(data)
 
-    def validate_options(self, data, players, options) -> list[str]:
-        return _setup.validate_options(_index(data), players, options)
+    # ---- the contract ---------------------------------------------------------------------------
+    def setup(self, players: list[str], options: dict, seed: int) -> dict:
+        return _setup.setup(self.ix, players, options, seed)
 
-    def validate(self, data, state, move) -> list[str]:
-        return _moves.run(_index(data), state, move, act=False)
+    def validate_options(self, players: list[str], options: dict) -> list[str]:
+        return _setup.validate_options(self.ix, players, options)
 
-    def apply(self, data, state, move) -> dict:
-        new = _state.clone(state)
-        reasons = _moves.run(_index(data), new, move, act=True)
+    def legal_moves(self, state: dict, player: int | None = None, *, kinds=None,
+                    max_paths: int = 16) -> Legal:
+        """Legal moves now (of the types in `kinds`, if given; at most `max_paths` move paths per
+        starting station); with `player`, only the moves that seat may send (its own and the
+        table's). `complete` is False where the list is a sample (see legal.py)."""
+        moves, complete = _legal.legal_moves(self.ix, state, kinds, max_paths)
+        if player is not None:
+            moves = [m for m in moves if self.mover(m) in (None, player)]
+        return Legal(moves, complete)
+
+    def validate(self, state: dict, move: Any, ctx: Ctx = Ctx()) -> list[str]:
+        return self._sender(state, move, ctx) or _moves.run(self.ix, state, move, act=False)
+
+    def apply(self, state: dict, move: dict, ctx: Ctx = Ctx()) -> dict:
+        reasons = self._sender(state, move, ctx)
         if reasons:
-            raise ValueError(" ".join(reasons))
+            raise IllegalMove(reasons)
+        new = _state.clone(state)
+        reasons = _moves.run(self.ix, new, move, act=True)
+        if reasons:
+            raise IllegalMove(reasons)
         return new
 
-    def score(self, data, state) -> dict:
-        return _scoring.score(_index(data), state)
+    def actors(self, state: dict) -> Actors:
+        phase = state.get("phase")
+        if phase == "over":
+            return contract.NOBODY
+        if phase == "deal":            # table mode: anyone enters the set-up, in any order
+            return Actors("all", tuple(range(len(state["players"]))))
+        if phase == "bonus":
+            return Actors("several", tuple(state["bonus"]))
+        return Actors("one", (state["current"],))
 
-    # ---- helpers for the web layer, the UI and tests ----
-    @staticmethod
-    def best_sets(customers: dict, wild: int = 0, points: dict | None = None,
-                  types: list[str] | None = None):
-        return best_sets(customers, wild, points, types)
+    def result(self, state: dict) -> dict | None:
+        return _scoring.result(self.ix, state)
 
-    def calculator(self, data, body):
-        return _scoring.calculator(_index(data), body)
+    def public_view(self, state: dict, viewer: contract.Viewer = None) -> dict:
+        return _views.public_view(self.ix, state, viewer)
 
-    def legal_moves(self, data, state, kinds=None, max_paths: int = 16) -> list[dict]:
-        return _legal.legal_moves(_index(data), state, kinds, max_paths)
+    def public_move(self, move: dict, viewer: contract.Viewer = None) -> dict:
+        return _views.public_move(self.ix, move, viewer)
 
-    def ward_view(self, data, ward, state=None, player=None) -> dict:
-        return _views.ward_view(_index(data), ward, state, player)
+    def secret_paths(self, state: dict, seat: int) -> list[tuple]:
+        """What only `seat` and the host may see: its hand, and the cards it just drew."""
+        paths = [("players", seat, "hand")]
+        last = state.get("last") or {}
+        if "drawn" in last and last.get("player") == seat:
+            paths.append(("last", "drawn"))
+        return paths
 
-    def needs(self, data, state) -> dict:
-        return _views.needs(_index(data), state)
+    def describe(self, state: dict, move: dict) -> str:
+        return _views.describe(self.ix, state, move)
 
-    def public_view(self, data, state, viewer=None) -> dict:
-        return _views.public_view(_index(data), state, viewer)
+    def can_undo(self, state: dict, move: dict) -> list[str]:
+        return _views.can_undo(self.ix, state, move)
 
-    def public_move(self, data, move, viewer=None) -> dict:
-        return _views.public_move(_index(data), move, viewer)
+    def needs(self, state: dict) -> dict:
+        return _views.needs(self.ix, state)
 
-    def current_player(self, data, state):
-        return _views.current_player(_index(data), state)
+    # ---- helpers for the web layer, the UI and tests ----------------------------------------------
+    def ward_view(self, ward: str, state: dict | None = None, player: int | None = None) -> dict:
+        return _views.ward_view(self.ix, ward, state, player)
 
-    def describe(self, data, state, move) -> str:
-        return _views.describe(_index(data), state, move)
+    def best_sets(self, customers: dict, wild: int = 0) -> tuple[int, list[list[str]]]:
+        return _scoring.best_sets(customers, wild, self.ix.set_points, self.ix.types)
 
-    def can_undo(self, data, state, move) -> list[str]:
-        return _views.can_undo(_index(data), state, move)
+    def calculator(self, body: Any) -> tuple[list[str], dict | None]:
+        return _scoring.calculator(self.ix, body)
+
+    def limits(self) -> tuple[dict[str, int], int]:
+        return _scoring.limits(self.ix)
+
+    def score(self, state: dict) -> dict:
+        return _scoring.score(self.ix, state)
+
+    # ---- internals --------------------------------------------------------------------------------
+    def _sender(self, state: dict, move: Any, ctx: Any) -> list[str]:
+        """Why the sender (ctx.seat) may not make this move: [] for the host, the seat the move
+        names, and the table's moves (set-up entries) from anyone."""
+        seat = self.mover(move)
+        if not isinstance(ctx, Ctx) or ctx.may_act_for(seat):
+            return []
+        who = _state.player_name(state, seat)
+        return [f"Only {who} (or the host) may make {who}'s moves."]
 
 
-RULES = ShinjukuRules()
+RULES = ShinjukuRules

@@ -2,6 +2,8 @@
 
 Nothing here is a game fact of its own: every number and name comes from `data`; this module only
 reshapes it for fast access (station -> ward, station pair -> connection id, token kinds, ...).
+`ShinjukuRules(data)` builds its one Index when it is bound to the data; every rules function
+takes that Index first.
 """
 from __future__ import annotations
 
@@ -75,6 +77,11 @@ class Index:
         self.colours: list[str] = [c.id for c in data.pieces.colour]
         self.bonus_values: list[int] = list(data.upgrade_bonus.values)
         self.set_points: dict[int, int] = {int(k): v for k, v in data.scoring.set_points.items()}
+        if len(self.types) > self.slots:
+            # The queue rule gives every type its own card; with fewer cards than types a drawn
+            # customer could find no card, which the rules never provide for.
+            raise ValueError(f"the customer queue has {self.slots} spaces for {len(self.types)} "
+                             f"customer types; it needs one space per type")
 
     # ---- ordering helpers (state lists are kept sorted so equal states compare equal) ----
 
@@ -118,15 +125,3 @@ def with_article(word: str, capital: bool = False) -> str:
     article = "an" if str(word)[:1].lower() in "aeiou" else "a"
     return f"{article.capitalize() if capital else article} {word}"
 
-
-_CACHE: dict[int, tuple[object, Index]] = {}
-
-
-def index(data) -> Index:
-    """The Index of `data` (built once per data object; the data object is kept alive with it)."""
-    hit = _CACHE.get(id(data))
-    if hit is not None and hit[0] is data:
-        return hit[1]
-    ix = Index(data)
-    _CACHE[id(data)] = (data, ix)
-    return ix

@@ -1,13 +1,16 @@
-"""Listing legal moves, for random playouts, tests and the UI's choices.
+"""Listing legal moves, for the UI's choices, random playouts and tests.
 
 `legal_moves` returns moves that `validate` accepts, one per distinct choice of target, reduced in
-two ways so the list stays short:
+three ways so the list stays short (the list is then marked incomplete):
   * cards: each distinct matching card of the hand, or (only when no single card matches) one
     three-card wild made of the first three cards of the hand;
   * move paths: at most `max_paths` paths per starting station, shortest first, with the default
-    choice of which customer each store takes.
-In table mode, moves that carry drawn cards or customers are filled with one possible draw (the
-first cards/customers that can still be drawn); the UI asks the players what they really drew.
+    choice of which customer each store takes;
+  * table mode: moves that carry drawn cards or customers are filled with one possible draw (the
+    first cards/customers that can still be drawn); the UI asks the players what they really drew.
+The list is never empty while the game runs (Income is always possible in the actions phase), and
+since every turn drains the bag (see the package docstring), choosing any listed move again and
+again always reaches the end of the game.
 """
 from __future__ import annotations
 
@@ -23,12 +26,14 @@ def _sample_cards(ix: Index, state: dict, k: int, deck_only: bool = False) -> li
     return pool[:k]
 
 
-def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> list[dict]:
+def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tuple[list[dict], bool]:
+    """(moves, complete): the legal moves (of the types in `kinds`, if given) and whether the list
+    holds every legal move rather than a sample."""
     phase = state["phase"]
     table = state["mode"] == st.TABLE
     out: list[dict] = []
     if phase == "over":
-        return out
+        return out, True
     if phase == "deal":
         d = state["deal"]
         hand = _sample_cards(ix, state, ix.hand_size, deck_only=True)
@@ -46,30 +51,37 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> list
         if not d["queue"]:
             out.append({"type": "fill-queue", "cards": _sample_cards(ix, state, ix.slots, True),
                         "customers": state["bag"][:ix.queue_start]})
-        return out
+        return _only(out, kinds), False                      # every entry is one possible draw
 
     p = state["current"]
     if phase == "place":
         m = {"type": "place-customers", "player": p}
+        complete = True
         if table:
             if st.card_pool(state):
                 m["card"] = _sample_cards(ix, state, 1)[0]
+                complete = False
             m["customers"] = state["bag"][:len(state["queue"][0]["customers"])]
-        return [m]
+            complete = complete and not m["customers"]
+        return _only([m], kinds), complete
     if phase == "matsuri":
-        return [{"type": "move-matsuri", "player": p, "ward": w} for w in ix.neighbours[state["matsuri"]]]
+        return _only([{"type": "move-matsuri", "player": p, "ward": w}
+                      for w in ix.neighbours[state["matsuri"]]], kinds), True
     if phase == "bonus":
+        complete = True
         for q in state["bonus"]:
             m = {"type": "income", "player": q}
             if table:
                 m["cards"] = _sample_cards(ix, state, mv.income_count(ix, state, q)[1])
+                complete = complete and not m["cards"]
             out += [m, {"type": "decline-income", "player": q}]
-        return out
+        return _only(out, kinds), complete
 
-    # actions
+    # actions: two different actions; Income is always possible (it draws what it can)
     done = state["actions"]
     want = [a for a in mv.ACTIONS if a not in done and (kinds is None or a in kinds)]
     me = state["players"][p]
+    complete = len(me["hand"]) < ix.cards_as_wild or ix.cards_as_wild <= 1   # else: triples sampled
     if "open-store" in want:
         goods = [g for g in ix.goods if me["stores"][g] > 0]
         if goods:
@@ -109,6 +121,7 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> list
         m = {"type": "income", "player": p}
         if table:
             m["cards"] = _sample_cards(ix, state, mv.income_count(ix, state, p)[1])
+            complete = complete and not m["cards"]
         out.append(m)
     if "move-customers" in want:
         for w in ix.ward_ids:
@@ -117,10 +130,13 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> list
             cards = cd.options(ix, state, p, [w])
             if not cards:
                 continue
+            complete = False                  # paths capped, stores take the default customer
             for s in ix.stations_in[w]:
                 for path in paths_from(ix, state, s, max_paths):
                     for c in cards:
                         out.append({"type": "move-customers", "player": p, "card": c, "path": path})
-    if kinds is None or "end-turn" in kinds:
-        out.append({"type": "end-turn", "player": p})
-    return out
+    return out, complete
+
+
+def _only(moves: list[dict], kinds) -> list[dict]:
+    return moves if kinds is None else [m for m in moves if m["type"] in kinds]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from .index import Index
 
 
-def _matching(ix: Index, store: dict, remaining: list[str]) -> list[str]:
+def matching(ix: Index, store: dict, remaining: list[str]) -> list[str]:
     if store["kind"] == "department-store":
         return list(remaining)
     return [c for c in remaining if ix.token[c][0] == store["goods"]]
@@ -71,7 +71,7 @@ def simulate(ix: Index, state: dict, p: int, path, take) -> tuple[dict | None, l
     deliveries = []
     for s in path:
         store = state["stations"].get(s)
-        candidates = _matching(ix, store, remaining) if store else []
+        candidates = matching(ix, store, remaining) if store else []
         if not candidates:
             if s in take:
                 what = "no store" if not store else "no matching customer"

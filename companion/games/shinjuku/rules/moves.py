@@ -1,8 +1,12 @@
 """Every move: checking it (reasons a player understands) and applying it to a copy of the state.
 
 Each handler `(ix, state, move, act) -> reasons` first checks everything; only when the move is
-legal and `act` is true does it change `state` (which is then always a private copy, see `apply`).
-The move format is described in the package docstring.
+legal and `act` is true does it change `state` (which is then always a private copy, see
+ShinjukuRules.apply). The move format is described in the package docstring.
+
+A turn has no "end turn" move: "Choose any two of the following actions (must be different
+actions)" — the turn ends by itself after the second action, or at once after Income, which is
+always possible (it draws what it can, possibly nothing), so two actions always are.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ PHASE_MOVES = {
     "deal": ("deal-hand", "seed-ward", "place-matsuri", "fill-queue"),
     "place": ("place-customers",),
     "matsuri": ("move-matsuri",),
-    "actions": ACTIONS + ("end-turn",),
+    "actions": ACTIONS,
     "bonus": ("income", "decline-income"),
     "over": (),
 }
@@ -45,9 +49,13 @@ FIELDS = {
     "upgrade-store": ("card", "station", "customer"),
     "income": ("cards",),
     "move-customers": ("card", "path", "take"),
-    "end-turn": (),
     "decline-income": (),
 }
+
+#: the reason given for the "end-turn" move of earlier versions (logs, old pages)
+NO_END_TURN = ("There is no end-turn move: \"Choose any two of the following actions (must be different "
+               "actions)\". The turn ends by itself after the second action, or at once after Income, "
+               "which is always possible.")
 
 
 def expected(ix: Index, state: dict) -> str:
@@ -72,7 +80,9 @@ def expected(ix: Index, state: dict) -> str:
     if phase == "matsuri":
         return f"{who} moves the Matsuri from {ix.wname(state['matsuri'])} to a neighbouring ward."
     if phase == "actions":
-        return f"{who} takes an action (or ends the turn)."
+        if state["actions"]:
+            return f"{who} takes a second action, different from the first (Income is always possible)."
+        return f"{who} takes two different actions (Income ends the turn at once)."
     if phase == "bonus":
         names = ", ".join(st.player_name(state, p) for p in state["bonus"])
         return f"Waiting for {names} to take or decline the Income their track earned."
@@ -96,8 +106,10 @@ def _player(ix: Index, state: dict, move: dict, mtype: str) -> tuple[int | None,
 
 def check_shape(ix: Index, state: dict, move) -> tuple[str | None, list[str]]:
     if not isinstance(move, dict):
-        return None, ["A move is an object with a \"type\", e.g. {\"type\": \"end-turn\", \"player\": 0}."]
+        return None, ["A move is an object with a \"type\", e.g. {\"type\": \"income\", \"player\": 0}."]
     mtype = move.get("type")
+    if mtype == "end-turn":
+        return None, [NO_END_TURN]
     if not isinstance(mtype, str) or mtype not in ALL_MOVES:
         return None, [f"Unknown move type {mtype!r} (known: {', '.join(ALL_MOVES)})."]
     extra = sorted((k for k in move if k not in ("type", "player") + FIELDS[mtype]), key=repr)
@@ -139,19 +151,26 @@ def _table_only(state: dict, move: dict, fields: tuple[str, ...]) -> list[str]:
 # Start of turn
 
 def place_customers(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[str]:
+    """Take ①'s customers to the ward of its card and the card into the hand; slide the queue;
+    draw a card for ④; add as many customers as were placed (fewer once the bag runs out).
+
+    When no card can be drawn for ④ (the deck and the discard pile are both empty: every other
+    card is in a hand), the card just taken from ① goes back on ④ instead of into the hand, so the
+    queue never loses a card and can always take the customers drawn (see the package docstring)."""
     reasons = _table_only(state, move, ("card", "customers"))
     if reasons:
         return reasons
     head = state["queue"][0]
     placed = list(head["customers"])
-    # After this card leaves the queue, which cards could be drawn for ④?
-    pool = st.card_pool(state)
+    ward = head["card"]
+    pool = st.card_pool(state)                 # cards that can be drawn for ④
     want_customers = min(len(placed), len(state["bag"]))
     if state["mode"] == st.TABLE:
         card = move.get("card")
         if pool == 0:
             if card is not None:
-                return ["The deck and the discard pile are empty: no card goes on ④ (leave out \"card\")."]
+                return [f"The deck and the discard pile are empty: the {ix.wname(ward)} card taken from "
+                        f"① goes back on ④ (leave out \"card\")."]
         else:
             if not isinstance(card, str):
                 return ["Enter the ward card drawn for queue space ④ (\"card\": a ward id)."]
@@ -162,29 +181,29 @@ def place_customers(ix: Index, state: dict, move: dict, p: int, act: bool) -> li
     if reasons or not act:
         return reasons
 
-    ward = head["card"]
     if placed:
         state["wards"][ward] = ix.sort_tokens(state["wards"][ward] + placed)
-    if ward is not None:
-        # (① can only lack customers after the cards ran out and left a gap in the queue:
-        # the queue still slides, so the customers behind the gap are not stuck.)
-        st.add_to_hand(ix, state, p, [ward])
     state["queue"] = state["queue"][1:]
+    if pool:
+        st.add_to_hand(ix, state, p, [ward])
+        if state["mode"] == st.COMPANION:
+            (new,) = st.draw_cards(ix, state, 1)
+        else:
+            (new,) = st.take_entered_cards(ix, state, [move["card"]])
+    else:
+        new = ward                               # nothing to draw: ①'s card goes back on ④
     if state["mode"] == st.COMPANION:
-        new = st.draw_cards(ix, state, 1)
         drawn = st.draw_customers(state, len(placed))
     else:
-        new = st.take_entered_cards(ix, state, [move["card"]]) if pool else []
         drawn = st.take_entered_customers(state, list(move.get("customers", [])))
-    state["queue"].append({"card": new[0] if new else None, "customers": []})
+    state["queue"].append({"card": new, "customers": []})
     for token in drawn:
-        if not st.queue_add(ix, state, token):
-            st.return_to_bag(ix, state, token)
-    state["last"].update({"ward": ward, "placed": placed, "card_taken": ward,
-                          "queue_card": new[0] if new else None, "customers_drawn": drawn})
-    # The queue only runs dry once the bag is empty (or, if every card is in a hand, once drawn
-    # customers have no card to sit on): the final customer has left the queue.
-    if not st.queue_customers(state) and not state["final_round"]:
+        st.queue_add(ix, state, token)
+    state["last"].update({"ward": ward, "placed": placed, "card_taken": ward if pool else None,
+                          "queue_card": new, "customers_drawn": drawn})
+    # "When the last customer is drawn from the bag, play continues until the customer queue is
+    # emptied": the final round starts once the bag is empty and the queue holds no customer.
+    if not state["bag"] and not st.queue_customers(state) and not state["final_round"]:
         state["final_round"] = True
         state["last"]["final_round"] = True
     state["phase"] = "matsuri"
@@ -206,12 +225,6 @@ def move_matsuri(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[
     state["last"].update({"from": here, "ward": ward})
     state["phase"] = "actions"
     state["actions"] = []
-    return []
-
-
-def end_turn(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[str]:
-    if act:
-        st.end_turn(state)
     return []
 
 
@@ -345,8 +358,7 @@ def upgrade_store(ix: Index, state: dict, move: dict, p: int, act: bool) -> list
         return reasons
     cd.spend(ix, state, p, cards)
     me["customers"].remove(token)
-    if not st.queue_add(ix, state, token):
-        st.return_to_bag(ix, state, token)
+    st.queue_add(ix, state, token)
     me["stores"][goods] += 1
     me["department_stores"] -= 1
     state["stations"][station] = {"owner": p, "kind": "department-store", "goods": None}
@@ -435,7 +447,6 @@ DEAL = {
 HANDLERS = {
     "place-customers": place_customers,
     "move-matsuri": move_matsuri,
-    "end-turn": end_turn,
     "open-store": open_store,
     "expand-track": expand_track,
     "upgrade-store": upgrade_store,

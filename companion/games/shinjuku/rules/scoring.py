@@ -1,4 +1,4 @@
-"""Final set scoring.
+"""Final set scoring and the result of a finished game.
 
 A player's customers (a "2" customer counts as two) and upgrade bonus tokens (each a wild customer)
 are partitioned into sets of different types; a set of 4 / 3 / 2 / 1 scores 10 / 6 / 3 / 1 (the
@@ -16,35 +16,21 @@ set, so a set may hold several wilds, or only wilds, but never more items than t
   interval. For counts up to 50 each that is a few thousand steps.
 * The sets are then built by placing each type (most numerous first) into the sets with the most
   free places (the Gale-Ryser construction), and filling what is left with wilds.
+
+The result (contract.result): the rules text has no tie-break ("victory goes to the player that
+can create the most sets"; the points decide), so equal top scores are a shared victory.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from companion.games import contract
 
 WILD = "wild"
 
-#: largest count (per type, and for wilds) the calculator accepts; far above anything a game reaches
-MAX_COUNT = 200
-
-
-@lru_cache(maxsize=1)
-def _canon():
-    from generator.canon import load
-    data = load("shinjuku")
-    return ([t.id for t in data.customers.type],
-            {int(k): v for k, v in data.scoring.set_points.items()})
-
-
-def best_sets(customers: dict, wild: int = 0, points: dict | None = None,
-              types: list[str] | None = None) -> tuple[int, list[list[str]]]:
+def best_sets(customers: dict, wild: int, points: dict, types: list[str]) -> tuple[int, list[list[str]]]:
     """The highest-scoring partition of `customers` ({type: count}) and `wild` tokens into sets of
-    different types. Returns (points, sets); each set lists its types in data order, then "wild"
-    for each wild token; sets are listed largest first. `points` ({size: points}) and `types`
-    default to Shinjuku's canonical data."""
-    if points is None or types is None:
-        canon_types, canon_points = _canon()
-        points = canon_points if points is None else points
-        types = canon_types if types is None else types
+    different types. Returns (points, sets); each set lists its types in `types` order, then
+    "wild" for each wild token; sets are listed largest first. `points`: {set size: points}
+    (ShinjukuRules.best_sets passes the data's)."""
     points = {int(k): v for k, v in points.items()}
     K = len(types)
     for t, n in customers.items():
@@ -159,6 +145,8 @@ def player_score(ix, player: dict) -> dict:
 
 
 def score(ix, state: dict) -> dict:
+    """Everyone's set scoring now (during the game too): {"final", "players": [player_score + player,
+    name, colour], "leaders": [player...]} (every player with the top points)."""
     rows = []
     for i, player in enumerate(state["players"]):
         row = {"player": i, "name": player["name"], "colour": player["colour"]}
@@ -169,25 +157,69 @@ def score(ix, state: dict) -> dict:
             "leaders": [r["player"] for r in rows if r["points"] == top]}
 
 
+def _size_label(size: int, n: int, each: int, wilds: int) -> str:
+    what = "Single customers" if size == 1 else f"Sets of {size} different customers"
+    extra = f" ({wilds} bonus token{'s' if wilds != 1 else ''} as wild)" if wilds else ""
+    return f"{what}: {n} × {each}{extra}"
+
+
+def result(ix, state: dict) -> dict | None:
+    """contract.result once the game is over: unit "points"; each breakdown lists the sets by size
+    with their points (and the bonus tokens each size holds as wild), then the upgrade bonus
+    tokens used as wild (0 points of their own: they score inside the sets), so it adds up to the
+    score. Winners: the top score; the rules have no tie-break, so a tie is a shared victory."""
+    if state.get("phase") != "over":
+        return None
+    rows = []
+    for i, player in enumerate(state["players"]):
+        ps = player_score(ix, player)
+        breakdown = []
+        for size in sorted(ix.set_points, reverse=True):
+            of_size = [s for s in ps["sets"] if len(s) == size]
+            wilds = sum(s.count(WILD) for s in of_size)
+            each = ix.set_points[size]
+            breakdown.append((_size_label(size, len(of_size), each, wilds), len(of_size) * each))
+        n = ps["wild"]
+        breakdown.append((f"Upgrade bonus tokens used as wild customers: {n} (scored in the sets above)", 0))
+        rows.append(contract.score_row(i, player["name"], breakdown, colour=player["colour"],
+                                       customers=ps["customers"], wild=n, sets=ps["sets"]))
+    return contract.result(contract.leaders(rows), "points", rows)
+
+
+def limits(ix) -> tuple[dict[str, int], int]:
+    """The most customers of each type one player can hold (a "2" token counting twice, every token
+    of the box) and the most upgrade bonus tokens (wilds): what the calculator accepts."""
+    most = {t: 0 for t in ix.types}
+    for token, n in ix.token_counts.items():
+        goods, value = ix.token[token]
+        most[goods] += n * value
+    return most, len(ix.bonus_values)
+
+
 def calculator(ix, body) -> tuple[list[str], dict | None]:
-    """`POST /api/shinjuku/score`: (reasons, {"points", "sets"})."""
+    """`POST /api/shinjuku/score` (API.md): (reasons, {"points", "sets"}). Refused: anything but
+    {"customers": {type: n}, "wild": n}, and numbers the game cannot reach (negative, more than the
+    box holds)."""
     if not isinstance(body, dict):
         return ["Send {\"customers\": {\"food\": n, …}, \"wild\": n}."], None
-    extra = sorted(k for k in body if k not in ("customers", "wild"))
+    extra = sorted((k for k in body if k not in ("customers", "wild")), key=repr)
     if extra:
         return [f"Unknown field {extra[0]!r} (send \"customers\" and \"wild\")."], None
     customers = body.get("customers", {})
     wild = body.get("wild", 0)
     if not isinstance(customers, dict):
         return ["\"customers\" maps each type to a count, e.g. {\"food\": 3, \"books\": 1}."], None
+    most, most_wild = limits(ix)
     reasons = []
     for t, n in customers.items():
-        if t not in ix.types:
+        if t not in most:
             reasons.append(f"{t!r} is not a customer type (one of: {', '.join(ix.types)}).")
-        elif isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_COUNT:
-            reasons.append(f"The count of {t} must be a whole number from 0 to {MAX_COUNT}.")
-    if isinstance(wild, bool) or not isinstance(wild, int) or not 0 <= wild <= MAX_COUNT:
-        reasons.append(f"\"wild\" (upgrade bonus tokens) must be a whole number from 0 to {MAX_COUNT}.")
+        elif isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= most[t]:
+            reasons.append(f"The count of {t} must be a whole number from 0 to {most[t]} (the game has "
+                           f"{most[t]} {ix.type_name[t]} customers, a “2” token counting as two).")
+    if isinstance(wild, bool) or not isinstance(wild, int) or not 0 <= wild <= most_wild:
+        reasons.append(f"\"wild\" (upgrade bonus tokens) must be a whole number from 0 to {most_wild} "
+                       f"(the game has {most_wild}).")
     if reasons:
         return reasons, None
     points, sets = best_sets(customers, wild, ix.set_points, ix.types)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+from companion.games.contract import IllegalMove
+
 from . import state as st
 from .index import Index
 
@@ -59,10 +61,10 @@ def validate_options(ix: Index, players, options) -> list[str]:
 def setup(ix: Index, players: list[str], options: dict | None, seed: int) -> dict:
     options = options or {}
     reasons = validate_options(ix, players, options)
-    if reasons:
-        raise ValueError(" ".join(reasons))
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError("The seed is a whole number.")
+        reasons.append("The seed is a whole number.")
+    if reasons:
+        raise IllegalMove(reasons)
     mode = options.get("deck", st.TABLE)
     colours = options.get("colours") or ix.colours[:len(players)]
     start = options.get("start_player", 0)
@@ -127,8 +129,7 @@ def _deal_companion(ix: Index, state: dict) -> None:
     cards = st.draw_cards(ix, state, ix.slots)
     state["queue"] = [{"card": c, "customers": []} for c in reversed(cards)]
     for token in st.draw_customers(state, ix.queue_start):
-        if not st.queue_add(ix, state, token):
-            st.return_to_bag(ix, state, token)
+        st.queue_add(ix, state, token)
     state["deal"] = None
     state["phase"] = st.start_turn_phase(state)
 
@@ -217,8 +218,7 @@ def fill_queue(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
     st.take_entered_cards(ix, state, cards)
     state["queue"] = [{"card": c, "customers": []} for c in cards]
     for token in st.take_entered_customers(state, move["customers"]):
-        if not st.queue_add(ix, state, token):
-            st.return_to_bag(ix, state, token)
+        st.queue_add(ix, state, token)
     state["deal"]["queue"] = True
     state["last"] = {"move": "fill-queue", "cards": list(cards), "customers": list(move["customers"])}
     _deal_done(ix, state)

@@ -142,26 +142,20 @@ def take_entered_customers(state: dict, tokens: list[str]) -> list[str]:
     return list(tokens)
 
 
-def return_to_bag(ix: Index, state: dict, token: str) -> None:
-    if state["mode"] == COMPANION:
-        state["bag"].append(token)       # back at the bottom of the (ordered) bag
-    else:
-        state["bag"] = ix.sort_tokens(state["bag"] + [token])
-
-
-def queue_add(ix: Index, state: dict, token: str) -> bool:
+def queue_add(ix: Index, state: dict, token: str) -> None:
     """Add a customer to the queue: onto the card already holding its type, else onto the first
-    empty card from the head ①. False when there is no such card (only when cards ran out)."""
+    empty card from the head ①. There always is one: the queue always holds its cards (see
+    place-customers) and has a card for every customer type (Index checks the data)."""
     goods = ix.token[token][0]
     for slot in state["queue"]:
         if slot["customers"] and ix.token[slot["customers"][0]][0] == goods:
             slot["customers"] = ix.sort_tokens(slot["customers"] + [token])
-            return True
+            return
     for slot in state["queue"]:
         if slot["card"] is not None and not slot["customers"]:
             slot["customers"] = [token]
-            return True
-    return False
+            return
+    raise AssertionError("the customer queue has no card for a customer")  # see the docstring
 
 
 def queue_customers(state: dict) -> int:
@@ -177,9 +171,10 @@ def start_turn_phase(state: dict) -> str:
 
 
 def end_turn(state: dict) -> None:
-    """Pass the turn on; after the final customer has left the queue, the game ends when the turn
-    would come back to the start player, unless an upgrade has put a customer back in the queue
-    (the queue is not emptied yet: play goes on, and the round of whoever places it is finished)."""
+    """Pass the turn on. Once the bag is empty and the final customer has left the queue
+    ("final_round"), the game ends when the turn would come back to the start player, unless an
+    upgrade has put a customer back in the queue (the queue is not emptied yet: play goes on, and
+    the round of whoever places it is finished)."""
     n = len(state["players"])
     nxt = (state["current"] + 1) % n
     state["actions"] = []
@@ -196,7 +191,9 @@ def end_turn(state: dict) -> None:
 
 def after_action(ix: Index, state: dict) -> None:
     """After an action (or a bonus income answer): wait for bonus incomes, else end the turn when
-    both actions are taken or the action was Income."""
+    both actions are taken ("Choose any two of the following actions") or the action was Income
+    ("Your turn ends immediately after taking this action, even if you had one more action
+    available"). There is no other way to end a turn."""
     if state["bonus"]:
         state["phase"] = "bonus"
         return

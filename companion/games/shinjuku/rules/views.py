@@ -1,6 +1,8 @@
 """Read-only helpers for the web layer: the ward page, what to enter next, a player's view of the
-state (hidden information removed), one-line move descriptions, whose turn it is, undo policy."""
+state (hidden information removed), one-line move descriptions, who may act, undo policy."""
 from __future__ import annotations
+
+from companion.games.contract import HOST
 
 from . import cards as cd
 from . import moves as mv
@@ -85,10 +87,13 @@ def needs(ix: Index, state: dict) -> dict:
     return out
 
 
-def public_view(ix: Index, state: dict, viewer: int | None = None) -> dict:
-    """The state as `viewer` may see it (None: a spectator). Hidden: the seed, the deck order, other
-    players' hands (their sizes stay) and what they drew. The bag's content is public (every drawn
-    customer is on the table), so it stays, sorted."""
+def public_view(ix: Index, state: dict, viewer=None) -> dict:
+    """The state as `viewer` may see it: a seat index, None (a spectator) or HOST (the phone passed
+    around the table: every hand). Hidden from everyone: the seed and the deck (its order in
+    companion mode; in table mode its content, which with the discard pile and the queue would
+    give away the hands), "deck_size" instead; the bag's order (its content is public: every
+    drawn customer is on the table), so it is sorted. Hidden from all but HOST and their own seat:
+    the hands (their sizes stay, "hand_size") and the cards drawn into them."""
     view = st.clone(state)
     view["seed"] = None
     view["deck"] = None
@@ -96,10 +101,10 @@ def public_view(ix: Index, state: dict, viewer: int | None = None) -> dict:
     view["bag"] = ix.sort_tokens(state["bag"])
     for p, pl in enumerate(view["players"]):
         pl["hand_size"] = len(pl["hand"])
-        if p != viewer:
+        if p != viewer and viewer != HOST:
             pl["hand"] = None
     last = view.get("last") or {}
-    if "drawn" in last and last.get("player") != viewer:
+    if "drawn" in last and last.get("player") != viewer and viewer != HOST:
         last["drawn"] = len(last["drawn"])      # cards drawn into a hand: only their number
     return view
 
@@ -108,21 +113,13 @@ def public_view(ix: Index, state: dict, viewer: int | None = None) -> dict:
 PRIVATE_CARDS = ("deal-hand", "income")
 
 
-def public_move(ix: Index, move: dict, viewer: int | None = None) -> dict:
+def public_move(ix: Index, move: dict, viewer=None) -> dict:
     """A logged move as `viewer` may see it: cards drawn into another player's hand become their
-    number, as public_view does for the hand itself."""
-    if (isinstance(move, dict) and move.get("type") in PRIVATE_CARDS
+    number, as public_view does for the hand itself (HOST sees them)."""
+    if (viewer != HOST and isinstance(move, dict) and move.get("type") in PRIVATE_CARDS
             and isinstance(move.get("cards"), list) and move.get("player") != viewer):
         return {**move, "cards": len(move["cards"])}
     return move
-
-
-def current_player(ix: Index, state: dict) -> int | None:
-    if state["phase"] in ("place", "matsuri", "actions"):
-        return state["current"]
-    if state["phase"] == "bonus" and state["bonus"]:
-        return state["bonus"][0]
-    return None
 
 
 def describe(ix: Index, state: dict, move: dict) -> str:
@@ -151,9 +148,10 @@ def describe(ix: Index, state: dict, move: dict) -> str:
             return "The customer queue is filled."
         if t == "place-customers":
             head = state["queue"][0]
-            if not head["customers"]:
-                return f"{who} moves the customer queue on."
             who_ = ", ".join(ix.tname(c) for c in head["customers"])
+            if not _pool(state):
+                return (f"{who} places {who_} in {ix.wname(head['card'])}; with no card left to draw, "
+                        f"the card goes back on ④.")
             return f"{who} places {who_} in {ix.wname(head['card'])} and takes the card."
         if t == "move-matsuri":
             return f"{who} moves the Matsuri to {ix.wname(move['ward'])}."
@@ -179,8 +177,6 @@ def describe(ix: Index, state: dict, move: dict) -> str:
             path = move["path"]
             return (f"{who} moves the customers of {ix.wname(ix.station_ward[path[0]])} from "
                     f"{ix.sname(path[0])} to {ix.sname(path[-1])}{card_words()}.")
-        if t == "end-turn":
-            return f"{who} ends the turn."
     except (KeyError, TypeError, ValueError, IndexError):
         pass
     return f"{who}: {t}"
