@@ -599,3 +599,35 @@ def test_enough_moves_were_checked():
         pytest.skip("run with the whole file to count")
     assert TOTALS["moves"] >= 2000 and TOTALS["candidates"] >= 6000 and TOTALS["refused"] >= 3000
     print(f"\nshinjuku playouts: {TOTALS}")
+
+
+def containers(value, path=()):
+    """(path, object) of every dict and list inside `value`."""
+    if isinstance(value, dict):
+        yield path, value
+        for k, v in value.items():
+            yield from containers(v, path + (k,))
+    elif isinstance(value, list):
+        yield path, value
+        for i, v in enumerate(value):
+            yield from containers(v, path + (i,))
+
+
+@pytest.mark.parametrize("mode", ["companion", "table"])
+def test_clone_is_a_deep_copy_of_every_state(mode):
+    """apply copies the state along its known shape (state.clone); the copy must equal the state
+    and share no list or dict with it, in every phase, and for odd states too."""
+    from companion.games.shinjuku.rules.state import clone
+    start = R.setup(NAMES[:3], {"deck": mode}, 8)
+    rng = random.Random(8)
+    states, state = [start], start
+    while state["phase"] != "over":
+        state = R.apply(state, rng.choice(R.legal_moves(state).moves))
+        states.append(state)
+    states += [R.public_view(state, 1), {**state, "extra": {"a": [1]}}, {"players": None, "x": [[]]}]
+    for s in states:
+        copy_ = clone(s)
+        assert copy_ == s
+        ids = {id(obj) for _, obj in containers(s)}
+        shared = [path for path, obj in containers(copy_) if id(obj) in ids]
+        assert not shared, shared

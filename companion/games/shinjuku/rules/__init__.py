@@ -162,7 +162,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import contract
-from companion.games.contract import Actors, Ctx, Field, IllegalMove, Legal, MoveType
+from companion.games.contract import HOST, Actors, Ctx, Field, IllegalMove, Legal, MoveType
 
 from . import legal as _legal
 from . import moves as _moves
@@ -250,6 +250,10 @@ MOVE_TYPES = (
 )
 
 
+#: the table's moves (set-up entries): they belong to no seat
+_TABLE_MOVES = frozenset(mt.name for mt in MOVE_TYPES if mt.who == "table")
+
+
 class ShinjukuRules(contract.Rules):
     """Shinjuku's rules bound to its data (see the module docstring)."""
 
@@ -333,6 +337,17 @@ class ShinjukuRules(contract.Rules):
     def needs(self, state: dict) -> dict:
         return _views.needs(self.ix, state)
 
+    def mover(self, move: Any) -> int | None:
+        """contract.Rules.mover (the move's "player"; None for the table's set-up entries), by a
+        set lookup instead of a scan of move_types: it runs on every move validated."""
+        if not isinstance(move, dict):
+            return None
+        mtype = move.get("type")
+        if isinstance(mtype, str) and mtype in _TABLE_MOVES:
+            return None
+        player = move.get("player")
+        return player if isinstance(player, int) and not isinstance(player, bool) else None
+
     # ---- helpers for the web layer, the UI and tests ----------------------------------------------
     def ward_view(self, ward: str, state: dict | None = None, player: int | None = None) -> dict:
         return _views.ward_view(self.ix, ward, state, player)
@@ -353,8 +368,10 @@ class ShinjukuRules(contract.Rules):
     def _sender(self, state: dict, move: Any, ctx: Any) -> list[str]:
         """Why the sender (ctx.seat) may not make this move: [] for the host, the seat the move
         names, and the table's moves (set-up entries) from anyone."""
+        if not isinstance(ctx, Ctx) or ctx.seat == HOST:
+            return []
         seat = self.mover(move)
-        if not isinstance(ctx, Ctx) or ctx.may_act_for(seat):
+        if ctx.may_act_for(seat):
             return []
         who = _state.player_name(state, seat)
         return [f"Only {who} (or the host) may make {who}'s moves."]

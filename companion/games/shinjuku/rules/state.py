@@ -21,9 +21,35 @@ TABLE = "table"           # the physical deck and bag; players enter what they d
 PHASES = ("deal", "place", "matsuri", "actions", "bonus", "over")
 
 
+def deep_copy(value):
+    """A deep copy of plain JSON (marshal round trip: exact for dict/list/str/int/bool/None)."""
+    return marshal.loads(marshal.dumps(value))
+
+
+#: list fields of the state whose items are strings or numbers (a one-level copy is deep)
+_FLAT_LISTS = ("deck", "discard", "bag", "bonus_stack", "actions", "bonus")
+_BY_SHAPE = frozenset(_FLAT_LISTS + ("players", "queue", "wards", "stations", "tracks"))
+
+
 def clone(state: dict) -> dict:
-    """A deep copy of a JSON state (marshal round trip: exact for dict/list/str/int/bool/None)."""
-    return marshal.loads(marshal.dumps(state))
+    """A deep copy of a state, made along its known shape (about 2.5 times faster than
+    `deep_copy`, and apply copies the state for every move); any other container field, and any
+    state not of that shape, is copied by `deep_copy`."""
+    try:
+        new = {k: (v if k in _BY_SHAPE or not isinstance(v, (dict, list)) else deep_copy(v))
+               for k, v in state.items()}
+        new["players"] = [{**p, "hand": p["hand"][:], "stores": p["stores"].copy(),
+                           "customers": p["customers"][:], "bonus_tokens": p["bonus_tokens"][:]}
+                          for p in state["players"]]
+        new["queue"] = [{**q, "customers": q["customers"][:]} for q in state["queue"]]
+        new["wards"] = {w: tokens[:] for w, tokens in state["wards"].items()}
+        new["stations"] = {sid: store.copy() for sid, store in state["stations"].items()}
+        new["tracks"] = state["tracks"].copy()
+        for key in _FLAT_LISTS:
+            new[key] = state[key][:]
+    except (KeyError, TypeError, AttributeError):
+        return deep_copy(state)
+    return new
 
 
 def player_name(state: dict, p) -> str:
