@@ -27,11 +27,13 @@ def lan_address() -> str:
 
 
 def warm_up(app) -> None:
-    """Draw the Shinjuku map twin now, so the first phone to open a board page does not wait ~3 s."""
-    game = app.extensions["tokyo"].games.get("shinjuku")
-    if game is not None and game.data is not None:
-        from .shinjuku_map import map_svg_gzip
-        map_svg_gzip(game.data)
+    """Each game's warm-up (e.g. drawing a board twin's map) now, so no phone waits for it."""
+    for game in app.extensions["tokyo"].games.values():
+        if game.web is not None and game.web.warm_up is not None:
+            try:
+                game.web.warm_up(game)
+            except Exception:  # noqa: BLE001 - the page draws it on demand instead
+                logging.getLogger(__name__).exception("warm-up of %s failed", game.id)
 
 
 def parse_args(argv=None) -> argparse.Namespace:

@@ -1,4 +1,10 @@
-"""/api/games and /api/tables/…: create tables, read them, append moves, undos and timer actions."""
+"""/api/games and /api/tables/…: create tables, claim seats, read them, list legal moves, append
+moves, undos and timer actions.
+
+Who is asking comes from `Authorization: Bearer <token>` only (never from the URL): the host token
+of POST /api/tables, or a seat token of POST …/seats. Writes without one are 401; a seat token acting
+for another seat is 403 (tables.py decides, since it depends on the move).
+"""
 from __future__ import annotations
 
 import re
@@ -6,7 +12,7 @@ import unicodedata
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from . import jsonapi, live
+from . import codes, jsonapi, live
 from .errors import ApiError
 from .services import services
 from .timers import check_request
@@ -55,7 +61,40 @@ def create():
 
 @bp.get("/tables/<code>")
 def table(code):
-    return jsonify(services().tables.get(jsonapi.table_code(code), _viewer()))
+    code = jsonapi.table_code(code)
+    return jsonify(services().tables.get(code, _who(code)))
+
+
+@bp.get("/tables/<code>/legal")
+def legal(code):
+    code = jsonapi.table_code(code)
+    who = _who(code)
+    raw = request.args.get("player")
+    player = None
+    if raw is not None:
+        player = jsonapi.digits(raw, 2)
+        if player is None:
+            raise ApiError(400, "player must be a player's index (0, 1, …).")
+    if who is None:
+        raise ApiError(401, "Send this table's host or seat token: legal moves can show the cards "
+                            "in a player's hand.")
+    return jsonify(services().tables.legal(code, who, player))
+
+
+@bp.post("/tables/<code>/seats")
+def claim_seat(code):
+    code = jsonapi.table_code(code)
+    body = jsonapi.body()
+    player = jsonapi.integer(body, "player", maximum=99)
+    status, response = services().tables.claim_seat(code, player, _who(code))
+    return jsonify(response), status
+
+
+@bp.delete("/tables/<code>/seats/<int:player>")
+def release_seat(code, player):
+    code = jsonapi.table_code(code)
+    who = _who(code, required=True)
+    return jsonify(services().tables.release_seat(code, player, who))
 
 
 @bp.post("/tables/<code>/moves")
@@ -64,11 +103,9 @@ def move(code):
     body = jsonapi.body()
     expected = jsonapi.integer(body, "expected_seq")
     move = jsonapi.obj(body.get("move"), "move")
-    viewer = _viewer()
-    if viewer is None and isinstance(move.get("player"), int):
-        viewer = move["player"]  # the mover sees what the move showed them (cards drawn)
     status, response = services().tables.move(code, expected, move, jsonapi.idempotency_key(),
-                                               jsonapi.request_fingerprint(body), viewer)
+                                               jsonapi.request_fingerprint(body),
+                                               _who(code, required=True))
     return jsonify(response), status
 
 
@@ -78,7 +115,8 @@ def undo(code):
     body = jsonapi.body()
     expected = jsonapi.integer(body, "expected_seq")
     status, response = services().tables.undo(code, expected, jsonapi.idempotency_key(),
-                                               jsonapi.request_fingerprint(body), _viewer())
+                                               jsonapi.request_fingerprint(body),
+                                               _who(code, required=True))
     return jsonify(response), status
 
 
@@ -93,7 +131,8 @@ def timer(code):
         raise ApiError(400, problem[0].upper() + problem[1:] + ".")
     status, response = services().tables.timer(code, expected, name, action, seconds,
                                                 jsonapi.idempotency_key(),
-                                                jsonapi.request_fingerprint(body), _viewer())
+                                                jsonapi.request_fingerprint(body),
+                                                _who(code, required=True))
     return jsonify(response), status
 
 
@@ -101,7 +140,7 @@ def timer(code):
 def events(code):
     code = jsonapi.table_code(code)
     after = _after()
-    viewer = _viewer()
+    viewer = _who(code)
     s = services()
     if request.accept_mimetypes.best_match(["text/event-stream", "application/json"]) == \
             "application/json":
@@ -129,13 +168,28 @@ def _after() -> int:
     return values[0] if values else 0
 
 
-def _viewer() -> int | None:
-    """`?player=<index>`: whose eyes the state is shown to (hidden information of the others is
-    removed by the game's engine); without it, what every player may see."""
-    raw = request.args.get("player")
-    if raw is None:
+def _who(code: str, required: bool = False):
+    """HOST, the seat index, or None: what the request's `Authorization: Bearer` token proves at
+    this table. A token that is not this table's is 401 (so is none at all, when `required`)."""
+    header = request.headers.get("Authorization")
+    token = None
+    if header is not None:
+        scheme, _, token = header.partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token or len(token) > 200:
+            raise ApiError(401, "Authorization must be \"Bearer <token>\" with the token this "
+                                "table gave (the host's or a seat's).")
+    if token is None:
+        if required and not services().tables.exists(code):
+            raise ApiError(404, f"There is no table with the code {codes.display(code)}; check the "
+                                "code and try again.")
+        if required:
+            raise ApiError(401, "Send this table's host or seat token (Authorization: Bearer …): "
+                                "a phone gets one when it starts the table or takes a seat.")
         return None
-    viewer = jsonapi.digits(raw, 2)
-    if viewer is None:
-        raise ApiError(400, "player must be a player's index (0, 1, …).")
-    return viewer
+    who = services().tables.who(code, token)
+    if who is None:
+        raise ApiError(401, "This token is not one of this table's (the seat may have been handed "
+                            "to another phone); take a seat again.")
+    return who
+

@@ -1,8 +1,9 @@
 """The companion's app factory.
 
-`create_app(config)` builds the app: one SQLite event store in DATA_DIR, the games found in
-companion.games, and one blueprint per area (api_tables, api_clock, api_calculators, openapi,
-pages, scan). `python -m companion` serves it with waitress (see __main__.py).
+`create_app(config)` builds the app: one SQLite event store in DATA_DIR, the games of the registry
+(companion.catalog), the generic blueprints (api_tables, api_clock, api_plays, openapi, pages, scan)
+and each game's own Blueprint (its web.py), the timer-expiry scheduler and the error handlers.
+`python -m companion` serves it with waitress (see __main__.py).
 """
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from pathlib import Path
 from flask import Flask
 
 from . import catalog, errors
-from .config import DEFAULTS
+from .config import DEFAULTS, ServerClock
+from .expiry import Expiry
 from .live import Hub
 from .services import Services
 from .store import Store
@@ -28,14 +30,21 @@ def create_app(config: dict | None = None) -> Flask:
     data_dir = Path(app.config["DATA_DIR"] or app.instance_path)
     store = Store(data_dir / "companion.sqlite3", app.config["BUSY_TIMEOUT_MS"])
     games = catalog.discover(app.config["EXTRA_GAMES"])
-    clock = app.config["CLOCK"]
+    clock = app.config["CLOCK"] or ServerClock()
     hub = Hub(app.config["SSE_MAX_STREAMS"])
     tables = Tables(store, games, clock, hub.notify, app.config["SNAPSHOT_EVERY"],
                     app.config["VIEW_CACHE_DEPTH"])
-    app.extensions["tokyo"] = Services(store, tables, hub, games, clock)
+    expiry = Expiry(tables, clock)
+    tables.on_due = expiry.schedule
+    hub.on_stop(expiry.stop)
+    app.extensions["tokyo"] = Services(store, tables, hub, games, clock, expiry)
 
-    from . import api_calculators, api_clock, api_tables, openapi, pages, scan
-    for module in (api_tables, api_clock, api_calculators, openapi, pages, scan):
+    from . import api_clock, api_plays, api_tables, openapi, pages, scan
+    for module in (api_tables, api_clock, api_plays, openapi, pages, scan):
         app.register_blueprint(module.bp)
+    for game in games.values():
+        if game.web is not None:
+            app.register_blueprint(game.web.blueprint)
     errors.register(app)
+    tables.load_deadlines()   # timers that were running when the server stopped
     return app

@@ -1,13 +1,8 @@
-"""The games the companion knows: canonical data (generator.canon) + rules engine (companion.games).
+"""The games the companion knows: canonical data (generator.canon) + rules (companion.games) + web part.
 
-`Game` wraps an engine's RULES with the few optional hooks the web layer uses, so views never test
-for them. An engine may offer, beside the required setup/validate_options/validate/apply/score:
-
-    current_player(data, state) -> int | None      whose turn it is (index into players)
-    describe(data, state, move) -> str             one history line for a move
-    can_undo(data, state, move) -> list[str]       reasons an applied move may not be undone
-    public_view(data, state, viewer) -> state       the state without what `viewer` may not see
-    needs(data, state) -> dict                      what the table must do next (for the pages)
+`Game` holds a game's rules, bound to its data once, and puts the web layer's safety net around them:
+an engine that raises while checking a strange move has not accepted it (422 with a reason), it has
+not crashed the server; a display hint that fails is left out. Views call only `Game`.
 """
 from __future__ import annotations
 
@@ -18,7 +13,8 @@ from typing import Any
 
 from generator import canon
 
-from . import games as engines
+from . import games as registry
+from .games.contract import HOST, NOBODY, Actors, Ctx, Legal, Rules
 
 log = logging.getLogger(__name__)
 
@@ -28,77 +24,82 @@ class Game:
     id: str
     name: str
     players: tuple[int, int]
-    rules: Any = None          # the engine's RULES, None while the game has no engine
-    data: Any = None           # generator.canon.load(id), None when its data does not load
-    problem: str = ""          # why data or engine is missing (shown on the home page)
+    rules: Rules | None = None  # bound to the data; None while the game has no rules
+    data: Any = None            # generator.canon.load(id), None when its data does not load
+    problem: str = ""           # why data or rules are missing (shown on the home page)
+    web: Any = None             # companion.webgame.GameWeb of the game's web.py, or None
 
     @property
     def playable(self) -> bool:
         return self.rules is not None
 
-    # The engine, with the web layer's safety net: an engine that raises on a strange move has
-    # not accepted it (422 with a reason), it has not crashed the server.
+    @property
+    def move_types(self):
+        return self.rules.move_types if self.rules else ()
+
+    @property
+    def chance_modes(self) -> dict[str, dict]:
+        return dict(self.rules.chance_modes) if self.rules else {}
+
     def setup(self, players: list[str], options: dict, seed: int) -> dict:
-        return self.rules.setup(self.data, players, options, seed)
+        return self.rules.setup(players, options, seed)
 
     def validate_options(self, players: list[str], options: dict) -> list[str]:
-        return _reasons(lambda: self.rules.validate_options(self.data, players, options), "options")
+        return _reasons(lambda: self.rules.validate_options(players, options), "options")
 
-    def validate(self, state: dict, move: dict) -> list[str]:
-        return _reasons(lambda: self.rules.validate(self.data, state, move), "move")
+    def validate(self, state: dict, move: dict, ctx: Ctx) -> list[str]:
+        return _reasons(lambda: self.rules.validate(state, move, ctx), "move")
 
-    def apply(self, state: dict, move: dict) -> dict:
-        return self.rules.apply(self.data, state, move)
+    def apply(self, state: dict, move: dict, ctx: Ctx) -> dict:
+        return self.rules.apply(state, move, ctx)
 
-    def score(self, state: dict) -> dict:
-        return self.rules.score(self.data, state)
+    def on_expire(self, state: dict, name: str, ctx: Ctx) -> dict:
+        return self.rules.on_expire(state, name, ctx)
 
-    def current_player(self, state: dict) -> int | None:
-        hook = getattr(self.rules, "current_player", None)
-        try:
-            turn = hook(self.data, state) if hook else _guess_turn(state)
-        except Exception:  # noqa: BLE001 - a display hint, never worth an error
-            return None
-        return turn if isinstance(turn, int) and not isinstance(turn, bool) else None
+    def legal(self, state: dict, player: int | None = None) -> Legal:
+        return self.rules.legal_moves(state, player)
+
+    def result(self, state: dict) -> dict | None:
+        return _hint(lambda: self.rules.result(state), None)
+
+    def timers(self, state: dict) -> dict[str, dict]:
+        return self.rules.timers(state) or {}
+
+    def actors(self, state: dict) -> Actors:
+        return _hint(lambda: self.rules.actors(state), NOBODY)
+
+    def turn(self, state: dict) -> int | None:
+        """The one seat whose turn it is, if the game waits for exactly one."""
+        actors = self.actors(state)
+        return actors.seats[0] if actors.mode == "one" and actors.seats else None
 
     def describe(self, state: dict, move: dict) -> str:
-        hook = getattr(self.rules, "describe", None)
-        if hook:
-            try:
-                text = hook(self.data, state, move)
-                if isinstance(text, str) and text:
-                    return text
-            except Exception:  # noqa: BLE001
-                pass
-        return _compact(move)
+        text = _hint(lambda: self.rules.describe(state, move), "")
+        return text if isinstance(text, str) and text else _compact(move)
 
-    def public_view(self, state: dict, viewer: int | None) -> dict:
-        """Hidden information removed (other players' hands, the deck order) when the engine knows how."""
-        hook = getattr(self.rules, "public_view", None)
-        return hook(self.data, state, viewer) if hook else state
+    def public_view(self, state: dict, viewer) -> dict:
+        """Hidden information removed (other players' hands, the deck order)."""
+        return self.rules.public_view(state, viewer)
 
-    def public_move(self, move: dict, viewer: int | None) -> dict:
+    def public_move(self, move: dict, viewer) -> dict:
         """A logged move without what `viewer` may not see (cards drawn into another hand)."""
-        hook = getattr(self.rules, "public_move", None)
-        return hook(self.data, move, viewer) if hook else move
+        return self.rules.public_move(move, viewer)
 
     def needs(self, state: dict) -> dict | None:
-        hook = getattr(self.rules, "needs", None)
-        try:
-            return hook(self.data, state) if hook else None
-        except Exception:  # noqa: BLE001 - a display hint
-            return None
+        return _hint(lambda: self.rules.needs(state), None)
 
     def can_undo(self, state: dict, move: dict) -> list[str]:
-        hook = getattr(self.rules, "can_undo", None)
-        return _reasons(lambda: hook(self.data, state, move), "undo") if hook else []
+        return _reasons(lambda: self.rules.can_undo(state, move), "undo")
+
+    def mover(self, move: dict) -> int | None:
+        return _hint(lambda: self.rules.mover(move), None)
 
 
 def _reasons(call, what: str) -> list[str]:
     try:
         reasons = call()
     except Exception as exc:  # noqa: BLE001 - see Game
-        log.info("engine raised while checking %s: %r", what, exc)
+        log.info("rules raised while checking %s: %r", what, exc)
         return [f"the {what} could not be understood ({type(exc).__name__}: {exc})"]
     if reasons is None:
         return []
@@ -107,12 +108,12 @@ def _reasons(call, what: str) -> list[str]:
     return [str(r) for r in reasons]
 
 
-def _guess_turn(state: Any) -> int | None:
-    if isinstance(state, dict):
-        for key in ("current_player", "current", "turn", "active"):
-            if isinstance(state.get(key), int):
-                return state[key]
-    return None
+def _hint(call, default):
+    try:
+        return call()
+    except Exception as exc:  # noqa: BLE001 - a display hint is never worth an error
+        log.info("rules raised while giving a hint: %r", exc)
+        return default
 
 
 def _compact(value: Any) -> str:
@@ -121,25 +122,34 @@ def _compact(value: Any) -> str:
 
 
 def discover(extra: dict[str, Game] | None = None) -> dict[str, Game]:
-    """Every game of the kit (playable or not), then `extra` (tests register fake games here)."""
+    """Every game of the registry (playable or not), then `extra` (tests add their own games)."""
     found: dict[str, Game] = {}
     for game_id in canon.GAMES:
-        data, rules, problems = None, None, []
+        data, rules, web, problems = None, None, None, []
         try:
             data = canon.load(game_id)
         except Exception as exc:  # noqa: BLE001 - a game whose data is not ready is listed, not fatal
             problems.append(f"data: {exc}")
-        if game_id in engines.ENGINES and data is not None:
+        if data is not None:
             try:
-                rules = engines.engine(game_id)
-            except Exception as exc:  # noqa: BLE001 - same for an engine still being written
+                cls = registry.rules_class(game_id)
+                rules = cls(data) if cls is not None else None
+                if rules is None:
+                    problems.append("no rules engine yet")
+                else:
+                    module = registry.web_module(game_id)
+                    web = getattr(module, "WEB", None) if module else None
+            except Exception as exc:  # noqa: BLE001 - same for rules still being written
+                log.exception("game %s: its rules or web part did not load", game_id)
                 problems.append(f"rules engine: {exc}")
-        elif data is not None:
-            problems.append("no rules engine yet")
+                rules = web = None
         name = getattr(data, "name", None) or game_id.replace("-", " ").title()
         players = tuple(getattr(data, "players", (1, 8)))
         if problems:
             log.info("game %s: %s", game_id, "; ".join(problems))
-        found[game_id] = Game(game_id, name, players, rules, data, "; ".join(problems))
+        found[game_id] = Game(game_id, name, players, rules, data, "; ".join(problems), web)
     found.update(extra or {})
     return found
+
+
+__all__ = ["Game", "discover", "HOST"]

@@ -11,9 +11,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def system_clock_ms() -> int:
-    """Server time in Unix epoch milliseconds (what `GET /api/time` answers)."""
-    return time.time_ns() // 1_000_000
+class ServerClock:
+    """Server time in Unix epoch milliseconds (what `GET /api/time` answers), read off the monotonic
+    clock from the wall-clock time at start: within a run it never jumps back (an NTP step or a
+    changed system clock would otherwise move every timer's deadline)."""
+
+    def __init__(self):
+        self._epoch_ns = time.time_ns()
+        self._mono_ns = time.monotonic_ns()
+
+    def __call__(self) -> int:
+        return (self._epoch_ns + time.monotonic_ns() - self._mono_ns) // 1_000_000
 
 
 DEFAULTS: dict = {
@@ -21,8 +29,9 @@ DEFAULTS: dict = {
     "DATA_DIR": None,
     # Request bodies above this get 413 (API.md: 64 KB).
     "MAX_CONTENT_LENGTH": 64 * 1024,
-    # Callable returning epoch ms. Tests inject a fake clock to decide timer expiry deterministically.
-    "CLOCK": system_clock_ms,
+    # Callable returning epoch ms (None: a ServerClock made by create_app). Tests inject a fake
+    # clock to decide timer expiry deterministically.
+    "CLOCK": None,
     # Waitress task threads. Each open Server-Sent Events stream holds one of them.
     "THREADS": 32,
     # At most this many live streams at once; more get 503 and the page falls back to polling,

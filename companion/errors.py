@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+from urllib.parse import urlsplit
 
 from flask import Flask, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -59,7 +60,21 @@ def _answer(status: int, error: str, body: dict | None = None, headers=None):
     return response
 
 
+def refuse_foreign_origin():
+    """A write whose Origin names another host than the one it was sent to is 403 (API.md): a page
+    of another site must not act at a table, even if it guesses the code."""
+    origin = request.headers.get("Origin")
+    if origin is None or request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    if urlsplit(origin).netloc.lower() != request.host.lower():
+        return _answer(403, "This request comes from a page of another site; the companion "
+                            "accepts changes only from its own pages.")
+    return None
+
+
 def register(app: Flask) -> None:
+    app.before_request(refuse_foreign_origin)
+
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
         return _answer(exc.status, exc.error, exc.body())

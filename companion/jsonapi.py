@@ -44,7 +44,11 @@ def body() -> dict:
     """The request body as a JSON object (413 above MAX_CONTENT_LENGTH, raised by Werkzeug).
 
     Everything accepted here can be stored and sent back as JSON: numbers are finite, text is
-    valid Unicode (no lone surrogates such as "\\ud800"), nesting is at most MAX_DEPTH deep."""
+    valid Unicode (no lone surrogates such as "\\ud800"), nesting is at most MAX_DEPTH deep. A body
+    sent as anything but application/json is refused (415): a page of another site can post
+    text/plain without asking, never application/json."""
+    if request.mimetype != "application/json":
+        raise ApiError(415, "Send the body as JSON, with the header Content-Type: application/json.")
     raw = request.get_data(cache=True)
     try:
         value = json.loads(raw, parse_constant=_no_constants, parse_float=_number)

@@ -28,6 +28,11 @@ class Hub:
         self._versions: dict[str, int] = defaultdict(int)
         self._slots = threading.BoundedSemaphore(max(1, max_streams))
         self.stopping = False
+        self._on_stop: list[Callable[[], None]] = []
+
+    def on_stop(self, callback: Callable[[], None]) -> None:
+        """`callback()` when the server stops (the expiry scheduler ends with the streams)."""
+        self._on_stop.append(callback)
 
     def notify(self, code: str) -> None:
         with self._cond:
@@ -50,6 +55,8 @@ class Hub:
         with self._cond:
             self.stopping = True
             self._cond.notify_all()
+        for callback in self._on_stop:
+            callback()
 
     def try_open(self) -> bool:
         return self._slots.acquire(blocking=False)

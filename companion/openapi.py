@@ -1,8 +1,10 @@
 """GET /api/openapi.json: the OpenAPI 3.1 description of every route, and a small validator.
 
-The document is written here by hand (the stable part follows API.md word for word); the tests
-check it against the app both ways (every documented path and method is routed, every route is
-documented) and validate real responses against the schemas with `validate` below.
+The generic part is written here by hand (the stable part follows API.md word for word); each game
+adds its own paths and schemas (GameWeb.openapi) and its moves come from its table of move types
+(contract.MoveType: fields, labels, who may send them). The tests check the document against the
+app both ways (every documented path and method is routed, every route is documented) and validate
+real responses against the schemas with `validate` below.
 """
 from __future__ import annotations
 
@@ -35,9 +37,13 @@ def _html(description: str) -> dict:
 
 ERR = {
     400: _json(_ref("Error"), "Malformed request (not JSON, wrong types, missing fields)."),
+    401: _json(_ref("Error"), "No token, or not one of this table's (Authorization: Bearer …)."),
+    403: _json(_ref("Error"), "The token may not do this (another seat's move), or the request "
+                              "comes from a page of another site (Origin)."),
     404: _json(_ref("Error"), "Unknown table code, game or component."),
     409: _json(_ref("Conflict"), "expected_seq is not the table's current seq."),
     413: _json(_ref("Error"), "Request body over 64 KB."),
+    415: _json(_ref("Error"), "The body is not sent as Content-Type: application/json."),
     422: _json(_ref("Unprocessable"), "Illegal under the rules, or Idempotency-Key reused with "
                                       "another body."),
     503: _json(_ref("Error"), "The server is busy (its database stayed locked, or could not "
@@ -47,9 +53,14 @@ CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "stri
         "description": "The table's join code (case, spaces and dashes ignored)."}
 PLAYER = {"name": "player", "in": "query", "required": False,
           "schema": {"type": "integer", "minimum": 0, "maximum": 99},
-          "description": "Show the state as this player (index) may see it: the engine hides the "
-                         "other players' hidden information. Without it: what everyone may see. "
-                         "POST /moves defaults to the move's own \"player\"."}
+          "description": "Only this player's moves (and the table's). Needs that seat's token or "
+                         "the host's (403 otherwise): legal moves can show a hand."}
+AUTH = [{"seat": []}]
+
+
+def error_responses(*codes: int) -> dict:
+    """The documented error answers, for a game's own paths."""
+    return {str(k): ERR[k] for k in codes}
 IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
                "schema": {"type": "string", "minLength": 1, "maxLength": 200,
                           "pattern": jsonapi.KEY.pattern},
@@ -88,11 +99,11 @@ def _write(op: str, summary: str, request: str, result: str) -> dict:
     ok = _json(_ref(result), "Appended; the table after it (or the stored answer of a replayed "
                              "Idempotency-Key).")
     ok["links"] = _links(_CODE_FROM_PATH)
-    return {"post": {"operationId": op, "summary": summary,
-                     "parameters": [CODE, PLAYER, IDEMPOTENCY],
+    return {"post": {"operationId": op, "summary": summary, "security": AUTH,
+                     "parameters": [CODE, IDEMPOTENCY],
                      "requestBody": _body(request),
-                     "responses": {"200": ok,
-                                   **{str(k): ERR[k] for k in (400, 404, 409, 413, 422, 503)}}}}
+                     "responses": {"200": ok, **error_responses(400, 401, 403, 404, 409, 413, 415,
+                                                                422, 503)}}}
 
 
 def _page(summary: str, params: list[str] = (), not_found: bool = True,
@@ -141,26 +152,94 @@ SCHEMAS: dict[str, Any] = {
         "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**31 - 1,
                  "description": "Optional: the seed of the game's randomness (default, or null: "
                                 "random)."}}},
-    "CreatedTable": {"type": "object", "required": ["code", "game", "players", "seq", "url"],
+    "CreatedTable": {"type": "object",
+                     "required": ["code", "game", "players", "seq", "url", "host_token"],
                      "properties": {"code": {"type": "string"}, "game": {"type": "string"},
                                     "players": {"type": "array", "items": {"type": "string"}},
                                     "seq": {"type": "integer", "enum": [0]},
                                     "url": {"type": "string", "description": "Absolute URL of the "
                                                                              "table page."},
+                                    "host_token": {"type": "string", "description": "Acts for "
+                                                   "every seat; keep it secret (send it as "
+                                                   "Authorization: Bearer)."},
                                     "state": {}, "timers": {"type": "array", "items": _ref("Timer")},
                                     "turn": {"type": ["integer", "null"]}}},
-    "Table": {"type": "object", "required": ["code", "game", "players", "seq", "state", "timers"],
+    "Table": {"type": "object",
+              "required": ["code", "game", "players", "seq", "state", "timers", "result"],
               "properties": {"code": {"type": "string"}, "game": {"type": "string"},
                              "players": {"type": "array", "items": {"type": "string"}},
                              "seq": {"type": "integer", "minimum": 0},
-                             "state": {"description": "The game's state (its engine's format)."},
+                             "state": {"description": "The game's state as the request's token "
+                                                      "may see it (without one: what everyone "
+                                                      "may see)."},
                              "timers": {"type": "array", "items": _ref("Timer")},
                              "turn": {"type": ["integer", "null"],
-                                      "description": "Index of the player whose turn it is."},
+                                      "description": "Index of the player whose turn it is, when "
+                                                     "exactly one player may act."},
+                             "actors": {"type": "object", "required": ["mode", "seats"],
+                                        "description": "Who may act now: one seat, several (each "
+                                                       "answers), all at once, or none.",
+                                        "properties": {"mode": {"type": "string", "enum": [
+                                            "one", "several", "all", "none"]},
+                                                       "seats": {"type": "array",
+                                                                 "items": {"type": "integer"}}}},
                              "needs": {"type": ["object", "null"],
                                        "description": "What the table must do next (the game's "
-                                                      "engine: phase, prompt, allowed moves)."},
-                             "options": {"type": "object"}}},
+                                                      "rules: phase, prompt, allowed moves)."},
+                             "result": {"anyOf": [{"type": "null"}, _ref("Result")]},
+                             "options": {"type": "object"},
+                             "seats": {"type": "array", "items": {
+                                 "type": "object", "required": ["player", "name", "claimed"],
+                                 "properties": {"player": {"type": "integer"},
+                                                "name": {"type": "string"},
+                                                "claimed": {"type": "boolean"}}}},
+                             "you": {"type": "object", "properties": {
+                                 "host": {"type": "boolean"},
+                                 "player": {"type": ["integer", "null"]}}}}},
+    "Result": {"type": "object", "required": ["winners", "unit", "scores"],
+               "description": "The end of the game: the winners (several = a shared victory), "
+                              "the unit of the scores and each player's score with a breakdown "
+                              "that adds up to it.",
+               "properties": {"winners": {"type": "array", "items": {"type": "integer"}},
+                              "unit": {"type": "string"},
+                              "scores": {"type": "array", "items": {
+                                  "type": "object", "required": ["player", "name", "score",
+                                                                 "breakdown"],
+                                  "properties": {"player": {"type": "integer"},
+                                                 "name": {"type": "string"},
+                                                 "score": {"type": "integer"},
+                                                 "breakdown": {"type": "array", "items": {
+                                                     "type": "object",
+                                                     "required": ["label", "value"],
+                                                     "properties": {"label": {"type": "string"},
+                                                                    "value": {"type": "integer"}}}}}}}}},
+    "Legal": {"type": "object", "required": ["seq", "moves", "complete"],
+              "properties": {"seq": {"type": "integer"},
+                             "moves": {"type": "array", "items": {"type": "object"},
+                                       "description": "Each accepted as it is by POST …/moves."},
+                             "complete": {"type": "boolean",
+                                          "description": "False where the list is a sample of a "
+                                                         "larger set (every path, every amount)."}}},
+    "SeatRequest": {"type": "object", "required": ["player"],
+                    "properties": {"player": {"type": "integer", "minimum": 0, "maximum": 99}}},
+    "Seat": {"type": "object", "required": ["player", "token"],
+             "properties": {"player": {"type": "integer"}, "name": {"type": "string"},
+                            "token": {"type": "string", "description": "Acts for this seat; "
+                                      "keep it secret (Authorization: Bearer)."}}},
+    "SeatReleased": {"type": "object", "required": ["player", "claimed"],
+                     "properties": {"player": {"type": "integer"}, "claimed": {"const": False}}},
+    "PlayList": {"type": "object", "required": ["plays"], "properties": {"plays": {
+        "type": "array", "items": {"type": "object", "required": [
+            "code", "game", "players", "winners", "unit", "scores", "started_ms", "ended_ms",
+            "duration_ms"], "properties": {
+            "code": {"type": "string"}, "game": {"type": "string"},
+            "game_name": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "winners": {"type": "array", "items": {"type": "integer"}},
+            "unit": {"type": ["string", "null"]},
+            "scores": {"type": "array", "items": {"type": "object"}},
+            "started_ms": {"type": "integer"}, "ended_ms": {"type": "integer"},
+            "duration_ms": {"type": "integer"}, "seq": {"type": "integer"}}}}}},
     "Timer": {"type": "object", "required": ["name", "status", "deadline_ms", "remaining_ms"],
               "properties": {"name": {"type": "string"},
                              "status": {"type": "string",
@@ -203,11 +282,14 @@ SCHEMAS: dict[str, Any] = {
                                     "timers": {"type": "array", "items": _ref("Timer")}}},
     "Event": {"type": "object", "required": ["seq", "kind", "at_ms", "summary"], "properties": {
         "seq": {"type": "integer", "minimum": 1},
-        "kind": {"type": "string", "enum": ["move", "undo", "timer"]},
+        "kind": {"type": "string", "enum": ["move", "undo", "timer", "expire"]},
         "at_ms": {"type": "integer"}, "summary": {"type": "string"},
         "move": {"type": "object", "description": "kind move: the move."},
         "undoes": {"type": "integer", "description": "kind undo: the seq of the undone move."},
-        "timer": {"type": "string"}, "action": {"type": "string"}, "seconds": {"type": "number"}}},
+        "timer": {"type": "string"}, "action": {"type": "string"}, "seconds": {"type": "number"},
+        "owner": {"type": "string", "enum": ["table", "game"],
+                  "description": "kind expire: whose timer ran out."},
+        "deadline_ms": {"type": "integer", "description": "kind expire: when it ran out."}}},
     "SseEvent": {
         "description": "One Server-Sent Event of the stream (its schema describes each event): a "
                        "numbered event of the log (id = seq, data = an Event), or an unnumbered "
@@ -222,16 +304,7 @@ SCHEMAS: dict[str, Any] = {
     "EventList": {"type": "object", "required": ["events", "seq"],
                   "properties": {"events": {"type": "array", "items": _ref("Event")},
                                  "seq": {"type": "integer"}}},
-    "ScoreRequest": {"type": "object", "required": ["customers"], "properties": {
-        "customers": {"type": "object", "additionalProperties": False, "properties": {
-            k: _ref("Count") for k in ("food", "clothing", "books", "electronics")},
-            "description": "Customers per type, a “2” token counting as two (missing or null = "
-                           "0). More than the game has is a 422."},
-        "wild": dict(_ref("Count"), description="Upgrade bonus tokens (missing or null = 0).")}},
     "Count": {"type": ["integer", "null"], "minimum": 0, "maximum": 10_000},
-    "ScoreResult": {"type": "object", "required": ["points", "sets"], "properties": {
-        "points": {"type": "integer"},
-        "sets": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}},
 }
 
 PATHS: dict[str, Any] = {
@@ -249,14 +322,50 @@ PATHS: dict[str, Any] = {
         "requestBody": _body("CreateTable"),
         "responses": {"201": dict(_json(_ref("CreatedTable"), "Created."),
                                   links=_links({"code": "$response.body#/code"})),
-                      **{str(k): ERR[k] for k in (400, 404, 413, 422, 503)}}}},
+                      **error_responses(400, 403, 404, 413, 415, 422, 503)}}},
     "/api/tables/{code}": {"get": {
         "operationId": "getTable",
-        "summary": "A table: players, seq, state, timers.", "tags": ["tables"],
-        "parameters": [CODE, PLAYER],
+        "summary": "A table: players, seq, state (as the token may see it), timers, result.",
+        "tags": ["tables"], "parameters": [CODE],
         "responses": {"200": dict(_json(_ref("Table"), "The table."),
                                   links=_links(_CODE_FROM_PATH)),
-                      "400": ERR[400], "404": ERR[404]}}},
+                      **error_responses(400, 401, 404)}}},
+    "/api/tables/{code}/legal": {"get": {
+        "operationId": "getLegal", "security": AUTH,
+        "summary": "The moves legal now that the token may send (the host: everyone's).",
+        "tags": ["tables"], "parameters": [CODE, PLAYER],
+        "responses": {"200": _json(_ref("Legal"), "Legal moves."),
+                      **error_responses(400, 401, 403, 404, 422)}}},
+    "/api/tables/{code}/seats": {"post": {
+        "operationId": "claimSeat",
+        "summary": "Claim a free seat (no token needed), or, with the host token, hand a claimed "
+                   "seat to a new phone (the old token is void).", "tags": ["seats"],
+        "parameters": [CODE], "requestBody": _body("SeatRequest"),
+        "responses": {"201": _json(_ref("Seat"), "The seat's token."),
+                      **error_responses(400, 401, 403, 404, 413, 415),
+                      "409": _json(_ref("Conflict"), "The seat is taken (only the host can hand "
+                                                     "it over).")}}},
+    "/api/tables/{code}/seats/{player}": {"delete": {
+        "operationId": "releaseSeat", "security": AUTH,
+        "summary": "Give a seat up (its own token or the host's), so another phone can claim it.",
+        "tags": ["seats"],
+        "parameters": [CODE, {"name": "player", "in": "path", "required": True,
+                              "schema": {"type": "integer", "minimum": 0}}],
+        "responses": {"200": _json(_ref("SeatReleased"), "The seat is free."),
+                      **error_responses(401, 403, 404)}}},
+    "/api/plays": {"get": {
+        "operationId": "plays", "summary": "Records of finished plays, newest first (?game=…).",
+        "tags": ["plays"],
+        "parameters": [{"name": "game", "in": "query", "required": False,
+                        "schema": {"type": "string"}}],
+        "responses": {"200": _json(_ref("PlayList"), "Plays."), "404": ERR[404]}}},
+    "/api/plays.csv": {"get": {
+        "operationId": "playsCsv", "summary": "The same records as a CSV spreadsheet.",
+        "tags": ["plays"],
+        "parameters": [{"name": "game", "in": "query", "required": False,
+                        "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "CSV", "content": {"text/csv": {
+            "schema": {"type": "string"}}}}, "404": ERR[404]}}},
     "/api/tables/{code}/moves": _write("playMove", "Play a move (validated by the game's rules).",
                                        "MoveRequest", "StateResult"),
     "/api/tables/{code}/undo": _write("undo", "Undo the latest move not yet undone (itself an "
@@ -269,7 +378,7 @@ PATHS: dict[str, Any] = {
                    "an unnumbered `table` event carries the whole table after each batch and at "
                    "each timer expiry), or JSON with Accept: application/json.",
         "tags": ["tables"],
-        "parameters": [CODE, PLAYER,
+        "parameters": [CODE,
                        {"name": "since", "in": "query", "required": False,
                         "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SINCE}},
                        {"name": "Last-Event-ID", "in": "header", "required": False,
@@ -279,14 +388,10 @@ PATHS: dict[str, Any] = {
                                           "text/event-stream": {"schema": _ref("SseEvent")}}},
                       "400": ERR[400], "404": ERR[404],
                       "503": _json(_ref("Error"), "Too many live streams: poll with JSON.")}}},
-    "/api/shinjuku/score": {"post": {
-        "operationId": "shinjukuScore",
-        "summary": "Shinjuku set scoring: the partition into sets of distinct types that scores most.",
-        "tags": ["calculators"], "requestBody": _body("ScoreRequest"),
-        "responses": {"200": _json(_ref("ScoreResult"), "Points and sets (wild tokens as \"wild\")."),
-                      **{str(k): ERR[k] for k in (400, 404, 413, 422)}}}},
     # HTML pages
-    "/": _page("Home: games, printed kits, join a table.", not_found=False),
+    "/": _page("Home: games, printed kits, join a table, the latest plays.", not_found=False),
+    "/plays": _page("Every finished play (players, scores, winners), with JSON and CSV downloads.",
+                    not_found=False),
     "/join": _page("Join a table by typed code (?code=…).",
                    redirect="The code is a table's: to its page."),
     "/new/{game_id}": _page("Start a table of a game.", ["game_id"]),
@@ -298,15 +403,6 @@ PATHS: dict[str, Any] = {
                                  "responses": {"200": {"description": "SVG", "content": {
                                      "image/svg+xml": {"schema": {"type": "string"}}}},
                                      "404": _html("Unknown table.")}}},
-    "/shinjuku/score": _page("Shinjuku scoring calculator.", not_found=False),
-    "/shinjuku/map.svg": {"get": {
-        "summary": "The Shinjuku board twin's map (?v=<etag> makes it cacheable for good).",
-        "tags": ["pages"],
-        "parameters": [{"name": "v", "in": "query", "required": False, "schema": {"type": "string"}}],
-        "responses": {"200": {"description": "SVG (gzipped when accepted)", "content": {
-                          "image/svg+xml": {"schema": {"type": "string"}}}},
-                      "304": {"description": "Not modified (If-None-Match)."},
-                      "404": _html("This companion has no Shinjuku data.")}}},
     "/kits/{name}": {"get": {
         "summary": "A file of the printed kits in output/ (name may contain /).", "tags": ["pages"],
         "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],
@@ -320,11 +416,14 @@ PATHS: dict[str, Any] = {
 
 DOCUMENT = {
     "openapi": "3.1.0",
+    "security": [],
     "info": {"title": "Tokyo table kit companion", "version": "1.0",
              "description": "Tables, moves, undo, timers and live events for the Tokyo table kit. "
                             "Errors are JSON objects with at least `error`. No request gets a 500."},
     "paths": PATHS,
-    "components": {"schemas": SCHEMAS},
+    "components": {"schemas": SCHEMAS, "securitySchemes": {"seat": {
+        "type": "http", "scheme": "bearer",
+        "description": "The host token (POST /api/tables) or a seat token (POST …/seats)."}}},
 }
 
 
@@ -334,11 +433,32 @@ def document():
 
 
 def served() -> dict:
-    """DOCUMENT as this companion serves it: `game` lists the games it can play."""
+    """DOCUMENT as this companion serves it: `game` lists the games it can play, each game adds
+    its own paths and schemas, and a move is one of the games' move types."""
+    return document_for(services().games.values())
+
+
+def document_for(games) -> dict:
     doc = copy.deepcopy(DOCUMENT)
-    playable = [g.id for g in services().games.values() if g.playable]
+    schemas = doc["components"]["schemas"]
+    playable = [g for g in games if g.playable]
     if playable:
-        doc["components"]["schemas"]["CreateTable"]["properties"]["game"]["enum"] = playable
+        schemas["CreateTable"]["properties"]["game"]["enum"] = [g.id for g in playable]
+    moves = []
+    for game in playable:
+        for mt in game.move_types:
+            name = f"Move.{game.id}.{mt.name}"
+            schemas[name] = dict(mt.schema(), **{"x-game": game.id})
+            moves.append(_ref(name))
+        if game.web is not None:
+            doc["paths"].update(copy.deepcopy(game.web.openapi.get("paths", {})))
+            schemas.update(copy.deepcopy(game.web.openapi.get("schemas", {})))
+    if moves:
+        move = schemas["MoveRequest"]["properties"]["move"]
+        move["description"] = ("A move of the table's game: one of its move types (x-who: \"seat\" "
+                               "= only that player's token or the host's; \"table\" = any token "
+                               "of the table).")
+        move["anyOf"] = moves
     return doc
 
 

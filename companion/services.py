@@ -7,6 +7,7 @@ from typing import Callable
 from flask import current_app
 
 from .catalog import Game
+from .expiry import Expiry
 from .live import Hub
 from .store import Store
 from .tables import Tables
@@ -19,6 +20,7 @@ class Services:
     hub: Hub
     games: dict[str, Game]
     clock: Callable[[], int]
+    expiry: Expiry
 
 
 def services() -> Services:

@@ -5,7 +5,13 @@ a row in `events`, numbered 1, 2, 3 … per table (the table's `seq` is its last
 new table). Nothing is updated or deleted: triggers refuse it. Beside the log:
 - `idempotency`: the response stored under an Idempotency-Key (only successful ones);
 - `snapshots`: derived state every N events, so replay starts near the end (a cache of the log,
-  never the truth: delete them all and replay gives the same states).
+  never the truth: delete them all and replay gives the same states);
+- `seats`: which seat token (its SHA-256, never the token) holds each claimed seat; the host
+  token's hash is a column of `tables`;
+- `deadlines`: when each table's next timer runs out (derived, so the expiry scheduler finds the
+  running timers again after a restart without replaying every table);
+- `plays`: the record of each finished game (players, result, dates), derived at the move that
+  ends it (an undo of that move removes it again).
 
 SQLite settings (companion-practices.md): WAL, synchronous=FULL (a confirmed write survives power
 loss), a busy timeout, and BEGIN IMMEDIATE for every read-then-write. Reads use one connection per
@@ -21,7 +27,7 @@ import threading
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -30,12 +36,13 @@ CREATE TABLE IF NOT EXISTS tables (
     players    TEXT NOT NULL,           -- JSON list of names
     options    TEXT NOT NULL,           -- JSON object
     seed       INTEGER NOT NULL,
-    created_ms INTEGER NOT NULL
+    created_ms INTEGER NOT NULL,
+    host_hash  TEXT                     -- SHA-256 of the host token (NULL: made before tokens)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS events (
     code  TEXT NOT NULL REFERENCES tables(code),
     seq   INTEGER NOT NULL,
-    kind  TEXT NOT NULL,                -- move | undo | timer
+    kind  TEXT NOT NULL,                -- move | undo | timer | expire
     body  TEXT NOT NULL,                -- JSON object
     at_ms INTEGER NOT NULL,             -- server clock when it was appended
     PRIMARY KEY (code, seq)
@@ -54,11 +61,39 @@ CREATE TABLE IF NOT EXISTS snapshots (
     view TEXT NOT NULL,                 -- JSON of the derived view after event `seq`
     PRIMARY KEY (code, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seats (
+    code       TEXT NOT NULL REFERENCES tables(code),
+    player     INTEGER NOT NULL,
+    token_hash TEXT NOT NULL,           -- SHA-256 of the seat token
+    claimed_ms INTEGER NOT NULL,
+    PRIMARY KEY (code, player)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS deadlines (
+    code   TEXT PRIMARY KEY REFERENCES tables(code),
+    due_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS plays (
+    code       TEXT PRIMARY KEY REFERENCES tables(code),
+    game       TEXT NOT NULL,
+    players    TEXT NOT NULL,           -- JSON list of names
+    result     TEXT NOT NULL,           -- JSON: the game's result (winners, unit, scores)
+    started_ms INTEGER NOT NULL,        -- the first event
+    ended_ms   INTEGER NOT NULL,        -- the event that ended the game
+    seq        INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS plays_by_end ON plays (ended_ms);
 CREATE TRIGGER IF NOT EXISTS events_append_only_u BEFORE UPDATE ON events
     BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_append_only_d BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 """
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Bring a database of an earlier version up to SCHEMA (new tables are made by SCHEMA itself)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+    if "host_hash" not in columns:      # version 1: tables made before seat tokens
+        conn.execute("ALTER TABLE tables ADD COLUMN host_hash TEXT")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,6 +104,18 @@ class TableRow:
     options: dict
     seed: int
     created_ms: int
+    host_hash: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayRow:
+    code: str
+    game: str
+    players: list[str]
+    result: dict
+    started_ms: int
+    ended_ms: int
+    seq: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -109,6 +156,7 @@ class Store:
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         conn = self._conn()
         conn.executescript(SCHEMA)
+        migrate(conn)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- connections -------------------------------------------------------------------------------
@@ -240,15 +288,63 @@ class Tx:
     # tables
     def insert_table(self, row: TableRow) -> None:
         self.conn.execute(
-            "INSERT INTO tables (code, game, players, options, seed, created_ms) VALUES (?,?,?,?,?,?)",
-            (row.code, row.game, dumps(row.players), dumps(row.options), row.seed, row.created_ms))
+            "INSERT INTO tables (code, game, players, options, seed, created_ms, host_hash) "
+            "VALUES (?,?,?,?,?,?,?)", (row.code, row.game, dumps(row.players), dumps(row.options),
+                                       row.seed, row.created_ms, row.host_hash))
 
     def table(self, code: str) -> TableRow | None:
-        r = self.conn.execute("SELECT code, game, players, options, seed, created_ms FROM tables "
-                              "WHERE code = ?", (code,)).fetchone()
+        r = self.conn.execute("SELECT code, game, players, options, seed, created_ms, host_hash "
+                              "FROM tables WHERE code = ?", (code,)).fetchone()
         if r is None:
             return None
-        return TableRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5])
+        return TableRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5], r[6])
+
+    # seats
+    def seats(self, code: str) -> dict[int, str]:
+        """Claimed seats: player index -> token hash."""
+        return dict(self.conn.execute("SELECT player, token_hash FROM seats WHERE code = ?", (code,)))
+
+    def claim_seat(self, code: str, player: int, token_hash: str, at_ms: int) -> None:
+        """Give the seat to a token (replacing the one that held it, whose token is then void)."""
+        self.conn.execute("INSERT OR REPLACE INTO seats (code, player, token_hash, claimed_ms) "
+                          "VALUES (?,?,?,?)", (code, player, token_hash, at_ms))
+
+    def free_seat(self, code: str, player: int) -> None:
+        self.conn.execute("DELETE FROM seats WHERE code = ? AND player = ?", (code, player))
+
+    # timer deadlines (derived)
+    def set_deadline(self, code: str, due_ms: int | None) -> None:
+        if due_ms is None:
+            self.conn.execute("DELETE FROM deadlines WHERE code = ?", (code,))
+        else:
+            self.conn.execute("INSERT OR REPLACE INTO deadlines (code, due_ms) VALUES (?,?)",
+                              (code, due_ms))
+
+    def deadlines(self) -> dict[str, int]:
+        return dict(self.conn.execute("SELECT code, due_ms FROM deadlines"))
+
+    # records of finished plays (derived)
+    def record_play(self, row: PlayRow | None, code: str) -> None:
+        """Keep the record of the game at `code` (None: it is not over, e.g. after an undo)."""
+        if row is None:
+            self.conn.execute("DELETE FROM plays WHERE code = ?", (code,))
+            return
+        self.conn.execute("INSERT OR REPLACE INTO plays (code, game, players, result, started_ms, "
+                          "ended_ms, seq) VALUES (?,?,?,?,?,?,?)",
+                          (row.code, row.game, dumps(row.players), dumps(row.result),
+                           row.started_ms, row.ended_ms, row.seq))
+
+    def plays(self, limit: int = 1000, game: str | None = None) -> list[PlayRow]:
+        where, args = ("WHERE game = ? ", (game,)) if game else ("", ())
+        rows = self.conn.execute("SELECT code, game, players, result, started_ms, ended_ms, seq "
+                                 f"FROM plays {where}ORDER BY ended_ms DESC LIMIT ?", (*args, limit))
+        return [PlayRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5], r[6])
+                for r in rows]
+
+    def first_event_ms(self, code: str) -> int | None:
+        r = self.conn.execute("SELECT at_ms FROM events WHERE code = ? ORDER BY seq LIMIT 1",
+                              (code,)).fetchone()
+        return r[0] if r else None
 
     # events
     def seq(self, code: str) -> int:

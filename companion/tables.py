@@ -8,6 +8,15 @@ the last few views per table in memory, and a snapshot in the database every N e
 
 Every write runs in one BEGIN IMMEDIATE transaction: idempotency replay, expected_seq check,
 rules check, append, remembered response, commit. Nothing is written unless all of it passes.
+
+Who may write: a table has a host token (given to the phone that created it; it acts for every seat)
+and a token per claimed seat (acting for that seat and for moves that belong to no seat). Tokens are
+kept as SHA-256 hashes only. `Who` is what a request's token proves: HOST, a seat index, or None.
+
+Time: moves, undos and timer actions are appended at the server's clock (`at_ms`), and replay hands
+the same time to the rules again (Ctx.now_ms). Timers, the table's own and the game's, run out at a
+deadline the server keeps (the `deadlines` table and companion/expiry.py): at that moment an `expire`
+event is appended once, whether or not a phone is asking, and every phone sees it live.
 """
 from __future__ import annotations
 
@@ -15,6 +24,7 @@ import collections
 import dataclasses
 import hashlib
 import json
+import logging
 import secrets
 import sqlite3
 import threading
@@ -24,9 +34,24 @@ from typing import Any, Callable
 from . import codes, timers
 from .catalog import Game
 from .errors import ApiError
-from .store import EventRow, Store, TableRow, Tx, dumps
+from .games import clock as tclock
+from .games.contract import HOST, Ctx, IllegalMove
+from .store import EventRow, PlayRow, Store, TableRow, Tx, dumps
 
 MAX_CACHED_TABLES = 256
+log = logging.getLogger(__name__)
+
+#: What a request's token proves: HOST, a seat index, or None (no token, or not this table's).
+Who = int | str | None
+
+
+def new_token() -> str:
+    """A seat or host token: 256 random bits, URL-safe text (sent only in headers and bodies)."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,8 +77,8 @@ def fingerprint(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def public_event(event: EventRow, game: Game | None = None, viewer: int | None = None) -> dict:
-    """An event as `viewer` may see it: a move goes through the engine's public_move."""
+def public_event(event: EventRow, game: Game | None = None, viewer: Who = None) -> dict:
+    """An event as `viewer` may see it: a move goes through the rules' public_move."""
     body = event.body
     if game is not None and event.kind == "move" and "move" in body:
         body = {**body, "move": game.public_move(body["move"], viewer)}
@@ -62,24 +87,43 @@ def public_event(event: EventRow, game: Game | None = None, viewer: int | None =
 
 class Tables:
     def __init__(self, store: Store, games: dict[str, Game], clock: Callable[[], int],
-                 notify: Callable[[str], None], snapshot_every: int = 50, cache_depth: int = 16):
+                 notify: Callable[[str], None], snapshot_every: int = 50, cache_depth: int = 16,
+                 on_due: Callable[[str, int | None], None] | None = None):
         self.store = store
         self.games = games
         self.clock = clock
         self.notify = notify
+        self.on_due = on_due or (lambda code, due: None)
         self.snapshot_every = max(1, snapshot_every)
         self.cache_depth = max(2, cache_depth)
         self._cache: collections.OrderedDict[str, collections.deque[View]] = collections.OrderedDict()
         self._lock = threading.Lock()
+        self._due: dict[str, int] = {}
         store.on_lost = self._forget_all
 
+    # -- who is asking ------------------------------------------------------------------------------
+    def who(self, code: str, token: str | None) -> Who:
+        """HOST, the seat index the token holds at table `code`, or None."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        with self.store.read() as tx:
+            table = self._table(tx, code)
+            if table.host_hash is not None and secrets.compare_digest(table.host_hash, digest):
+                return HOST
+            for player, held in tx.seats(code).items():
+                if secrets.compare_digest(held, digest):
+                    return player
+        return None
+
     # -- reading ------------------------------------------------------------------------------------
-    def get(self, code: str, viewer: int | None = None) -> dict:
-        """The table as GET /api/tables/<code> shows it to player `viewer` (None: anyone)."""
+    def get(self, code: str, viewer: Who = None) -> dict:
+        """The table as GET /api/tables/<code> shows it to `viewer` (a seat, HOST or None)."""
         with self.store.read() as tx:
             table = self._table(tx, code)
             view = self._view(tx, table, tx.seq(code))
-        return self._public(table, view, viewer)
+            seats = tx.seats(code)
+        return self._public(table, view, viewer, seats)
 
     def state(self, code: str) -> tuple[TableRow, Any]:
         """The table and its whole state, hidden information included (for server-side views)."""
@@ -87,7 +131,7 @@ class Tables:
             table = self._table(tx, code)
             return table, self._view(tx, table, tx.seq(code)).state
 
-    def events(self, code: str, after: int, viewer: int | None = None) -> tuple[list[dict], int]:
+    def events(self, code: str, after: int, viewer: Who = None) -> tuple[list[dict], int]:
         """The events after `after`, in order, as `viewer` may see them, and the table's current seq."""
         with self.store.read() as tx:
             table = self._table(tx, code)
@@ -96,9 +140,37 @@ class Tables:
         game = self.games.get(table.game)
         return [public_event(e, game, viewer) for e in rows], seq
 
+    def legal(self, code: str, viewer: Who, player: int | None) -> dict:
+        """GET …/legal: the moves legal now that `viewer` may send (a seat: its own and the table's;
+        HOST: everyone's), narrowed to `player`'s when given."""
+        with self.store.read() as tx:
+            table = self._table(tx, code)
+            seq = tx.seq(code)
+            view = self._view(tx, table, seq)
+        game = self.games[table.game]
+        if player is not None and player >= len(table.players):
+            raise ApiError(404, f"There is no player {player} at this table (players 0 to "
+                                f"{len(table.players) - 1}).")
+        if player is not None and viewer != HOST and viewer != player:
+            raise ApiError(403, "Only that player's own phone (or the host) may see its legal moves: "
+                                "they can show the cards in its hand.")
+        try:
+            legal = game.legal(view.state, player)
+        except Exception as exc:  # noqa: BLE001 - a listing must never take the table down
+            raise ApiError(422, "The legal moves could not be listed.",
+                           [f"{type(exc).__name__}: {exc}"]) from None
+        moves = [m for m in legal.moves if viewer == HOST or game.mover(m) in (None, viewer)]
+        return {"seq": seq, "moves": moves, "complete": bool(legal.complete)}
+
     def exists(self, code: str) -> TableRow | None:
         with self.store.read() as tx:
             return tx.table(code)
+
+    def plays(self, game: str | None = None, limit: int = 1000) -> list[dict]:
+        """The records of finished games, newest first."""
+        with self.store.read() as tx:
+            rows = tx.plays(limit, game)
+        return [play_record(row, self.games.get(row.game)) for row in rows]
 
     # -- creating -----------------------------------------------------------------------------------
     def create(self, game_id: str, players: list[str], options: dict, seed: int | None,
@@ -120,78 +192,198 @@ class Tables:
         seed = secrets.randbits(31) if seed is None else seed
         try:
             state = game.setup(players, options, seed)
-        except Exception as exc:  # noqa: BLE001 - options the engine's check let through
+        except Exception as exc:  # noqa: BLE001 - options the rules' check let through
             raise ApiError(422, "The game could not be set up with these options.",
                            [f"{type(exc).__name__}: {exc}"]) from None
+        view = View(0, state, {}, ())
+        due = self._next_due(game, view)
         for _ in range(20):
             code = codes.new_code()
+            host_token = new_token()
             try:
                 with self.store.write() as tx:
                     if idem_key:
                         hit = tx.remembered("", idem_key)
                         if hit:
                             return self._replay(hit, request_fp)
-                    row = TableRow(code, game_id, players, options, seed, self.clock())
+                    row = TableRow(code, game_id, players, options, seed, self.clock(),
+                                   token_hash(host_token))
                     tx.insert_table(row)
                     response = {"code": code, "game": game_id, "players": players, "seq": 0,
-                                "url": url_for(code), "state": game.public_view(state, None),
-                                "timers": [], "turn": game.current_player(state)}
+                                "url": url_for(code), "host_token": host_token,
+                                "state": game.public_view(state, HOST),
+                                "timers": self._timers(game, view, self.clock()),
+                                "turn": game.turn(state)}
                     if idem_key:
                         tx.remember("", idem_key, request_fp, 201, response)
+                    if due is not None:
+                        tx.set_deadline(code, due)
             except sqlite3.IntegrityError:
                 continue  # that code was taken (40 random bits: practically never)
-            self._remember_view(code, View(0, state, {}, ()))
+            self._remember_view(code, view)
+            self._set_due(code, due)
             return 201, response
         raise ApiError(503, "No free table code was found; try again.")
 
+    # -- seats --------------------------------------------------------------------------------------
+    def claim_seat(self, code: str, player: int, who: Who) -> tuple[int, dict]:
+        """POST …/seats: a free seat to whoever asks; a claimed one only to the host (the old token
+        is void from then on)."""
+        token = new_token()
+        with self.store.write() as tx:
+            table = self._table(tx, code)
+            if player >= len(table.players):
+                raise ApiError(404, f"There is no seat {player} at this table (seats 0 to "
+                                    f"{len(table.players) - 1}).")
+            if player in tx.seats(code) and who != HOST:
+                raise ApiError(409, f"{table.players[player]}'s seat is taken by another phone. The "
+                                    "host (the phone that started the table) can hand it to you, or "
+                                    "that phone can give it up.", seq=tx.seq(code))
+            tx.claim_seat(code, player, token_hash(token), self.clock())
+        self.notify(code)
+        return 201, {"player": player, "name": table.players[player], "token": token}
+
+    def release_seat(self, code: str, player: int, who: Who) -> dict:
+        """DELETE …/seats/<player>: the seat's own phone or the host frees it for another phone."""
+        with self.store.write() as tx:
+            table = self._table(tx, code)
+            if player >= len(table.players):
+                raise ApiError(404, f"There is no seat {player} at this table.")
+            if who != HOST and who != player:
+                raise ApiError(403, "Only the phone in that seat, or the host, can give it up.")
+            tx.free_seat(code, player)
+        self.notify(code)
+        return {"player": player, "claimed": False}
+
     # -- writing ------------------------------------------------------------------------------------
-    def move(self, code, expected_seq, move, idem_key, request_fp, viewer=None):
-        def decide(game: Game, view: View, now: int):
-            reasons = game.validate(view.state, move)
+    def move(self, code, expected_seq, move, idem_key, request_fp, who: Who = HOST):
+        def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
+            self._authorize_move(game, table, move, who)
+            ctx = Ctx(now, who)
+            reasons = game.validate(view.state, move, ctx)
             if reasons:
                 raise ApiError(422, "That move is not allowed.", reasons)
             try:
-                state = game.apply(view.state, move)
+                state = game.apply(view.state, move, ctx)
             except Exception as exc:  # noqa: BLE001 - validate passed a move apply cannot handle
-                raise ApiError(422, "That move could not be played.",
-                               [f"{type(exc).__name__}: {exc}"]) from None
-            body = {"move": move, "summary": game.describe(view.state, move)}
+                reasons = exc.reasons if isinstance(exc, IllegalMove) else [f"{type(exc).__name__}: {exc}"]
+                raise ApiError(422, "That move could not be played.", reasons) from None
+            body = {"move": move, "by": who, "summary": game.describe(view.state, move)}
             new = View(view.seq + 1, state, view.timers, view.undo + (view.seq + 1,))
-            return "move", body, new, {"seq": new.seq, "state": game.public_view(state, viewer)}
-        return self._write(code, expected_seq, idem_key, request_fp, decide, viewer)
+            return "move", body, new, {"seq": new.seq, "state": game.public_view(state, who)}
+        return self._write(code, expected_seq, idem_key, request_fp, decide, who)
 
-    def undo(self, code, expected_seq, idem_key, request_fp, viewer=None):
+    def undo(self, code, expected_seq, idem_key, request_fp, who: Who = HOST):
         def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
             if not view.undo:
                 raise ApiError(422, "There is nothing to undo.", ["no move since the table started "
                                                                    "(or every move is undone already)"])
             target = view.undo[-1]
             (event,) = tx.events(table.code, target - 1, target)
+            mover = game.mover(event.body["move"])
+            if who is None:
+                raise ApiError(401, "Send this table's host or seat token to undo.")
+            if who != HOST and mover is not None and mover != who:
+                raise ApiError(403, f"Move #{target} is {table.players[mover]}'s: only their phone "
+                                    "or the host can undo it.")
             before = self._view(tx, table, target - 1)
             reasons = game.can_undo(before.state, event.body["move"])
             if reasons:
                 raise ApiError(422, f"Move #{target} cannot be undone.", reasons)
-            body = {"undoes": target, "summary": f"Undo #{target}: {event.body.get('summary', '')}"}
+            body = {"undoes": target, "by": who,
+                    "summary": f"Undo #{target}: {event.body.get('summary', '')}"}
             new = View(view.seq + 1, before.state, view.timers, view.undo[:-1])
-            return "undo", body, new, {"seq": new.seq, "state": game.public_view(new.state, viewer)}
-        return self._write(code, expected_seq, idem_key, request_fp, decide, viewer, needs_tx=True)
+            return "undo", body, new, {"seq": new.seq, "state": game.public_view(new.state, who)}
+        return self._write(code, expected_seq, idem_key, request_fp, decide, who)
 
-    def timer(self, code, expected_seq, name, action, seconds, idem_key, request_fp, viewer=None):
-        def decide(game: Game, view: View, now: int):
+    def timer(self, code, expected_seq, name, action, seconds, idem_key, request_fp, who: Who = HOST):
+        def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
+            if who is None:
+                raise ApiError(401, "Send this table's host or seat token to use its timers.")
+            if name in game.timers(view.state):
+                raise ApiError(422, "The game keeps that timer itself.",
+                               [f"{name!r} is one of {game.name}'s own timers: its moves start "
+                                "and end it"])
             try:
                 new_timers = timers.apply(view.timers, name, action, seconds, now)
             except timers.TimerRefused as exc:
                 raise ApiError(422, "The timer cannot do that now.", exc.reasons) from None
-            body = {"timer": name, "action": action, "summary": timers.describe(name, action, seconds)}
+            body = {"timer": name, "action": action, "by": who,
+                    "summary": timers.describe(name, action, seconds)}
             if action == "start":
                 body["seconds"] = seconds
             new = View(view.seq + 1, view.state, new_timers, view.undo)
-            return "timer", body, new, {"seq": new.seq, "timers": timers.public(new_timers, now)}
-        return self._write(code, expected_seq, idem_key, request_fp, decide, viewer)
+            return "timer", body, new, {"seq": new.seq, "timers": self._timers(game, new, now)}
+        return self._write(code, expected_seq, idem_key, request_fp, decide, who)
 
-    def _write(self, code, expected_seq, idem_key, request_fp, decide, viewer, needs_tx=False):
-        """Decide outside the write lock (engine and JSON work on the committed view), then append
+    def expire_due(self, code: str) -> int | None:
+        """Append an `expire` event for every timer of the table whose deadline has passed, one
+        event each, earliest first; returns the next deadline still ahead (or None)."""
+        for _ in range(1000):
+            now = self.clock()
+            with self.store.read() as tx:
+                table = tx.table(code)
+                if table is None or table.game not in self.games or not self.games[table.game].playable:
+                    self._set_due(code, None)
+                    return None
+                seq = tx.seq(code)
+                view = self._view(tx, table, seq)
+            game = self.games[table.game]
+            due = self._due_timers(game, view)
+            if not due or due[0][0] > now:
+                self._set_due(code, due[0][0] if due else None)
+                return due[0][0] if due else None
+            deadline, owner, name = due[0]
+
+            def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
+                ctx = Ctx(deadline, None)
+                if owner == "game":
+                    try:
+                        state = game.on_expire(view.state, name, ctx)
+                    except Exception:  # noqa: BLE001 - a broken expiry must not loop forever
+                        log.exception("%s: on_expire(%r) failed at table %s", game.id, name, code)
+                        state = view.state
+                    new = View(view.seq + 1, state, view.timers, view.undo)
+                else:
+                    new = View(view.seq + 1, view.state, timers.expire(view.timers, name), view.undo)
+                body = {"timer": name, "owner": owner, "deadline_ms": deadline,
+                        "summary": f"Time is up: {name}"}
+                return "expire", body, new, {"seq": new.seq}
+            try:
+                self._write(code, seq, None, "", decide, HOST, deliver_due=False)
+            except ApiError as exc:
+                if exc.status != 409:
+                    raise
+        return self._due.get(code)
+
+    def due(self) -> dict[str, int]:
+        """Every table's next deadline (what the expiry scheduler waits for)."""
+        with self._lock:
+            return dict(self._due)
+
+    def load_deadlines(self) -> dict[str, int]:
+        """The deadlines kept in the database (after a restart)."""
+        with self.store.read() as tx:
+            found = tx.deadlines()
+        for code, due in found.items():
+            self._set_due(code, due)
+        return found
+
+    def _authorize_move(self, game: Game, table: TableRow, move: dict, who: Who) -> None:
+        if who is None:
+            raise ApiError(401, "Send this table's host or seat token (Authorization: Bearer …) "
+                                "with every move: a phone gets one when it takes a seat.")
+        mover = game.mover(move)
+        if who != HOST and mover is not None and mover != who:
+            name = table.players[mover] if 0 <= mover < len(table.players) else f"player {mover}"
+            raise ApiError(403, f"This phone holds {table.players[who]}'s seat; it cannot move for "
+                                f"{name}.")
+
+    def _write(self, code, expected_seq, idem_key, request_fp, decide, who, deliver_due=True):
+        """Decide outside the write lock (rules and JSON work on the committed view), then append
         under it if the table is still at that seq; otherwise a 409, exactly as if checked first."""
+        if deliver_due and self._due.get(code, 2**62) <= self.clock():
+            self.expire_due(code)   # time ran out before this request: that comes first
         with self.store.read() as tx:
             table = self._table(tx, code)
             if idem_key:
@@ -203,11 +395,17 @@ class Tables:
             game = self.games[table.game]
             now = self.clock()
             if expected_seq != seq:
-                raise self._conflict(game, view, expected_seq, viewer, now)
-            kind, body, new, response = decide(*((game, view, now, tx, table) if needs_tx
-                                                 else (game, view, now)))
+                raise self._conflict(game, view, expected_seq, who, now)
+            kind, body, new, response = decide(game, view, now, tx, table)
+            first = tx.first_event_ms(code)
         body_json, response_json = dumps(body), dumps(response)
         snapshot = dumps(new.to_json()) if new.seq % self.snapshot_every == 0 else None
+        due = self._next_due(game, new)
+        was, now_result = game.result(view.state), game.result(new.state)
+        play = None
+        if now_result is not None:
+            play = PlayRow(code, table.game, table.players, now_result,
+                           first if first is not None else now, now, new.seq)
         with self.store.write() as tx:
             if idem_key:
                 hit = tx.remembered(code, idem_key)   # the same request, racing itself
@@ -215,21 +413,26 @@ class Tables:
                     return self._replay(hit, request_fp)
             current = tx.seq(code)
             if current != seq:
-                raise self._conflict(game, self._view(tx, table, current), expected_seq, viewer, now)
+                raise self._conflict(game, self._view(tx, table, current), expected_seq, who, now)
             tx.append(code, new.seq, kind, body_json, now)
             if idem_key:
                 tx.remember(code, idem_key, request_fp, 200, response_json)
             if snapshot:
                 tx.save_snapshot(code, new.seq, snapshot)
+            if due != self._due.get(code):
+                tx.set_deadline(code, due)
+            if was != now_result:
+                tx.record_play(play, code)
         self._remember_view(code, new)
+        self._set_due(code, due)
         self.notify(code)
         return 200, response
 
-    def _conflict(self, game: Game, view: View, expected_seq: int, viewer, now: int) -> ApiError:
+    def _conflict(self, game: Game, view: View, expected_seq: int, who, now: int) -> ApiError:
         return ApiError(409, f"The table has moved on: it is at {view.seq}, not {expected_seq}. "
                              "Here is the current state; try again from it.",
-                        seq=view.seq, state=game.public_view(view.state, viewer),
-                        timers=timers.public(view.timers, now))
+                        seq=view.seq, state=game.public_view(view.state, who),
+                        timers=self._timers(game, view, now))
 
     @staticmethod
     def _replay(hit, request_fp: str) -> tuple[int, dict]:
@@ -238,6 +441,35 @@ class Tables:
                            ["send a fresh Idempotency-Key for each new action; reuse one only to "
                             "retry exactly the same request"])
         return hit.status, hit.response
+
+    # -- timers ---------------------------------------------------------------------------------
+    def _timers(self, game: Game, view: View, now: int) -> list[dict]:
+        """The table's own timers, then the game's (API.md's timer objects)."""
+        own = timers.public(view.timers, now)
+        theirs = [tclock.public(name, rec, now, owner="game")
+                  for name, rec in game.timers(view.state).items()]
+        return own + theirs
+
+    @staticmethod
+    def _due_timers(game: Game, view: View) -> list[tuple[int, str, str]]:
+        """(deadline, owner, name) of every running timer, earliest first."""
+        due = [(d, "table", name) for name, rec in view.timers.items()
+               if (d := tclock.due(rec)) is not None]
+        due += [(d, "game", name) for name, rec in game.timers(view.state).items()
+                if (d := tclock.due(rec)) is not None]
+        return sorted(due)
+
+    def _next_due(self, game: Game, view: View) -> int | None:
+        due = self._due_timers(game, view)
+        return due[0][0] if due else None
+
+    def _set_due(self, code: str, due: int | None) -> None:
+        with self._lock:
+            if due is None:
+                self._due.pop(code, None)
+            else:
+                self._due[code] = due
+        self.on_due(code, due)
 
     # -- deriving -----------------------------------------------------------------------------------
     def _table(self, tx: Tx, code: str) -> TableRow:
@@ -250,13 +482,18 @@ class Tables:
                                 "cannot run.")
         return table
 
-    def _public(self, table: TableRow, view: View, viewer: int | None) -> dict:
+    def _public(self, table: TableRow, view: View, viewer: Who, seats: dict[int, str]) -> dict:
         game = self.games[table.game]
         return {"code": table.code, "game": table.game, "players": table.players, "seq": view.seq,
                 "state": game.public_view(view.state, viewer),
-                "timers": timers.public(view.timers, self.clock()),
-                "turn": game.current_player(view.state), "needs": game.needs(view.state),
-                "options": table.options}
+                "timers": self._timers(game, view, self.clock()),
+                "turn": game.turn(view.state), "actors": game.actors(view.state).to_json(),
+                "needs": game.needs(view.state), "result": game.result(view.state),
+                "options": table.options,
+                "seats": [{"player": i, "name": name, "claimed": i in seats}
+                          for i, name in enumerate(table.players)],
+                "you": {"host": viewer == HOST,
+                        "player": viewer if isinstance(viewer, int) else None}}
 
     def _view(self, tx: Tx, table: TableRow, seq: int) -> View:
         """The table after event `seq`: from the memory cache, else the nearest snapshot, then replay."""
@@ -283,7 +520,9 @@ class Tables:
         for e in events:
             b = e.body
             if e.kind == "move":
-                view = View(e.seq, game.apply(view.state, b["move"]), view.timers, view.undo + (e.seq,))
+                ctx = Ctx(e.at_ms, b.get("by", HOST))
+                view = View(e.seq, game.apply(view.state, b["move"], ctx), view.timers,
+                            view.undo + (e.seq,))
             elif e.kind == "undo":
                 target = b["undoes"]
                 before = seen.get(target - 1) or self._view(tx, table, target - 1)
@@ -295,6 +534,15 @@ class Tables:
                 except timers.TimerRefused:
                     new_timers = view.timers
                 view = View(e.seq, view.state, new_timers, view.undo)
+            elif e.kind == "expire":
+                if b.get("owner") == "game":
+                    try:
+                        state = game.on_expire(view.state, b["timer"], Ctx(b["deadline_ms"], None))
+                    except Exception:  # noqa: BLE001 - as when it was appended (expire_due)
+                        state = view.state
+                    view = View(e.seq, state, view.timers, view.undo)
+                else:
+                    view = View(e.seq, view.state, timers.expire(view.timers, b["timer"]), view.undo)
             seen[e.seq] = view
         return view
 
@@ -313,3 +561,12 @@ class Tables:
             self._cache.move_to_end(code)
             if not views or views[-1].seq < view.seq:
                 views.append(view)
+
+
+def play_record(row: PlayRow, game: Game | None) -> dict:
+    """A finished play as GET /api/plays lists it."""
+    return {"code": row.code, "game": row.game, "game_name": game.name if game else row.game,
+            "players": row.players, "winners": row.result.get("winners", []),
+            "unit": row.result.get("unit"), "scores": row.result.get("scores", []),
+            "started_ms": row.started_ms, "ended_ms": row.ended_ms,
+            "duration_ms": max(0, row.ended_ms - row.started_ms), "seq": row.seq}

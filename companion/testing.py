@@ -1,10 +1,13 @@
-"""Helpers for tests and benchmarks: a fake clock, a tiny counter game, a server in a thread."""
+"""Helpers for tests and benchmarks: a fake clock and a server in a thread (the tests' own games are
+in tests/testgames.py)."""
 from __future__ import annotations
 
+import re
 import threading
 import time
 
-from .catalog import Game
+from . import codes
+
 
 
 class FakeClock:
@@ -13,6 +16,7 @@ class FakeClock:
     def __init__(self, now_ms: int = 1_700_000_000_000):
         self.now_ms = now_ms
         self._lock = threading.Lock()
+        self._listeners = []
 
     def __call__(self) -> int:
         with self._lock:
@@ -21,50 +25,12 @@ class FakeClock:
     def advance(self, ms: int) -> None:
         with self._lock:
             self.now_ms += ms
+        for listener in list(self._listeners):
+            listener()
 
-
-class CounterRules:
-    """A counter game: players take turns adding 1 to 3 to a shared count; first to reach `goal`
-    (option, default 21) wins. Enough rules to exercise validate / apply / turns / undo."""
-
-    id = "counter"
-
-    def setup(self, data, players, options, seed):
-        return {"count": 0, "current": 0, "players": len(players), "goal": options.get("goal", 21),
-                "winner": None, "seed": seed}
-
-    def validate_options(self, data, players, options):
-        goal = options.get("goal", 21)
-        unknown = sorted(set(options) - {"goal"})
-        reasons = [f"unknown option {k!r}" for k in unknown]
-        if isinstance(goal, bool) or not isinstance(goal, int) or not 1 <= goal <= 1000:
-            reasons.append("goal must be a whole number from 1 to 1000")
-        return reasons
-
-    def validate(self, data, state, move):
-        reasons = []
-        if state["winner"] is not None:
-            return ["the game is over"]
-        if move.get("player") != state["current"]:
-            reasons.append(f"it is player {state['current']}'s turn")
-        add = move.get("add")
-        if isinstance(add, bool) or not isinstance(add, int) or not 1 <= add <= 3:
-            reasons.append("add must be 1, 2 or 3")
-        return reasons
-
-    def apply(self, data, state, move):
-        count = state["count"] + move["add"]
-        return {**state, "count": count, "current": (state["current"] + 1) % state["players"],
-                "winner": state["current"] if count >= state["goal"] else None}
-
-    def score(self, data, state):
-        return {"count": state["count"], "winner": state["winner"]}
-
-    def describe(self, data, state, move):
-        return f"player {move.get('player')} adds {move.get('add')}"
-
-
-COUNTER = Game("counter", "Counter", (1, 4), CounterRules(), None)
+    def listen(self, callback) -> None:
+        """`callback()` after every advance (the expiry scheduler wakes to look at its deadlines)."""
+        self._listeners.append(callback)
 
 
 class ServerThread:
@@ -86,3 +52,38 @@ class ServerThread:
         time.sleep(0.1)
         self.server.close()
         self.thread.join(timeout=5)
+
+
+class TokenClient:
+    """Mixed into Flask's test client: keeps the host token of each table it creates and sends it
+    (Authorization: Bearer) with later requests to that table, unless a request names its own
+    Authorization (or `auth=False`). Tests of seats and tokens pass their own."""
+
+    _codes = re.compile(r"^/api/tables/([^/?]+)")
+
+    def open(self, *args, **kwargs):
+        auth = kwargs.pop("auth", True)
+        url = args[0] if args and isinstance(args[0], str) else kwargs.get("path", "")
+        headers = dict(kwargs.pop("headers", None) or {})
+        found = self._codes.match(url)
+        tokens = self.__dict__.setdefault("host_tokens", {})
+        if auth and found and "Authorization" not in headers:
+            token = tokens.get(codes.normalize(found.group(1)) or found.group(1))
+            if token:
+                headers["Authorization"] = f"Bearer {token}"
+        response = super().open(*args, headers=headers, **kwargs)
+        if url.rstrip("/") == "/api/tables" and response.status_code == 201:
+            body = response.get_json(silent=True) or {}
+            if "host_token" in body:
+                tokens[body["code"]] = body["host_token"]
+        return response
+
+
+def token_client(app):
+    """A test client of `app` that acts as the host of every table it creates (TokenClient)."""
+    from flask.testing import FlaskClient
+
+    class Client(TokenClient, FlaskClient):
+        pass
+    app.test_client_class = Client
+    return app.test_client()

@@ -1,12 +1,14 @@
 """Table timers, pure: the server holds deadlines and alone decides expiry.
 
-A timer's stored record changes only through timer events (start / pause / resume / reset), each
-applied at the server time it was appended. Whether a running timer has expired is decided when it
-is looked at, from the server clock: `running` with `now >= deadline` is `expired`.
+A timer's stored record (companion/games/clock.py, the same model the games' own timers use)
+changes only through timer events (start / pause / resume / reset), each applied at the server time
+it was appended, and through the expiry event the server appends at its deadline.
 """
 from __future__ import annotations
 
 import re
+
+from .games import clock
 
 ACTIONS = ("start", "pause", "resume", "reset")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.:-]{0,39}$")
@@ -41,50 +43,32 @@ def check_request(name, action, seconds) -> str | None:
 def apply(timers: dict, name: str, action: str, seconds: float | None, now_ms: int) -> dict:
     """The timers after `action` at `now_ms`; raises TimerRefused when it is not possible now."""
     rec = timers.get(name)
-    status = current_status(rec, now_ms)
+    status = clock.status(rec, now_ms)
     if action == "start":
-        duration = int(round(seconds * 1000))
-        new = {"status": "running", "deadline_ms": now_ms + duration, "remaining_ms": duration,
-               "duration_ms": duration}
+        new = clock.start(int(round(seconds * 1000)), now_ms)
     elif action == "pause":
-        if status != "running":
+        if status != clock.RUNNING:
             raise TimerRefused([_cannot("pause", name, status)])
-        new = {**rec, "status": "paused", "remaining_ms": rec["deadline_ms"] - now_ms,
-               "deadline_ms": None}
+        new = clock.pause(rec, now_ms)
     elif action == "resume":
-        if status != "paused":
+        if status != clock.PAUSED:
             raise TimerRefused([_cannot("resume", name, status)])
-        new = {**rec, "status": "running", "deadline_ms": now_ms + rec["remaining_ms"]}
+        new = clock.resume(rec, now_ms)
     else:  # reset
         if rec is None:
             raise TimerRefused([f"there is no timer {name!r} to reset"])
-        new = {**rec, "status": "idle", "deadline_ms": None, "remaining_ms": rec["duration_ms"]}
+        new = clock.reset(rec)
     return {**timers, name: new}
 
 
-def current_status(rec: dict | None, now_ms: int) -> str:
-    if rec is None:
-        return "idle"
-    if rec["status"] == "running" and now_ms >= rec["deadline_ms"]:
-        return "expired"
-    return rec["status"]
+def expire(timers: dict, name: str) -> dict:
+    """The timers once `name`'s deadline has passed (the server's expiry event)."""
+    return {**timers, name: clock.expire(timers[name])} if name in timers else timers
 
 
 def public(timers: dict, now_ms: int) -> list[dict]:
-    """The timers as the API shows them at `now_ms` (API.md: name, status, deadline_ms, remaining_ms)."""
-    out = []
-    for name, rec in timers.items():
-        status = current_status(rec, now_ms)
-        if status == "running":
-            remaining = rec["deadline_ms"] - now_ms
-        elif status == "expired":
-            remaining = 0
-        else:
-            remaining = rec["remaining_ms"]
-        out.append({"name": name, "status": status,
-                    "deadline_ms": rec["deadline_ms"] if status in ("running", "expired") else None,
-                    "remaining_ms": remaining, "duration_ms": rec["duration_ms"]})
-    return out
+    """The table's own timers as the API shows them at `now_ms`."""
+    return [clock.public(name, rec, now_ms, owner="table") for name, rec in timers.items()]
 
 
 def describe(name: str, action: str, seconds: float | None) -> str:

@@ -6,7 +6,8 @@ import json
 import pytest
 
 from companion import create_app, timers
-from companion.testing import COUNTER, FakeClock
+from companion.testing import FakeClock, token_client
+from testgames import COUNTER
 
 
 @pytest.fixture
@@ -18,7 +19,7 @@ def clock():
 def client(tmp_path, clock):
     app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock,
                       "SSE_MAX_S": 0.2, "SSE_HEARTBEAT_S": 0.05, "SSE_RETRY_MS": 500})
-    return app.test_client()
+    return token_client(app)
 
 
 def table_with_moves(client, n):
@@ -107,7 +108,7 @@ def test_sse_for_an_unknown_table_is_404_json(client):
 def test_too_many_streams_get_503_and_a_slot_comes_back(tmp_path):
     app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}, "SSE_MAX_STREAMS": 1,
                       "SSE_MAX_S": 0.1})
-    client = app.test_client()
+    client = token_client(app)
     code = client.post("/api/tables", json={"game": "counter", "players": ["A"]}).json["code"]
     held = client.get(f"/api/tables/{code}/events")       # not read yet: holds the only slot
     r = client.get(f"/api/tables/{code}/events")
@@ -152,12 +153,12 @@ def test_timer_start_pause_resume_reset(client, clock):
     assert r.status_code == 200 and r.json["seq"] == 1
     t0 = clock.now_ms
     assert r.json["timers"] == [{"name": "round", "status": "running", "deadline_ms": t0 + 60_000,
-                                 "remaining_ms": 60_000, "duration_ms": 60_000}]
+                                 "remaining_ms": 60_000, "duration_ms": 60_000, "owner": "table"}]
     clock.advance(10_000)
     assert only_timer(client, code)["remaining_ms"] == 50_000
     r = timer(client, code, 1, "pause")
     assert r.json["timers"][0] == {"name": "round", "status": "paused", "deadline_ms": None,
-                                   "remaining_ms": 50_000, "duration_ms": 60_000}
+                                   "remaining_ms": 50_000, "duration_ms": 60_000, "owner": "table"}
     clock.advance(100_000)                        # paused: time does not run out
     assert only_timer(client, code)["status"] == "paused"
     r = timer(client, code, 2, "resume")
@@ -166,7 +167,7 @@ def test_timer_start_pause_resume_reset(client, clock):
     assert only_timer(client, code)["remaining_ms"] == 30_000
     r = timer(client, code, 3, "reset")
     assert r.json["timers"][0] == {"name": "round", "status": "idle", "deadline_ms": None,
-                                   "remaining_ms": 60_000, "duration_ms": 60_000}
+                                   "remaining_ms": 60_000, "duration_ms": 60_000, "owner": "table"}
 
 
 def test_expiry_is_decided_by_the_server_clock(client, clock):
@@ -177,9 +178,16 @@ def test_expiry_is_decided_by_the_server_clock(client, clock):
     clock.advance(1)
     t = only_timer(client, code)
     assert t["status"] == "expired" and t["remaining_ms"] == 0
-    r = timer(client, code, 1, "pause")           # too late: it has expired
+    client.application.extensions["tokyo"].expiry.run_due()   # (its thread does it at the deadline)
+    (event,) = [e for e in client.get(f"/api/tables/{code}/events?since=1",
+                                      headers={"Accept": "application/json"}).json["events"]]
+    assert event["kind"] == "expire" and event["timer"] == "round" and event["owner"] == "table"
+    assert event["deadline_ms"] == clock.now_ms
+    r = timer(client, code, 2, "pause")           # too late: it has expired
     assert r.status_code == 422 and r.json["reasons"]
-    assert timer(client, code, 1, "start", 30).status_code == 200    # a new countdown
+    clock.advance(-3_600_000)                      # a clock that jumps back never revives it
+    assert only_timer(client, code)["status"] == "expired"
+    assert timer(client, code, 2, "start", 30).status_code == 200    # a new countdown
 
 
 def test_the_stream_announces_expiry(client, clock):

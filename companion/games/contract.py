@@ -14,6 +14,8 @@ states compare with ==. The companion knows nothing of a game's insides; it call
     on_expire(state, name, ctx) -> state               a timer's deadline passed (server-delivered)
     result(state) -> None | result                     winners, unit, scores with breakdowns
     public_view(state, viewer) / public_move(move, viewer)      hidden information removed
+    secret_paths(state, seat) -> [path]                where `seat`'s secrets sit in the state (the
+                                                       contract test checks public_view hides them)
     describe(state, move) -> str                       a history line a person reads
     can_undo(state, move) -> [reason]                  why an applied move may not be taken back
     mover(move) -> seat | None                         whose move it is (None: the table's)
@@ -203,6 +205,11 @@ class Rules:
 
     def public_move(self, move: dict, viewer: Viewer = None) -> dict:
         return move
+
+    def secret_paths(self, state: dict, seat: int) -> list[tuple]:
+        """The places (key/index paths) in `state` that only `seat` and the host may see, e.g.
+        [("players", 2, "hand")]: public_view for anyone else must not show what is there."""
+        return []
 
     def describe(self, state: dict, move: dict) -> str:
         mt = self.move_type(move.get("type")) if isinstance(move, dict) else None

@@ -5,7 +5,8 @@
  * tk.TableLink                 one table kept in sync: SSE with Last-Event-ID, polling fallback,
  *                              writes with expected_seq, 409 resync, 422 reasons
  * tk.alarm / tk.wake           sound + vibration at expiry, screen kept awake while a timer runs
- * tk.me / tk.remember          which player this phone is, the table it joined (localStorage + cookie)
+ * tk.me / tk.claim / tk.release   this phone's seat and token at a table (localStorage + cookie);
+ *                              the phone that created a table keeps its host token (tk.isHost)
  * Every piece of text from the server goes through textContent: names are never parsed as HTML.
  */
 (function () {
@@ -56,10 +57,11 @@
    * request arrives. Retries on network errors and 5xx; returns {status, body} (status 0: offline).
    */
   tk.api = async function (method, url, body, opts) {
-    const key = (opts && opts.key) || (method === "GET" ? null : tk.newKey());
+    const key = (opts && opts.key) || (method === "GET" || method === "DELETE" ? null : tk.newKey());
     const headers = { Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (key) headers["Idempotency-Key"] = key;
+    if (opts && opts.token) headers.Authorization = "Bearer " + opts.token;
     const delays = [0, 300, 800, 1600, 3000];
     let last = { status: 0, body: { error: "No connection to the companion. Check the Wi-Fi and try again." } };
     for (const delay of delays) {
@@ -157,17 +159,45 @@
   });
 
   // ---------- who am I at this table ----------
+  // localStorage "tk.tables": {code: {game, player (seat index or null), token (the seat's),
+  // host (the host token, on the phone that created the table), at}}. Tokens never go in a URL.
   const STORE = "tk.tables";
   const readSeats = () => { try { return JSON.parse(localStorage.getItem(STORE)) || {}; } catch (e) { return {}; } };
-  tk.me = function (code) { const s = readSeats()[code]; return s ? s.player : null; };
-  tk.remember = function (code, game, player) {
+  const seatOf = (code) => readSeats()[code] || null;
+  tk.me = function (code) { const s = seatOf(code); return s && s.player !== undefined ? s.player : null; };
+  tk.isHost = function (code) { const s = seatOf(code); return !!(s && s.host); };
+  /** The token this phone sends at `code`: its seat's, else the host's (which acts for everyone). */
+  tk.token = function (code) { const s = seatOf(code); return s ? (s.token || s.host || null) : null; };
+  tk.remember = function (code, game, patch) {
     const seats = readSeats();
-    seats[code] = { game, player, at: Date.now() };
+    seats[code] = Object.assign({ player: null }, seats[code] || {}, patch || {}, { game, at: Date.now() });
     try { localStorage.setItem(STORE, JSON.stringify(seats)); } catch (e) { /* private mode */ }
-    const age = "; path=/; max-age=" + 60 * 60 * 24 * 30 + "; samesite=lax";
-    document.cookie = "tk_table=" + encodeURIComponent(code) + age;       // for the scan (/q/) pages
-    document.cookie = "tk_table_player=" + (player >= 0 ? player : "") + age;
+    const age = "; path=/; max-age=" + 60 * 60 * 24 * 30 + "; samesite=strict";
+    // for the scan (/q/) pages: which table, and the token that shows this phone's view of it
+    document.cookie = "tk_table=" + encodeURIComponent(code) + age;
+    document.cookie = "tk_table_token=" + encodeURIComponent(tk.token(code) || "") + age;
   };
+  /** Take seat `player` (one tap); returns the API answer ({status, body}). */
+  tk.claim = async function (code, game, player) {
+    // The host may also take a seat another phone holds (that phone's token is then void).
+    const host = (seatOf(code) || {}).host || null;
+    const r = await tk.api("POST", "/api/tables/" + encodeURIComponent(code) + "/seats", { player },
+                           { token: host });
+    if (r.status === 201) tk.remember(code, game, { player, token: r.body.token });
+    return r;
+  };
+  /** Give this phone's seat up (or, as the host, free seat `player` for another phone). */
+  tk.release = async function (code, game, player) {
+    const mine = tk.me(code);
+    const target = player === undefined ? mine : player;
+    if (target === null || target === undefined) return { status: 200, body: {} };
+    const r = await tk.api("DELETE", "/api/tables/" + encodeURIComponent(code) + "/seats/" + target,
+                           undefined, { token: target === mine ? seatOf(code).token : seatOf(code).host });
+    if (r.status === 200 && target === mine) tk.remember(code, game, { player: null, token: null });
+    return r;
+  };
+  /** Just watching: no seat (a host phone keeps its host token). */
+  tk.watch = function (code, game) { tk.remember(code, game, { player: -1, token: null }); };
   tk.myTables = function () {
     return Object.entries(readSeats()).map(([code, s]) => ({ code, ...s })).sort((a, b) => b.at - a.at);
   };
@@ -196,11 +226,9 @@
       this.pollTimer = null;
       this.busy = false;
     }
-    /** API URL; `?player=` asks the server to show this phone's player what they may see. */
+    /** API URL of this table (what the server shows depends on the token sent, never the URL). */
     url(suffix, query) {
       const q = new URLSearchParams(query || {});
-      const me = tk.me(this.code);
-      if (me !== null && me >= 0) q.set("player", me);
       const qs = q.toString();
       return "/api/tables/" + encodeURIComponent(this.code) + (suffix || "") + (qs ? "?" + qs : "");
     }
@@ -219,8 +247,10 @@
       window.addEventListener("online", () => { this.catchUp(); this.openStream(); });
     }
 
+    get token() { return tk.token(this.code); }
+
     async reload() {
-      const r = await tk.api("GET", this.url());
+      const r = await tk.api("GET", this.url(), undefined, { token: this.token });
       if (r.status === 200) this.setTable(r.body);
       else if (r.status === 0) this.status("offline");
       return r;
@@ -234,7 +264,7 @@
 
     /** Events after the last one seen, by JSON (first load, gaps, polling, coming back online). */
     async catchUp() {
-      const r = await tk.api("GET", this.url("/events", { since: this.lastEvent }));
+      const r = await tk.api("GET", this.url("/events", { since: this.lastEvent }), undefined, { token: this.token });
       if (r.status !== 200) { if (r.status === 0) this.status("offline"); return false; }
       this.addEvents(r.body.events);
       if (!this.table || r.body.seq > this.table.seq) await this.reload();
@@ -262,7 +292,10 @@
         if (e.seq > this.lastEvent + 1) { this.catchUp(); return; }   // a gap: fetch what is missing
         this.addEvents([e]);
       };
-      src.addEventListener("table", (m) => this.setTable(JSON.parse(m.data)));
+      // The stream shows what everyone may see; a phone with a token asks for its own view.
+      src.addEventListener("table", (m) => {
+        if (this.token) this.reloadSoon(); else this.setTable(JSON.parse(m.data));
+      });
       src.onerror = () => {
         if (src.readyState === 2) {          // closed for good (e.g. 503): poll, retry the stream later
           this.poll();
@@ -271,6 +304,14 @@
           this.status(navigator.onLine === false ? "offline" : "connecting");
         }
       };
+    }
+
+    reloadSoon() {
+      if (this.reloading) { this.again = true; return; }
+      this.reloading = (async () => {
+        do { this.again = false; await this.reload(); } while (this.again);
+        this.reloading = null;
+      })();
     }
 
     /** This phone changed seat: the server shows it another player's view from now on. */
@@ -299,7 +340,7 @@
     async send(path, payload) {
       if (!this.table) return { ok: false, status: 0, body: { error: "Not connected yet." } };
       const body = Object.assign({ expected_seq: this.table.seq }, payload);
-      const r = await tk.api("POST", this.url(path), body);
+      const r = await tk.api("POST", this.url(path), body, { token: this.token });
       if (r.status === 200) {
         const t = Object.assign({}, this.table, { seq: r.body.seq });
         if ("state" in r.body) t.state = r.body.state;
@@ -314,9 +355,50 @@
     }
   };
 
+  // ---------- the end of a game ----------
+  /**
+   * The end screen in `box`: the winner(s), each player's score with its breakdown, the play's
+   * length and a link to the whole history. Hidden while `t.result` is null.
+   */
+  tk.renderResult = function (box, t, link) {
+    if (!box) return;
+    const res = t && t.result;
+    box.hidden = !res;
+    if (!res) { box.replaceChildren(); return; }
+    const names = res.winners.map((w) => t.players[w]);
+    const head = names.length > 1 ? "Shared victory: " + names.join(" and ") + "!"
+      : names.length ? names[0] + " wins!" : "The game is over.";
+    const events = link ? [...link.events.values()].sort((a, b) => a.seq - b.seq) : [];
+    let length = null;
+    if (events.length) {
+      const ms = events[events.length - 1].at_ms - events[0].at_ms;
+      const min = Math.round(ms / 60000);
+      length = min >= 60 ? Math.floor(min / 60) + " h " + (min % 60) + " min" : min + " min";
+    }
+    const unit = res.unit || "points";
+    const rows = [...res.scores].sort((a, b) => b.score - a.score);
+    box.replaceChildren(
+      tk.el("h2", { style: "margin-top:0" }, "🏆 " + head),
+      tk.el("p", { class: "small muted" }, "Scores in " + unit + (length ? " · played in " + length : "") + "."),
+      tk.el("ol", { class: "list scores" }, rows.map((s) =>
+        tk.el("li", { class: res.winners.includes(s.player) ? "winner" : "" },
+          tk.el("div", { class: "row" }, tk.el("strong", { class: "grow" }, s.name),
+            tk.el("strong", { class: "score" }, String(s.score))),
+          tk.el("details", null, tk.el("summary", { class: "small" }, "How it adds up"),
+            tk.el("table", { class: "breakdown small" }, s.breakdown.map((b) =>
+              tk.el("tr", null, tk.el("td", null, b.label), tk.el("td", { class: "num" }, String(b.value)))),
+              tk.el("tr", { class: "total" }, tk.el("td", null, "Total"), tk.el("td", { class: "num" }, String(s.score)))))))),
+      tk.el("p", { class: "small" },
+        tk.el("a", { href: "/t/" + encodeURIComponent(t.code) + "#history-section" }, "The whole history"), " · ",
+        tk.el("a", { href: "/plays" }, "All plays"), " · ",
+        tk.el("a", { href: "/api/plays.csv", download: "" }, "CSV")));
+  };
+
   /** A friendly sentence for a failed write. */
   tk.explain = function (r) {
     if (r.status === 409) return "Someone else changed the table first. It is updated now: check it and try again.";
+    if (r.status === 401) return "This phone has no seat at this table: take a seat on the table page first.";
+    if (r.status === 403) return (r.body && r.body.error) || "This phone may not do that.";
     if (r.status === 0) return r.body.error;
     return (r.body && r.body.error) || "That did not work.";
   };

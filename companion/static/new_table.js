@@ -38,6 +38,7 @@
     const r = await tk.api("POST", "/api/tables", { game: data.game, players, options }, { key });
     submit.disabled = false;
     if (r.status === 201) {
+      tk.remember(r.body.code, data.game, { host: r.body.host_token });   // this phone acts for everyone
       location.href = "/t/" + encodeURIComponent(r.body.code);
     } else {
       tk.say("#msg", "bad", r.body.error || "The table could not be created.", r.body.reasons);

@@ -14,29 +14,55 @@
     },
     table(t) {
       if (!primed) { timer.primed(t); primed = true; }
+      lastTable = t;
+      renderSeat(t);
       renderPlayers(t);
+      tk.renderResult($("#result"), t, link);
       timer.update(t);
       renderUndo();
       if (data.showState) $("#state").textContent = JSON.stringify(t.state, null, 2);
     },
-    events() { renderHistory(); renderUndo(); },
+    events() { renderHistory(); renderUndo(); if (lastTable) tk.renderResult($("#result"), lastTable, link); },
   });
   const timer = new tk.TimerWidget($("#timer"), link, "table");
 
   // ---- seat ----
-  function renderSeat() {
-    const me = tk.me(code);
+  // One tap takes a seat (POST …/seats gives this phone the seat's token). A taken seat can be
+  // handed over by the phone holding it ("Give up this seat") or by the host (who can take any).
+  let lastTable = null;
+  function renderSeat(t) {
+    t = t || lastTable;
+    const me = tk.me(code), host = tk.isHost(code);
     const box = $("#seat");
     box.hidden = me !== null;
-    $("#whoami").textContent = me === null ? "" : me >= 0 ? "You are " + data.players[me] + "." : "You are watching.";
+    const who = me === null ? "" : me >= 0 ? "You are " + data.players[me] + "." : "You are watching.";
+    $("#whoami").textContent = who + (host ? " This phone started the table: it can enter moves for everyone." : "");
     $("#change-seat").hidden = me === null;
+    $("#change-seat").textContent = me !== null && me >= 0 ? "Give up this seat" : "Change";
+    const seats = (t && t.seats) || data.players.map((name, i) => ({ player: i, name, claimed: false }));
+    $("#seat-buttons").replaceChildren(...seats.map((s) =>
+      el("button", { type: "button", class: s.claimed && !host ? "secondary" : null,
+                     disabled: s.claimed && !host,
+                     onclick: () => choose(s.player, s.claimed) },
+        s.name + (s.claimed ? (host ? " (take over)" : " (taken)") : ""))),
+      el("button", { type: "button", class: "secondary", onclick: () => { tk.watch(code, data.game); renderSeat(); link.restream(); } }, "Just watching"));
   }
-  $("#seat-buttons").append(...data.players.map((name, i) =>
-    el("button", { type: "button", onclick: () => choose(i) }, name)),
-    el("button", { type: "button", class: "secondary", onclick: () => choose(-1) }, "Just watching"));
-  function choose(i) { tk.remember(code, data.game, i); renderSeat(); link.restream(); }
-  $("#change-seat").addEventListener("click", () => { $("#seat").hidden = false; });
-  if (tk.me(code) !== null) tk.remember(code, data.game, tk.me(code));   // this phone's latest table
+  async function choose(i, taken) {
+    if (taken && !confirm("Another phone holds " + data.players[i] + "'s seat. Take it over? That phone can then only watch.")) return;
+    const r = await tk.claim(code, data.game, i);
+    if (r.status !== 201) { tk.say("#seat-msg", "bad", tk.explain(r)); link.reload(); return; }
+    tk.say("#seat-msg", "info", "");
+    renderSeat(); link.restream();
+  }
+  $("#change-seat").addEventListener("click", async () => {
+    if (tk.me(code) !== null && tk.me(code) >= 0) {
+      const r = await tk.release(code, data.game);
+      if (r.status !== 200) { tk.say("#seat-msg", "bad", tk.explain(r)); return; }
+    }
+    tk.remember(code, data.game, { player: null, token: null });
+    renderSeat(); link.restream();
+  });
+  tk.remember(code, data.game);   // this phone's latest table (for the scan pages)
   renderSeat();
 
   // ---- players ----
@@ -49,6 +75,8 @@
     const turn = $("#turn");
     if (t.turn === null || t.turn === undefined) turn.textContent = "";
     else turn.textContent = t.turn === me ? "Your turn!" : t.players[t.turn] + " is playing.";
+    if (t.result) turn.textContent = "The game is over.";
+    else if (t.actors && t.actors.mode === "all") turn.textContent = "Everyone plays at once.";
     $("#seq").textContent = String(t.seq);
   }
 

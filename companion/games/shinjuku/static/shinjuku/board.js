@@ -40,19 +40,29 @@
       const fresh = !table || t.seq !== table.seq;
       table = t; st = t.state; needs = t.needs || { moves: [], players: [] };
       if (fresh && draft && !needs.moves.includes(draft.type)) draft = null;
+      renderSeat();
+      tk.renderResult($("#result"), t, link);
       render();
     },
   });
 
   // ---------- who am I ----------
   const me = () => tk.me(code);
+  // One tap takes a free seat (the table page also hands seats over); the host acts for everyone.
   function renderSeat() {
-    const m = me();
-    $("#seat").hidden = m !== null;
-    $("#whoami").textContent = m === null ? "" : m >= 0 ? "you are " + data.players[m] : "watching";
+    const m = me(), host = tk.isHost(code);
+    $("#seat").hidden = m !== null || host;
+    $("#whoami").textContent = (m === null ? "" : m >= 0 ? "you are " + data.players[m] : "watching") +
+      (host ? (m !== null && m >= 0 ? " · " : "") + "this phone can move for everyone" : "");
+    const seats = (table && table.seats) || data.players.map((name, i) => ({ player: i, name, claimed: false }));
+    $("#seat-buttons").replaceChildren(...seats.map((s) =>
+      el("button", { type: "button", disabled: s.claimed, class: s.claimed ? "secondary" : null,
+                     onclick: async () => {
+                       const r = await tk.claim(code, data.game, s.player);
+                       if (r.status !== 201) say(tk.explain(r));
+                       renderSeat(); link.restream();
+                     } }, s.name + (s.claimed ? " (taken)" : ""))));
   }
-  $("#seat-buttons").append(...data.players.map((name, i) =>
-    el("button", { type: "button", onclick: () => { tk.remember(code, data.game, i); renderSeat(); link.restream(); } }, name)));
   renderSeat();
 
   // ---------- who moves ----------

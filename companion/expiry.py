@@ -1,0 +1,70 @@
+"""The expiry scheduler: delivers every timer's end at its deadline, whether or not a phone asks.
+
+One daemon thread per app waits for the earliest deadline of any table (Tables keeps them, and the
+database keeps them across restarts), then asks Tables to append the `expire` events that are due.
+It sleeps until the next deadline or until a write brings a nearer one; a clock that can be moved
+by hand (tests' FakeClock) wakes it when moved.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+log = logging.getLogger(__name__)
+
+#: Longest sleep while something is due (ms): a guard against a clock that drifts from the sleep.
+MAX_SLEEP_MS = 5_000
+
+
+class Expiry:
+    def __init__(self, tables, clock):
+        self.tables = tables
+        self.clock = clock
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        if hasattr(clock, "listen"):
+            clock.listen(self.poke)
+
+    def schedule(self, code: str, due: int | None) -> None:
+        """Tables calls this whenever a table's next deadline changes."""
+        if due is None:
+            return
+        with self._cond:
+            if self._thread is None and not self._stopping:
+                self._thread = threading.Thread(target=self._run, name="timer-expiry", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def poke(self) -> None:
+        with self._cond:
+            self._cond.notify_all()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+
+    def run_due(self) -> None:
+        """Deliver every expiry that is due now (the thread's one step; tests call it directly)."""
+        now = self.clock()
+        for code, due in self.tables.due().items():
+            if due <= now:
+                try:
+                    self.tables.expire_due(code)
+                except Exception:  # noqa: BLE001 - one table's trouble must not stop the others
+                    log.exception("could not deliver the timer expiry of table %s", code)
+
+    def _run(self) -> None:
+        while True:
+            self.run_due()
+            with self._cond:
+                if self._stopping:
+                    return
+                pending = self.tables.due()
+                if pending:
+                    # (a deadline still in the past failed to deliver: try again shortly, not in a spin)
+                    wait_ms = max(50, min(pending.values()) - self.clock())
+                    self._cond.wait(min(wait_ms, MAX_SLEEP_MS) / 1000 + 0.001)
+                else:
+                    self._cond.wait()

@@ -1,0 +1,146 @@
+"""Shinjuku's web part over HTTP: the scoring calculator, tables with hidden hands (seen only with the
+seat's token), the board and scan pages, and every printed QR code opening a page."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion import create_app
+from companion.testing import FakeClock, token_client
+
+ALIEN = "<img src=x onerror=1>&\""
+
+
+@pytest.fixture
+def client(tmp_path):
+    return token_client(create_app({"DATA_DIR": tmp_path, "CLOCK": FakeClock(), "SSE_MAX_S": 0.2}))
+
+
+def seat(client, code, player):
+    """Claim a seat; the Authorization header of its token."""
+    r = client.post(f"/api/tables/{code}/seats", json={"player": player}, auth=False)
+    assert r.status_code == 201, r.json
+    return {"Authorization": f"Bearer {r.json['token']}"}
+
+
+def test_shinjuku_score_calculator(client):
+    r = client.post("/api/shinjuku/score", json={"customers": {"food": 2, "clothing": 1, "books": 1,
+                                                               "electronics": 1}, "wild": 0})
+    assert r.status_code == 200
+    assert r.json["points"] == 11
+    assert sorted(map(sorted, r.json["sets"])) == [["books", "clothing", "electronics", "food"], ["food"]]
+    r = client.post("/api/shinjuku/score", json={"customers": {"food": 1}, "wild": 3})
+    assert r.json["points"] == 10 and r.json["sets"][0].count("wild") == 3
+    r = client.post("/api/shinjuku/score", json={"customers": {}, "wild": 2})
+    assert r.json["points"] == 3 and r.json["sets"] == [["wild", "wild"]]
+
+
+@pytest.mark.parametrize("body, status", [
+    ({"customers": {"food": -1}}, 400),
+    ({"customers": {"sushi": 1}}, 400),
+    ({"customers": {"food": "3"}}, 400),
+    ({"customers": []}, 400),
+    ({}, 400),
+    ({"customers": {"food": 1}, "wild": True}, 400),
+    ({"customers": {"electronics": 99}}, 422),
+    ({"customers": {"food": 1}, "wild": 7}, 422),
+])
+def test_shinjuku_score_bad_input(client, body, status):
+    r = client.post("/api/shinjuku/score", json=body)
+    assert r.status_code == status and r.json["error"]
+
+
+def test_shinjuku_table_uses_the_engine_and_hides_hands(client):
+    r = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
+                                         "options": {"deck": "companion"}, "seed": 5})
+    assert r.status_code == 201
+    code = r.json["code"]
+    t = client.get(f"/api/tables/{code}", auth=False).json
+    assert t["state"]["deck"] is None and all(p["hand"] is None for p in t["state"]["players"])
+    aki = seat(client, code, 0)
+    mine = client.get(f"/api/tables/{code}", headers=aki).json["state"]["players"]
+    assert mine[0]["hand"] and mine[1]["hand"] is None
+    # ?player= no longer shows anyone's hand: only a token does
+    assert client.get(f"/api/tables/{code}?player=0", auth=False).json["state"]["players"][0]["hand"] is None
+    assert t["needs"]["moves"] == ["place-customers"] and t["turn"] == 0
+    r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": 0,
+                                                       "move": {"type": "move-matsuri", "player": 0,
+                                                                "ward": "chiyoda"}})
+    assert r.status_code == 422 and r.json["reasons"]
+    r = client.post(f"/api/tables/{code}/moves", headers=aki,
+                    json={"expected_seq": 0, "move": {"type": "place-customers", "player": 0}})
+    assert r.status_code == 200 and r.json["seq"] == 1
+    assert r.json["state"]["players"][0]["hand"] is not None          # the mover sees their hand
+    assert r.json["state"]["players"][1]["hand"] is None
+
+
+def test_events_hide_cards_drawn_into_another_hand(client):
+    """Table mode: the cards a player enters for their dealt hand are theirs to see, in the log too."""
+    code = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"]}).json["code"]
+    hand = ["chiyoda", "minato", "ota", "nerima"]
+    r = client.post(f"/api/tables/{code}/moves",
+                    json={"expected_seq": 0, "move": {"type": "deal-hand", "player": 0, "cards": hand}})
+    assert r.status_code == 200, r.json
+    tokens = {0: seat(client, code, 0), 1: seat(client, code, 1), None: {}}
+    polled = {viewer: client.get(f"/api/tables/{code}/events?since=0", auth=False,
+                                 headers={"Accept": "application/json", **tokens[viewer]}
+                                 ).json["events"][0]["move"] for viewer in tokens}
+    assert polled[0]["cards"] == hand
+    assert polled[None]["cards"] == 4 and polled[1]["cards"] == 4
+    stream = client.get(f"/api/tables/{code}/events", auth=False,
+                        headers={"Last-Event-ID": "0", **tokens[1]})
+    messages = [block.splitlines() for block in stream.get_data(as_text=True).split("\n\n")]
+    (move_event,) = [json.loads(lines[-1].removeprefix("data: ")) for lines in messages
+                     if lines and lines[0] == "id: 1"]
+    assert move_event["move"]["cards"] == 4
+
+
+def test_shinjuku_pages(client):
+    code = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", ALIEN]}).json["code"]
+    for path in (f"/t/{code}", f"/t/{code}/board", "/shinjuku/score", "/new/shinjuku"):
+        r = client.get(path)
+        assert r.status_code == 200, path
+        assert "<img src=x" not in r.data.decode()
+
+
+def test_every_printed_qr_code_opens_a_page(client):
+    """The generator's QR payloads (<base>/q/<game>/<kind>/<id>) each open a 200 page."""
+    build = pytest.importorskip("generator.build")
+    from generator.kits.base import KitContext
+    base = "http://kit.test"
+    payloads = [q["payload"] for game in build.games_with_kits()
+                for q in build.qr_codes(game, build.make_kit(game, KitContext(base)))]
+    if not payloads:
+        pytest.skip("no kit prints QR codes yet")
+    for payload in payloads:
+        assert payload.startswith(base + "/q/")
+        r = client.get(payload[len(base):])
+        assert r.status_code == 200, payload
+
+
+def test_scan_pages(client):
+    r = client.get("/q/shinjuku/ward/minato")
+    assert r.status_code == 200 and "Minato" in r.data.decode() and "港区" in r.data.decode()
+    r = client.get("/q/shinjuku/customer/books-2")
+    assert r.status_code == 200 and "/shinjuku/score" in r.data.decode()
+    for path, named in (("/q/shinjuku/ward/atlantis", "atlantis"),
+                        ("/q/shinjuku/spaceship/x1", "spaceship"), ("/q/monopoly/card/boardwalk", "monopoly")):
+        r = client.get(path)
+        assert r.status_code == 404 and r.mimetype == "text/html" and named in r.data.decode()
+
+
+def test_scan_page_shows_the_joined_table(client):
+    code = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
+                                            "options": {"deck": "companion"}, "seed": 2}).json["code"]
+    client.set_cookie("tk_table", code)
+    client.set_cookie("tk_table_token", seat(client, code, 0)["Authorization"].split()[1])
+    html = client.get("/q/shinjuku/ward/shinjuku").data.decode()
+    assert "Now at your table" in html and "For you (Aki)" in html and f"/t/{code}" in html
+    # a cookie naming a seat index (the old way) shows nobody's hand any more
+    client.set_cookie("tk_table_token", "")
+    client.set_cookie("tk_table_player", "0")
+    html = client.get("/q/shinjuku/ward/shinjuku").data.decode()
+    assert "For you (Aki)" not in html
+
+
