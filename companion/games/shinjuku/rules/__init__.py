@@ -131,6 +131,9 @@ Decisions where the rules are silent (a player's natural reading)
     empty. A customer an upgrade puts back in the queue is still placed at the start of the next
     turn; if the queue is not empty when the turn would pass to the start player, the queue has
     not been emptied yet and play goes on (to the start player again), so turns stay equal.
+    So every game ends, whatever legal moves are chosen: while the bag holds customers, every
+    turn places at least one (customers sit on ①..k, and each placement draws as many as it
+    places), and afterwards the queue drains, refilled only by upgrades, which are finite.
   * Turns: "Choose any two of the following actions (must be different actions)". There is no way
     to end a turn early: the turn ends after the second different action, or at once after Income
     ("Your turn ends immediately after taking this action, even if you had one more action
