@@ -94,8 +94,8 @@ def test_create_join_move_and_see_it_live(server, browser):
         ben.locator("#timer button", has_text="Pause").click()
         aki.wait_for_function("tkTimer.timer.status === 'paused'", timeout=2_000)
 
-        # Aki moves the Matsuri; Ben undoes it (two taps); both phones show it undone
-        # (placing customers drew from the companion's bag: that one cannot be undone)
+        # Aki moves the Matsuri; Ben's phone may not undo Aki's move, Aki's may (two taps); both
+        # phones show it undone (placing customers drew from the companion's bag: not undoable)
         seq = aki.evaluate("""async () => {
             const ward = tkTable.table.needs.wards[0];
             const r = await tkTable.send('/moves', {move: {type: 'move-matsuri', player: 0, ward}});
@@ -103,6 +103,9 @@ def test_create_join_move_and_see_it_live(server, browser):
         ben.wait_for_function(f"tkTable.table.seq === {seq}", timeout=2_000)
         ben.locator("#undo").click()
         ben.locator("#undo").click()
+        ben.locator("#undo-msg.bad", has_text="Aki").wait_for(timeout=2_000)
+        aki.locator("#undo").click()
+        aki.locator("#undo").click()
         for page in (aki, ben):
             page.locator("#history li.undone", has_text=f"#{seq}").wait_for(timeout=2_000)
 

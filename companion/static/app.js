@@ -378,16 +378,18 @@
     const unit = res.unit || "points";
     const rows = [...res.scores].sort((a, b) => b.score - a.score);
     box.replaceChildren(
-      tk.el("h2", { style: "margin-top:0" }, "🏆 " + head),
+      tk.el("p", { class: "badge-over" }, "Game over"),
+      tk.el("h2", { style: "margin-top:.2rem" }, head),
       tk.el("p", { class: "small muted" }, "Scores in " + unit + (length ? " · played in " + length : "") + "."),
       tk.el("ol", { class: "list scores" }, rows.map((s) =>
         tk.el("li", { class: res.winners.includes(s.player) ? "winner" : "" },
-          tk.el("div", { class: "row" }, tk.el("strong", { class: "grow" }, s.name),
+          tk.el("div", { class: "row" }, tk.el("strong", { class: "grow" }, s.name,
+            res.winners.includes(s.player) ? tk.el("span", { class: "badge win" }, "winner") : null),
             tk.el("strong", { class: "score" }, String(s.score))),
           tk.el("details", null, tk.el("summary", { class: "small" }, "How it adds up"),
             tk.el("table", { class: "breakdown small" }, s.breakdown.map((b) =>
               tk.el("tr", null, tk.el("td", null, b.label), tk.el("td", { class: "num" }, String(b.value)))),
-              tk.el("tr", { class: "total" }, tk.el("td", null, "Total"), tk.el("td", { class: "num" }, String(s.score)))))))),
+              tk.el("tr", { class: "sum" }, tk.el("td", null, "Total"), tk.el("td", { class: "num" }, String(s.score)))))))),
       tk.el("p", { class: "small" },
         tk.el("a", { href: "/t/" + encodeURIComponent(t.code) + "#history-section" }, "The whole history"), " · ",
         tk.el("a", { href: "/plays" }, "All plays"), " · ",

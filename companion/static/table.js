@@ -76,7 +76,8 @@
     if (t.turn === null || t.turn === undefined) turn.textContent = "";
     else turn.textContent = t.turn === me ? "Your turn!" : t.players[t.turn] + " is playing.";
     if (t.result) turn.textContent = "The game is over.";
-    else if (t.actors && t.actors.mode === "all") turn.textContent = "Everyone plays at once.";
+    else if (t.actors && t.actors.mode === "all")
+      turn.textContent = (t.needs && t.needs.prompt) || "Everyone plays at once.";
     $("#seq").textContent = String(t.seq);
   }
 

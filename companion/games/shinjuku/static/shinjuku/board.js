@@ -42,6 +42,7 @@
       if (fresh && draft && !needs.moves.includes(draft.type)) draft = null;
       renderSeat();
       tk.renderResult($("#result"), t, link);
+      if (t.result) { $("#seat").hidden = true; $(".sticky-actions").hidden = true; }
       render();
     },
   });
