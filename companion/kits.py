@@ -8,45 +8,43 @@ KIT_SUFFIXES = (".pdf", ".svg", ".png", ".zip")
 
 
 def listing(output: Path) -> dict:
-    """{"built": bool, "games": {game: [{"path", "paper", "name", "pages", "size"}]}}.
+    """{"built": bool, "games": {game: [{"path", "paper", "name", "pages", "size", "format"}]}}.
 
-    Reads output/manifest.json when present (and lists only files that exist); without one, lists
-    the PDF files found, so a partial build is still downloadable.
+    Reads output/manifest.json (generator/build.py writes {"files": [{"path", "game", "paper",
+    "format", "pages"}], ...}) and lists only the files that exist. Without a readable manifest (a
+    build stopped half-way), lists the PDF files found under output/<paper>/<game>/, so what was
+    written is still downloadable.
     """
     output = Path(output)
-    entries = _from_manifest(output) if (output / "manifest.json").is_file() else None
+    entries = _from_manifest(output)
     if entries is None:
-        entries = [{"path": p.relative_to(output).as_posix()} for p in sorted(output.rglob("*.pdf"))]
+        entries = [_from_path(p.relative_to(output).as_posix()) for p in sorted(output.rglob("*.pdf"))]
     games: dict[str, list[dict]] = {}
     for entry in entries:
         rel = entry["path"]
         path = output / rel
-        if not path.is_file() or not rel.endswith(KIT_SUFFIXES):
+        if not rel.endswith(KIT_SUFFIXES) or ".." in rel.split("/") or not path.is_file():
             continue
-        parts = rel.split("/")
-        paper, game = (parts[0], parts[1]) if len(parts) >= 3 else ("", parts[0] if len(parts) == 2 else "")
-        games.setdefault(entry.get("game") or game or "other", []).append({
-            "path": rel, "paper": entry.get("paper") or paper, "name": parts[-1],
-            "pages": entry.get("pages"), "size": path.stat().st_size,
-            "format": entry.get("format") or path.suffix.lstrip(".")})
+        games.setdefault(entry["game"] or "other", []).append({
+            "path": rel, "paper": entry["paper"], "name": path.name, "pages": entry["pages"],
+            "size": path.stat().st_size, "format": entry["format"] or path.suffix.lstrip(".")})
     return {"built": bool(games), "games": games}
 
 
 def _from_manifest(output: Path) -> list[dict] | None:
     try:
-        manifest = json.loads((output / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        files = json.loads((output / "manifest.json").read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    files = manifest.get("files") if isinstance(manifest, dict) else manifest
     if not isinstance(files, list):
         return None
-    out = []
-    for item in files:
-        if isinstance(item, str):
-            out.append({"path": item})
-        elif isinstance(item, dict) and isinstance(item.get("path") or item.get("file"), str):
-            pages = item.get("pages")
-            out.append({"path": item.get("path") or item.get("file"), "game": item.get("game"),
-                        "paper": item.get("paper"), "format": item.get("format"),
-                        "pages": pages if isinstance(pages, int) else None})
-    return out
+    return [{"path": f["path"], "game": f.get("game"), "paper": f.get("paper"), "format": f.get("format"),
+             "pages": f.get("pages") if isinstance(f.get("pages"), int) else None}
+            for f in files if isinstance(f, dict) and isinstance(f.get("path"), str)]
+
+
+def _from_path(rel: str) -> dict:
+    """What a file's place says about it: <paper>/<game>/<file>."""
+    parts = rel.split("/")
+    paper, game = (parts[0], parts[1]) if len(parts) >= 3 else ("", "")
+    return {"path": rel, "game": game, "paper": paper, "format": None, "pages": None}
