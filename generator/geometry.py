@@ -85,21 +85,6 @@ def area(points: Sequence[Point]) -> float:
     return abs(s) / 2
 
 
-def centroid(points: Sequence[Point]) -> Point:
-    a = cx = cy = 0.0
-    n = len(points)
-    for i in range(n):
-        x1, y1 = points[i]
-        x2, y2 = points[(i + 1) % n]
-        cross = x1 * y2 - x2 * y1
-        a += cross
-        cx += (x1 + x2) * cross
-        cy += (y1 + y2) * cross
-    if abs(a) < _EPS:
-        return (sum(p[0] for p in points) / n, sum(p[1] for p in points) / n)
-    return (cx / (3 * a), cy / (3 * a))
-
-
 def inside(point: Point, polygon: Sequence[Point]) -> bool:
     """Even-odd test: is the point inside the (possibly concave) polygon?"""
     x, y = point

@@ -17,7 +17,7 @@ from pathlib import Path
 from .files import assets_root
 from .schema import DataError, Source
 
-__all__ = ["DataError", "Component", "GAMES", "load", "load_all", "UnknownGame"]
+__all__ = ["DataError", "Component", "GAMES", "load", "UnknownGame"]
 
 #: Game id -> module (in generator.canon) that knows how to read and check its files.
 GAMES: dict[str, str] = {
@@ -56,6 +56,3 @@ def _load(game_id: str, root: Path):
     module = importlib.import_module(f"{__name__}.{GAMES[game_id]}")
     return module.load(root / game_id)
 
-
-def load_all(root: Path | None = None) -> list:
-    return [load(game_id, root) for game_id in GAMES]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, Sequence
 
 from ..bundle import bundled

@@ -96,8 +96,8 @@ def _header(canvas: Canvas, facts: CoverFacts, x: float, width: float, ink_saver
 
 def _instructions(facts: CoverFacts, options: SheetOptions) -> list[str]:
     paper = facts.sheet or facts.paper
-    lines = [f"Print at 100 % / Actual size, never “Fit to page” or “Shrink”. Measure the square "
-             f"and the ruler at the bottom of this page before you cut: 50 mm and 2 inches.",
+    lines = ["Print at 100 % / Actual size, never “Fit to page” or “Shrink”. Measure the square "
+             "and the ruler at the bottom of this page before you cut: 50 mm and 2 inches.",
              f"Paper: {paper.name} ({paper.detail})."
              + (" Have it printed at a copy shop; print this first page at home." if facts.sheet else "")]
     if facts.duplex:

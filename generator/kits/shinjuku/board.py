@@ -1,7 +1,6 @@
 """Drawing the Shinjuku map board: ward areas, borders, track slots, stations, labels, customer queue."""
 from __future__ import annotations
 
-import math
 
 from ... import icons
 from ...canon.shinjuku import Shinjuku

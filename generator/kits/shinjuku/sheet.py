@@ -49,7 +49,6 @@ def draw_score_sheet(canvas: Canvas, width: float, height: float, data: Shinjuku
                      pal: Palette) -> None:
     sh = layout.sheet
     points = {int(k): v for k, v in data.scoring.set_points.items()}
-    types = data.customers.type
     y = 2.0
     fit_text(canvas, (0, y, width, 10), f"{data.name.upper()} 新宿 — final scoring", sh.title.size, sh.title.min,
              font=sh.title.font, fill=pal.ink, where="score sheet: title")
@@ -131,7 +130,7 @@ def draw_example(canvas: Canvas, x: float, y: float, width: float, height: float
     for t in data.customers.type:
         n, d = ex.customers.get(t.id, 0), ex.doubles.get(t.id, 0)
         if n or d:
-            parts.append(f"{n + d} {names[t.id]}" + (f" (one of them a “2”)" if d == 1 else f" ({d} marked “2”)" if d else ""))
+            parts.append(f"{n + d} {names[t.id]}" + (" (one of them a “2”)" if d == 1 else f" ({d} marked “2”)" if d else ""))
     story = f"{ex.player} has " + ", ".join(parts) + f" and {ex.bonus} upgrade bonus token{'s' if ex.bonus != 1 else ''}."
     fit_text(canvas, (x + 4, y + 8, width - 8, 5), story, 9, 6, fill=pal.ink, where="score sheet: example story")
     count_text = ("Counted: " + ", ".join(f"{counts[t]} {names[t]}" for t in counts) +

@@ -12,7 +12,7 @@ from generator.canon import load
 from generator.draw import Canvas, Style
 from generator.draw.fit import TextFitError
 from generator.draw.png import PngCanvas
-from generator.geometry import boxes_overlap, inside
+from generator.geometry import boxes_overlap
 from generator.kits.base import BoardSection, CardSection, KitContext, PageSection
 from generator.kits.shinjuku import WARD_QR_KIND, build_kit
 from generator.kits.shinjuku.cards import draw_ward_card
