@@ -1,9 +1,33 @@
 """Fixtures shared by the test files."""
 import shutil
+from pathlib import Path
 
 import pytest
 
 from generator.canon.files import assets_root
+
+#: The folder beside the repository with the rules texts (../shared); a bare clone has none.
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def shared_dir() -> Path:
+    """../shared, or skip (the rest of) the test, saying why, when it is not beside the repository."""
+    if not SHARED.is_dir():
+        pytest.skip(f"../shared is not beside the repository ({SHARED} is missing): the rules texts "
+                    "and reference documents live there")
+    return SHARED
+
+
+@pytest.fixture
+def rules_text():
+    """`rules_text("shinjuku.txt")`: a rules text of ../shared/rules/. Call it after a test's data
+    checks: without ../shared it skips only what follows (the checks against the rules' sentences)."""
+    def read(name: str) -> str:
+        path = shared_dir() / "rules" / name
+        if not path.is_file():
+            pytest.skip(f"{path} is missing")
+        return path.read_text(encoding="utf-8")
+    return read
 
 
 @pytest.fixture

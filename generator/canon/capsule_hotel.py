@@ -6,12 +6,12 @@ lots, lot boards, capsule board and colours, piece sizes, round expenses board, 
 boards) and buildings.toml (bonus dice, the six buildings with their die faces and attraction cards).
 
 Provenance: every table or item has `source` ("rules" = the Italian rules text, "house" = chosen by
-this project); a rules item may list in `house = [...]` the fields that are house values. Use
+this project); a value whose source differs is marked beside it (`count_source = "house"`). Use
 `item.source_of("field")` to ask where one value comes from. A `components()` row's source is where
 its count comes from ("house" for lot boards, seals and dice, whose faces are house designs).
 
-The small helpers on `CapsuleHotel` (pink capsule cost, interest, debt, incomes) only combine values
-from the data with the arithmetic the rules text spells out; rules engines build on them.
+The rules' arithmetic over these values (prices, interest, debt, incomes) is the game's, in
+companion/games/capsule_hotel/rules/ledger.py; this module only reads and checks the data.
 """
 from __future__ import annotations
 
@@ -55,8 +55,6 @@ def _range_problem(values, lo_hi: tuple[int, int], what: str) -> str | None:
 class Setup(Sourced):
     starting_lots_per_player: int
     no_starting_lot_coupons: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 Phase = Literal["mark-round", "loans", "purchase-barter", "income"]
@@ -69,8 +67,6 @@ class Rounds(Sourced):
     end_check_from: int
     coupon_rounds: tuple[int, ...]
     coupons_per_coupon_round: int
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
         if not 1 <= self.end_check_from <= self.count:
@@ -78,7 +74,6 @@ class Rounds(Sourced):
         if list(self.coupon_rounds) != sorted(set(self.coupon_rounds)) or any(
                 not 1 <= r <= self.count for r in self.coupon_rounds):
             return f"coupon_rounds: expected distinct rounds 1-{self.count} in order"
-        return self.check_house()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,24 +81,18 @@ class Money(Sourced):
     currency: str
     symbol: str
     coupon_value: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
 class LoanOption(Sourced):
     amount: int
-    source: Source
     coupons: int = 0
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
 class Loan(Sourced):
     interest_percent: int
     option: tuple[LoanOption, ...]
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
         amounts = [o.amount for o in self.option]
@@ -114,7 +103,6 @@ class Loan(Sourced):
         for a in amounts:
             if a * self.interest_percent % 100:
                 return f"option: {self.interest_percent}% of {a} is not a whole number of yen"
-        return self.check_house()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,16 +117,12 @@ class Purchase(Sourced):
     capsule_price_range: tuple[int, int]
     building_price_range: tuple[int, int]
     items_per_purchase: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
 class PurchaseLimit(Sourced):
     by_players: dict[str, int]
     track_step: int
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
         for key, value in self.by_players.items():
@@ -146,7 +130,6 @@ class PurchaseLimit(Sourced):
                 return f"by_players.{key}: keys are player counts"
             if value <= 0 or value % self.track_step:
                 return f"by_players.{key}: {value} is not a positive multiple of track_step"
-        return self.check_house()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,8 +140,6 @@ class Income(Sourced):
     hotel_floor: int
     capsule_cap: int
     golden_rule_penalty: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,8 +147,6 @@ class Franchise(Sourced):
     coupon_thresholds: tuple[int, ...]
     coupons_per_threshold: int
     track_max: int
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
         t = list(self.coupon_thresholds)
@@ -175,15 +154,12 @@ class Franchise(Sourced):
             return "coupon_thresholds: expected increasing amounts"
         if t and self.track_max < t[-1]:
             return f"track_max: {self.track_max} is below the last coupon threshold {t[-1]}"
-        return self.check_house()
 
 
 @dataclasses.dataclass(frozen=True)
 class Construction(Sourced):
     hotels_per_purchase: int
     pink_tower_min_floors: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -191,8 +167,6 @@ class Variants(Sourced):
     tallest_hotel_coupons: int
     attraction_card_modes: tuple[Literal["buyer-chooses", "all-side-b"], ...]
     placement_vote_percent: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -227,7 +201,7 @@ class GameFile:
 # --------------------------------------------------------------------------- components.toml
 
 @dataclasses.dataclass(frozen=True)
-class Inventory:
+class Inventory(Sourced):
     """The rules' component list, as counts."""
 
     map_sheets: int
@@ -247,15 +221,12 @@ class Inventory:
     vending_machines: int
     buildings: int
     bonus_dice: int
-    source: Source
 
 
 @dataclasses.dataclass(frozen=True)
 class MapSheet(Sourced):
     size: tuple[float, float]
     colour: str
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -263,13 +234,10 @@ class StartingLots(Sourced):
     count: int
     side: float
     corners: tuple[tuple[float, float], ...]
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
         if len(self.corners) != self.count:
             return f"corners: {len(self.corners)} corners for {self.count} starting lots"
-        return self.check_house()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -278,8 +246,6 @@ class LotBoard(Sourced):
     name: str
     price: int
     size: tuple[float, float]
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -292,8 +258,6 @@ class CapsulePosition:
 class CapsuleBoard(Sourced):
     position: tuple[CapsulePosition, ...]
     entrances_half: Literal["left", "right"]
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -303,8 +267,6 @@ class CapsuleColour(Sourced):
     count: int
     hex: str
     pattern: str
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
         problem = hex_problem(self.hex)
@@ -312,7 +274,6 @@ class CapsuleColour(Sourced):
             return problem
         if self.count < 2:
             return "count: one capsule of each colour sits by the franchise income board, so at least 2"
-        return self.check_house()
 
     @property
     def for_sale(self) -> int:
@@ -326,8 +287,6 @@ class Pieces(Sourced):
     entrance: tuple[float, float]
     vending_machine: tuple[float, float]
     cemetery: tuple[float, float]
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -335,16 +294,12 @@ class RoundExpensesBoard(Sourced):
     queue_spaces: int
     track_max: int
     markers: tuple[Literal["expenses", "limit"], ...]
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
 class Seal(Sourced):
     id: str
     name: str
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -352,8 +307,6 @@ class AttractionBoard(Sourced):
     id: str
     name: str
     buildings: tuple[str, ...]
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -377,8 +330,6 @@ class Die(Sourced):
     id: str
     name: str
     sides: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -440,8 +391,6 @@ class AttractionCard(Sourced):
     side_a_text: str
     side_b_text: str
     side_b: tuple[Effect, ...]
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -455,16 +404,13 @@ class Building(Sourced):
     faces: tuple[Face, ...]
     effects: tuple[Effect, ...]
     text: str
-    source: Source
     card: AttractionCard | None = None
-    house: tuple[str, ...] = ()
 
     def check(self):
         if self.count < 1:
             return "count: at least 1"
         if not any(e.effect == "roll-bonus-die" for e in self.effects):
             return "effects: every building rolls its bonus die (side A)"
-        return self.check_house()
 
     @property
     def rolled_faces(self) -> tuple[Face, ...]:
@@ -493,7 +439,7 @@ class CapsuleHotel:
     money: Money
     loan: Loan
     purchase: Purchase
-    purchase_limit_table: PurchaseLimit
+    purchase_limit: PurchaseLimit
     income: Income
     franchise: Franchise
     construction: Construction
@@ -536,57 +482,6 @@ class CapsuleHotel:
     def coupons(self) -> int:
         """Coupon cards in the box: the 26 coupons and attraction cards less the attraction cards."""
         return self.inventory.coupons_and_attraction_cards - len(self.attraction_cards)
-
-    # -- small helpers: the rules' arithmetic over the data
-    def capsule_price(self, colour: str) -> int:
-        """Price of a non-pink colour: the capsule board position of its group (all are taken)."""
-        c = self.capsule[colour]
-        if c.id == PINK:
-            raise ValueError("pink capsules are priced per purchase: use pink_capsule_cost(n)")
-        return next(p.price for p in self.capsule_board.position if p.pieces == c.for_sale)
-
-    def pink_capsule_cost(self, n: int) -> int:
-        """Cost of `n` pink capsules bought in one purchase: first 2,000, each further one 500."""
-        if n < 1:
-            raise ValueError("at least one pink capsule")
-        return self.purchase.pink_first + self.purchase.pink_each_further * (n - 1)
-
-    def interest(self, loan: int) -> int:
-        """Interest per round: a percentage of the starting loan."""
-        return loan * self.loan.interest_percent // 100
-
-    def debt(self, loan: int, round_: int) -> int:
-        """Total debt in a round: loan + interest x current round."""
-        return loan + self.interest(loan) * round_
-
-    def purchase_limit(self, players: int) -> int:
-        return self.purchase_limit_table.by_players[str(players)]
-
-    def franchise_income(self, hotels: int, lots: int) -> int:
-        """100 x (hotels of the franchise on the map + lots holding at least one of them)."""
-        if not (hotels == lots == 0 or 1 <= lots <= hotels):
-            raise ValueError(f"{hotels} hotels cannot stand in {lots} lots")
-        return self.income.franchise_per_unit * (hotels + lots)
-
-    def franchise_coupons(self, before: int, after: int) -> int:
-        """Coupons each owner of a hotel of the franchise gains when its income goes before -> after."""
-        crossed = sum(1 for t in self.franchise.coupon_thresholds if before < t <= after)
-        return crossed * self.franchise.coupons_per_threshold
-
-    def cemetery_deduction(self, cemeteries: int) -> int:
-        if not 0 <= cemeteries <= self.income.max_cemeteries_per_lot:
-            raise ValueError(f"a lot holds 0-{self.income.max_cemeteries_per_lot} cemeteries, "
-                             f"not {cemeteries}")
-        return self.income.cemetery_deduction * cemeteries
-
-    def hotel_income(self, franchise: int, attraction: int, cemeteries: int, capsules: int,
-                     no_cemetery: bool = False) -> int:
-        """Franchise + attraction - cemetery deduction (never below 100 by it), then the cap of
-        1,000 x capsules applied last. `no_cemetery`: a die or card cancels the deduction."""
-        gross = franchise + attraction
-        deduction = 0 if no_cemetery else self.cemetery_deduction(cemeteries)
-        net = max(gross - deduction, min(gross, self.income.hotel_floor))
-        return min(net, self.income.capsule_cap * capsules)
 
     def components(self) -> list[Component]:
         inv = self.inventory
@@ -645,7 +540,7 @@ def load(folder: Path) -> CapsuleHotel:
     return CapsuleHotel(
         id=game.id, name=game.name, players=game.players, players_source=game.players_source,
         setup=game.setup, rounds=game.rounds, money=game.money, loan=game.loan, purchase=game.purchase,
-        purchase_limit_table=game.purchase_limit, income=game.income, franchise=game.franchise,
+        purchase_limit=game.purchase_limit, income=game.income, franchise=game.franchise,
         construction=game.construction, variants=game.variants, inventory=comps.inventory,
         map_sheet=comps.map_sheet, starting_lots=comps.starting_lots, lot_boards=comps.lot_board,
         capsule_board=comps.capsule_board, capsules=comps.capsule, pieces=comps.pieces,

@@ -21,7 +21,7 @@ from typing import Literal
 from . import Component
 from .files import read_files
 from .polyomino import Cell, SIDES, bad_letters, canonical, is_connected, orientations, read_rows
-from .schema import Colour, Ctx, DataError, Source, expect_ref, expect_total, unique_ids
+from .schema import Colour, Ctx, DataError, Source, Sourced, expect_ref, expect_total, unique_ids
 
 # Totals the rules text states; the data must agree with them.
 RULES_SITE_CARDS = 32
@@ -78,23 +78,20 @@ def parse_requirement(text: str) -> Requirement:
 
 # ------------------------------------------------------------------------------------------ game.toml
 @dataclasses.dataclass(frozen=True)
-class Contents:
-    source: Source
+class Contents(Sourced):
     site_cards: int
     pieces: int
     architects: int
 
 
 @dataclasses.dataclass(frozen=True)
-class MapGrid:
-    source: Source
+class MapGrid(Sourced):
     size: tuple[int, int]
     centre: tuple[tuple[int, int], ...]
 
 
 @dataclasses.dataclass(frozen=True)
-class CardGrid:
-    source: Source
+class CardGrid(Sourced):
     grid: tuple[int, int]
     cell_mm: float
     header_rows: int
@@ -114,8 +111,7 @@ class CardGrid:
 
 
 @dataclasses.dataclass(frozen=True)
-class Rules:
-    source: Source
+class Rules(Sourced):
     end_sites: int
     move: int
     diagonal: bool
@@ -124,8 +120,7 @@ class Rules:
 
 
 @dataclasses.dataclass(frozen=True)
-class Example:
-    source: Source
+class Example(Sourced):
     card: str
     side: Side
     requirement: str
@@ -135,8 +130,8 @@ class Example:
 
 
 @dataclasses.dataclass(frozen=True)
-class Info:
-    source: Source
+class Info(Sourced):
+    """A table that only says where its items' values come from."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,19 +156,17 @@ class GameFile:
 
 # ------------------------------------------------------------------------------------ districts.toml
 @dataclasses.dataclass(frozen=True)
-class District(Colour):
+class District(Colour, Sourced):
     kanji: str
-    source: Source
 
 
 # ---------------------------------------------------------------------------------------- sites.toml
 @dataclasses.dataclass(frozen=True)
-class SiteSide:
+class SiteSide(Sourced):
     """One face of a site card: its requirement, value and plan (the black site borders)."""
 
     requirement: str
     yen: int
-    source: Source          # of the requirement and the yen value
     plan: tuple[str, ...]
 
     @cached_property
@@ -277,10 +270,11 @@ class Drink(Colour):
 
 
 @dataclasses.dataclass(frozen=True)
-class DrinksInfo:
-    source: Source
+class DrinksInfo(Sourced):
+    """Where the [[drink]] items' values come from (`source`), their print colours apart."""
+
     per_colour: int
-    hex_source: Source
+    hex_source: Source      # of every drink's `hex`
 
 
 @dataclasses.dataclass(frozen=True)
@@ -291,8 +285,7 @@ class DrinksFile:
 
 # ---------------------------------------------------------------------------------------- modes.toml
 @dataclasses.dataclass(frozen=True)
-class Countdown:
-    source: Source
+class Countdown(Sourced):
     players: tuple[int, int]
     minutes: tuple[int, int]
     floor_seconds: tuple[int, ...]
@@ -302,18 +295,9 @@ class Countdown:
         if not self.floor_seconds or min(self.floor_seconds) < 1 or self.further_floor_seconds < 1:
             return "floor_seconds: every floor has a time of at least 1 second"
 
-    def seconds_for(self, floor: int) -> int:
-        """Time for building floor `floor` (1 = the first floor)."""
-        if floor < 1:
-            raise ValueError(f"floor {floor}: floors are counted from 1")
-        if floor <= len(self.floor_seconds):
-            return self.floor_seconds[floor - 1]
-        return self.further_floor_seconds
-
 
 @dataclasses.dataclass(frozen=True)
-class BottleBonus:
-    source: Source
+class BottleBonus(Sourced):
     players: tuple[int, int]
     minutes: tuple[int, int]
     drinks_per_other_player: int
@@ -344,14 +328,12 @@ class IzakayaGrid:
 
 
 @dataclasses.dataclass(frozen=True)
-class IzakayaStock:
-    source: Source
+class IzakayaStock(Sourced):
     order: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)
-class IzakayaExample:
-    source: Source
+class IzakayaExample(Sourced):
     floors: int
     drinks: tuple[str, ...]
     values: dict[str, int]
@@ -359,31 +341,27 @@ class IzakayaExample:
 
 
 @dataclasses.dataclass(frozen=True)
-class IzakayaAction:
+class IzakayaAction(Sourced):
     id: str
     name: str
     spot: str
     limit: int
     per: Literal["spot", "colour"]
-    source: Source
     text: str
 
 
 @dataclasses.dataclass(frozen=True)
-class IzakayaMoney:
-    source: Source
+class IzakayaMoney(Sourced):
     coins: dict[str, int]
 
 
 @dataclasses.dataclass(frozen=True)
-class IzakayaMetro:
-    source: Source
+class IzakayaMetro(Sourced):
     colour: tuple[Colour, ...]
 
 
 @dataclasses.dataclass(frozen=True)
-class Izakaya:
-    source: Source
+class Izakaya(Sourced):
     players: tuple[int, int]
     minutes: tuple[int, int]
     side: Side

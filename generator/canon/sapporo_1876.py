@@ -5,11 +5,12 @@ components.toml (the box inventory, player colours, resources, banknotes), board
 board), personal.toml (the personal board) and tiles.toml (building tiles, influential persons).
 
 Provenance: every table or item has `source` ("rules" = the rules text, "house" = chosen by this
-project); a rules item may list in `house = [...]` the fields that are house values. Use
+project); a value whose source differs is marked beside it (`cost_source = "house"`). Use
 `item.source_of("field")` to ask where one value comes from.
 
-The small helpers on `Sapporo` (AP of a payment, harvest gains, fame of the final scoring parts,
-one council column's settlement) only combine data with the arithmetic the rules text spells out.
+The rules' arithmetic over these values (AP of a payment, harvest gains, fame of a settlement and
+of the final scoring) is the game's, in companion/games/sapporo_1876/rules/; this module only reads
+and checks the data.
 """
 from __future__ import annotations
 
@@ -81,8 +82,6 @@ class Setup(Sourced):
     notes_on_action_spots: int
     free_pioneers: int
     score: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,8 +89,6 @@ class Turn(Sourced):
     notes_on_adjacent_spots: int
     adjacent_spots: int
     non_active_uses_buildings: bool
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,31 +96,23 @@ class ActionPoints(Sourced):
     high: int
     low: int
     yen: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
 class Harvest(Sourced):
     free_building_returns: int
     building_return_cost: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
 class End(Sourced):
     events: int
     tie: Literal["last-active-player"]
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
 class FinalScoring(Sourced):
     leftover_items_per_fame: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,7 +132,7 @@ class GameFile:
 # --------------------------------------------------------------------------- components.toml
 
 @dataclasses.dataclass(frozen=True)
-class Inventory:
+class Inventory(Sourced):
     main_boards: int
     personal_boards: int
     workers: int
@@ -155,7 +144,6 @@ class Inventory:
     action_pawns: int
     harvest_markers: int
     settlement_markers: int
-    source: Source
 
 
 @dataclasses.dataclass(frozen=True)
@@ -165,11 +153,9 @@ class PlayerColour(Sourced):
     workers: int
     score_markers: int
     hex: str
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
-        return hex_problem(self.hex) or self.check_house()
+        return hex_problem(self.hex)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -178,13 +164,11 @@ class Resource(Sourced):
     name: str
     tokens: int
     hex: str
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
         if self.id in (YEN, FAME, ANY):
             return f"id: {self.id!r} is reserved"
-        return hex_problem(self.hex) or self.check_house()
+        return hex_problem(self.hex)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -193,8 +177,6 @@ class Banknote(Sourced):
     name: str
     value: int
     count: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -215,8 +197,6 @@ class ActionSpot(Sourced):
     background: Background
     ap: dict[str, int]
     position: tuple[int, int]
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -225,14 +205,11 @@ class Track(Sourced):
     advanced_by: Background
     spaces: int
     icons: tuple[int, ...]
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
         if list(self.icons) != sorted(set(self.icons)) or any(
                 not 1 <= i < self.spaces for i in self.icons):
             return f"icons: expected distinct rows 1-{self.spaces - 1} in order (row 0 is the start)"
-        return self.check_house()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -243,8 +220,6 @@ class CouncilColumn(Sourced):
     higher: int
     lower: int
     final_per_worker: int
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
         if not 0 <= self.lower < self.higher:
@@ -254,14 +229,11 @@ class CouncilColumn(Sourced):
             return f"spaces: {len(self.spaces)} spaces; the rules' tie-break needs 2-3 per column"
         if any(c <= 0 for c in self.spaces):
             return "spaces: AP costs are positive"
-        return self.check_house()
 
 
 @dataclasses.dataclass(frozen=True)
 class ScoreTrack(Sourced):
     spaces: int
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -282,9 +254,7 @@ class Tier(Sourced):
     workers: int
     cost: int
     final_fame: int
-    source: Source
     bonus: tuple[Step, ...] = ()
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -292,8 +262,6 @@ class Academy(Sourced):
     when_empty_ap: int
     when_empty_fame: int
     tier: tuple[Tier, ...]
-    source: Source
-    house: tuple[str, ...] = ()
 
     @property
     def workers(self) -> int:
@@ -312,13 +280,10 @@ class PioneerColumn(Sourced):
     name: str
     resource: str
     spaces: tuple[PioneerSpace, ...]
-    source: Source
-    house: tuple[str, ...] = ()
 
     def check(self):
         if len(self.spaces) < 2:
             return "spaces: a column has a top space and one below it at least"
-        return self.check_house()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -326,8 +291,6 @@ class Pioneering(Sourced):
     second_from_top_fame: int
     top_fame: int
     column: tuple[PioneerColumn, ...]
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -345,8 +308,6 @@ class BuildingTile(Sourced):
     cost: int
     text: str
     effects: tuple[Step, ...]
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 Counter = Literal["leftover-items", "resources", "pioneering-columns", "pioneering-spaces",
@@ -378,12 +339,6 @@ class PersonScoring:
         if self.at_least and self.per != 1:
             return "per: a rule with at_least scores its points once"
 
-    def points_for(self, count: int) -> int:
-        """Fame for the counted value (the engine counts; this only applies the rule)."""
-        if self.at_least:
-            return self.points if count >= self.at_least else 0
-        return self.points * (count // self.per)
-
 
 @dataclasses.dataclass(frozen=True)
 class Person(Sourced):
@@ -392,8 +347,6 @@ class Person(Sourced):
     cost: int
     text: str
     scoring: PersonScoring
-    source: Source
-    house: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -469,54 +422,6 @@ class Sapporo:
         """The track a spot of this background advances."""
         return next(t for t in (self.harvest_track, self.settlement_track)
                     if t.advanced_by == background)
-
-    # -- small helpers: the rules' arithmetic over the data
-    def ap(self, spot: str, payment: dict[str, int]) -> int:
-        """AP of a payment at an action spot: its two resources at their values, yen at face value."""
-        values = self.action_spot[spot].ap
-        total = 0
-        for what, n in payment.items():
-            if what == YEN:
-                total += n * self.action_points.yen
-            elif what in values:
-                total += n * values[what]
-            else:
-                raise ValueError(f"{what!r} cannot be paid at {spot!r}")
-        return total
-
-    def harvest_gain(self, column: str, space: int) -> dict[str, int]:
-        """What a worker on `space` (bottom = 1) of a pioneering column yields: that space and all below."""
-        gain: dict[str, int] = {}
-        for s in self.pioneer_column[column].spaces[:space]:
-            for what, n in s.gain.items():
-                gain[what] = gain.get(what, 0) + n
-        return gain
-
-    def academy_fame(self, completed_tiers: int) -> int:
-        """End-game fame of the private academy with its lowest `completed_tiers` tiers educated."""
-        return sum(t.final_fame for t in self.academy.tier[:completed_tiers])
-
-    def pioneering_fame(self, column: str, space: int) -> int:
-        """End-game fame of a pioneering column whose worker is on `space` (bottom = 1)."""
-        top = len(self.pioneer_column[column].spaces)
-        p = self.pioneering
-        return p.top_fame if space == top else p.second_from_top_fame if space == top - 1 else 0
-
-    def council_fame(self, workers: dict[str, int]) -> int:
-        """End-game fame of a player's city council workers, given per column."""
-        return sum(self.council_column[c].final_per_worker * n for c, n in workers.items())
-
-    def leftover_fame(self, items: int) -> int:
-        return items // self.final_scoring.leftover_items_per_fame
-
-    def settle_column(self, column: str, a: list[int], b: list[int]) -> tuple[int, int]:
-        """Settlement fame of one council column for two players, given the spaces (bottom = 1)
-        their workers hold there: more workers take the higher fame (on a tie, the higher space)."""
-        col = self.council_column[column]
-        if not a or not b:
-            return (col.higher if a else 0, col.higher if b else 0)
-        a_wins = (len(a), max(a)) > (len(b), max(b))
-        return (col.higher, col.lower) if a_wins else (col.lower, col.higher)
 
     def components(self) -> list[Component]:
         inv = self.inventory

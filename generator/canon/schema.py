@@ -30,29 +30,48 @@ Source = Literal["rules", "reference", "house"]
 SOURCES = get_args(Source)
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Sourced:
-    """Mixin for items with `source` and `house` (names of fields that are house data)."""
+    """Base of every data item that says where its values come from.
+
+    `source` is the item's; a value whose source differs says so beside it with a `<field>_source`
+    key (`count = 11` then `count_source = "house"`): `build()` gathers those into `field_sources`,
+    and `item.source_of("count")` answers for one value.
+    """
 
     source: Source
-    house: tuple[str, ...]
+    field_sources: tuple[tuple[str, Source], ...] = ()
 
     def source_of(self, field: str) -> Source:
-        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
-        if field not in names:
+        if field not in _value_fields(type(self)):
             raise KeyError(field)
-        return "house" if field in {h.replace("-", "_") for h in self.house} else self.source
+        return dict(self.field_sources).get(field, self.source)
 
-    def check_house(self) -> str | None:
-        names = {f.name for f in dataclasses.fields(self)} - {"source", "house"}  # type: ignore[arg-type]
-        for name in self.house:
-            if name.replace("-", "_") not in names:
-                return f"house: {name!r} is not a field here (fields: {', '.join(sorted(names))})"
-        if self.house and self.source == "house":
-            return "house: list house fields only on items whose source is not already 'house'"
-        return None
 
-    def check(self) -> str | None:
-        return self.check_house()
+def _value_fields(cls: type) -> list[str]:
+    """The fields that hold values (not where values come from)."""
+    return [f.name for f in dataclasses.fields(cls) if f.name != "field_sources" and not (
+        f.name == "source" or f.name.endswith("_source"))]
+
+
+def _field_sources(cls: type, given: dict[str, tuple[str, Any]], ctx: "Ctx") -> tuple[tuple[str, Source], ...]:
+    """Take the `<field>_source` keys out of `given` (a Sourced item's keys), checked."""
+    names = _value_fields(cls)
+    typed = {f.name for f in dataclasses.fields(cls)}     # a field of its own (DrinksInfo.hex_source)
+    own = given.get("source", (None, None))[1]
+    marks = []
+    for name in [n for n in given if n.endswith("_source") and n not in typed]:
+        key, value = given.pop(name)
+        field = name[:-len("_source")]
+        at = ctx.at(key)
+        if field not in names:
+            raise at.fail(f"{field!r} is not a field here (fields: {', '.join(sorted(names))})")
+        if value not in SOURCES:
+            raise at.fail(f"expected one of {', '.join(map(repr, SOURCES))}, got {_describe(value)}")
+        if value == own:
+            raise at.fail(f"the item's source is {own!r} already: mark only values whose source differs")
+        marks.append((field, value))
+    return tuple(marks)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,11 +160,14 @@ def _build_dataclass(cls: type, raw: Any, ctx: Ctx) -> Any:
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
     # TOML keys use dashes or underscores; fields use underscores.
     given = {k.replace("-", "_"): (k, v) for k, v in raw.items()}
+    values = {}
+    if issubclass(cls, Sourced):
+        del fields["field_sources"]          # never a key of its own: written as <field>_source keys
+        values["field_sources"] = _field_sources(cls, given, ctx)
     unknown = sorted(k for k, _ in given.values() if k.replace("-", "_") not in fields)
     if unknown:
         raise ctx.at(unknown[0]).fail(
             f"unknown key (expected one of: {', '.join(sorted(fields))})")
-    values = {}
     for name, field in fields.items():
         if name in given:
             key, value = given[name]

@@ -20,7 +20,7 @@ from typing import Literal
 from . import Component
 from .files import read_files
 from .polyomino import Shape, bad_letters, is_connected, orientations, read_rows
-from .schema import Ctx, Source, expect_ref, expect_total, unique_ids
+from .schema import Ctx, Source, Sourced, expect_ref, expect_total, unique_ids
 from . import schema
 
 # Totals the sources state; the data must agree with them.
@@ -41,8 +41,7 @@ BRICK, WINDOW = "B", "W"
 
 # ---------------------------------------------------------------------------------------- game.toml
 @dataclasses.dataclass(frozen=True)
-class Turn:
-    source: Source
+class Turn(Sourced):
     harbour: int
     take: int
     wrap_around: bool
@@ -51,26 +50,21 @@ class Turn:
 
 
 @dataclasses.dataclass(frozen=True)
-class StartingHands:
-    source: Source
+class StartingHands(Sourced):
     by_seat: tuple[int, ...]
 
 
 @dataclasses.dataclass(frozen=True)
-class Building:
-    source: Source
+class Building(Sourced):
     cards_per_square: int
     same_colour_discount: int
     overhang: bool
-    overhang_source: Source
     rotate: bool
     flip: bool
-    orientation_source: Source
 
 
 @dataclasses.dataclass(frozen=True)
-class Scoring:
-    source: Source
+class Scoring(Sourced):
     row: int
     row_all_windows: int
     column: int
@@ -84,17 +78,14 @@ class Scoring:
 
 
 @dataclasses.dataclass(frozen=True)
-class End:
-    source: Source
+class End(Sourced):
     points: int
 
 
 @dataclasses.dataclass(frozen=True)
-class Tie:
+class Tie(Sourced):
     rule: Literal["fewest-empty-squares"]
-    source: Source
     then: Literal["shared"]
-    then_source: Source
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,18 +103,16 @@ class GameFile:
 
 # --------------------------------------------------------------------------------------- board.toml
 @dataclasses.dataclass(frozen=True)
-class CoatsOfArms:
+class CoatsOfArms(Sourced):
     total: int
-    source: Source
     squares: tuple[tuple[int, int], ...]
     row_ends: tuple[int, ...]
 
 
 @dataclasses.dataclass(frozen=True)
-class Board:
+class Board(Sourced):
     columns: int
     rows: int
-    source: Source
     coats_of_arms: CoatsOfArms
 
     def squares(self) -> list[tuple[int, int]]:
@@ -133,22 +122,20 @@ class Board:
 
 # --------------------------------------------------------------------------------------- cards.toml
 @dataclasses.dataclass(frozen=True)
-class Deck:
-    source: Source
+class Deck(Sourced):
     per_colour: dict[PlayerCount, int]
 
 
 @dataclasses.dataclass(frozen=True)
-class EndCard:
-    source: Source
+class EndCard(Sourced):
     count: int
     bottom: int
     shuffled_in: dict[PlayerCount, Literal["setup", "first-reshuffle"]]
 
 
 @dataclasses.dataclass(frozen=True)
-class Print:
-    source: Source
+class Print(Sourced):
+    """Where the print colours and symbols come from."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -221,8 +208,7 @@ class Tile:
 
 
 @dataclasses.dataclass(frozen=True)
-class Copies:
-    source: Source
+class Copies(Sourced):
     by_size: dict[str, dict[PlayerCount, int]]
 
     def of(self, size: int, players: int) -> int:
@@ -230,8 +216,7 @@ class Copies:
 
 
 @dataclasses.dataclass(frozen=True)
-class WhiteTiles:
-    source: Source
+class WhiteTiles(Sourced):
     count: int
     shape: tuple[str, ...]
 
@@ -267,8 +252,7 @@ class Ability:
 
 
 @dataclasses.dataclass(frozen=True)
-class Abilities:
-    source: Source
+class Abilities(Sourced):
     per_player: int
 
 
@@ -282,8 +266,7 @@ class CoatAction:
 
 
 @dataclasses.dataclass(frozen=True)
-class CoatOfArms:
-    source: Source
+class CoatOfArms(Sourced):
     action: tuple[CoatAction, ...]
 
 
@@ -357,20 +340,6 @@ class ShinBikkuriMan:
 
     def end_card_shuffled_in(self, players: int) -> str:
         return self.end_card.shuffled_in[str(players)]  # type: ignore[index]
-
-    def tile_cost(self, tile_id: str, touches_same_colour: bool, discount: int = 0) -> int:
-        """Cards to discard for a tile: one per square, less the same-colour and ability discounts."""
-        t = self.tile[tile_id]
-        cost = t.size * self.building.cards_per_square
-        if touches_same_colour:
-            cost -= self.building.same_colour_discount
-        return max(0, cost - discount)
-
-    def row_points(self, all_windows: bool) -> int:
-        return self.scoring.row_all_windows if all_windows else self.scoring.row
-
-    def column_points(self, all_windows: bool) -> int:
-        return self.scoring.column_all_windows if all_windows else self.scoring.column
 
     def components(self) -> list[Component]:
         hi = self.players[1]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import Component
 from .files import read_files
-from .schema import Colour, Ctx, Source, expect_ref, expect_total, unique_ids
+from .schema import Colour, Ctx, Sourced, expect_ref, expect_total, unique_ids
 
 # Totals the rules text states (../shared/rules/shinjuku.txt); the data must agree with them.
 RULES_WARDS = 23
@@ -53,21 +53,18 @@ class Connection:
 
 
 @dataclasses.dataclass(frozen=True)
-class Deck:
+class Deck(Sourced):
     cards: int
-    source: Source
 
 
 @dataclasses.dataclass(frozen=True)
-class MapSpace:
+class MapSpace(Sourced):
     width: float
     height: float
-    source: Source
 
 
 @dataclasses.dataclass(frozen=True)
-class Rules:
-    source: Source
+class Rules(Sourced):
     hand_size: int
     income_hand: int
     seed_wards: int
@@ -79,8 +76,7 @@ class Rules:
 
 
 @dataclasses.dataclass(frozen=True)
-class Scoring:
-    source: Source
+class Scoring(Sourced):
     set_points: dict[str, int]
 
     def points_for_set(self, size: int) -> int:
@@ -115,29 +111,25 @@ class CustomerType:
 
 
 @dataclasses.dataclass(frozen=True)
-class Customers:
-    source: Source
+class Customers(Sourced):
     total: int
     type: tuple[CustomerType, ...]
 
 
 @dataclasses.dataclass(frozen=True)
-class UpgradeBonus:
-    source: Source
+class UpgradeBonus(Sourced):
     count: int
     values: tuple[int, ...]
 
 
 @dataclasses.dataclass(frozen=True)
-class Tokens:
-    source: Source
+class Tokens(Sourced):
     matsuri: int
     start_player: int
 
 
 @dataclasses.dataclass(frozen=True)
-class Pieces:
-    source: Source
+class Pieces(Sourced):
     department_stores: int
     stores: int
     track: int

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator import canon
-from generator.canon.files import DEFAULT_ASSETS
+from generator.canon.files import assets_root
 from generator.canon.polyomino import canonical, read_rows
 from generator.canon.schema import SOURCES
 
@@ -133,22 +133,14 @@ def test_turn_harbour_hand(g):
     assert sum(g.starting_hands.by_seat) + t.harbour < g.cards_per_colour(3) * len(g.colours)
 
 
-# ------------------------------------------------------------------------------- building, scoring
-def test_tile_cost(g):
-    assert g.tile_cost("red-5", touches_same_colour=False) == 5
-    assert g.tile_cost("red-5", touches_same_colour=True) == 4
-    construction = g.ability["construction-discount"].discount
-    assert g.tile_cost("red-5", touches_same_colour=True, discount=construction) == 3
-    assert g.tile_cost("red-2", touches_same_colour=True, discount=construction) == 0
-
-
 def test_scoring_and_end(g):
-    assert (g.row_points(False), g.row_points(True)) == (1, 2)
-    assert (g.column_points(False), g.column_points(True)) == (2, 4)
+    assert (g.scoring.row, g.scoring.row_all_windows) == (1, 2)
+    assert (g.scoring.column, g.scoring.column_all_windows) == (2, 4)
     assert g.end.points == 12
     assert g.tie.rule == "fewest-empty-squares" and g.tie.then == "shared"
-    # A full board (9 rows, 5 columns, no all-window line) is worth far more than 12: the game ends first.
-    assert 9 * g.row_points(False) + 5 * g.column_points(False) > g.end.points
+    assert g.tie.source == "reference" and g.tie.source_of("then") == "house"
+    assert g.building.source_of("overhang") == "reference"
+    assert g.building.source_of("rotate") == g.building.source_of("flip") == "house"
 
 
 def test_abilities(g):
@@ -180,7 +172,7 @@ def test_components_are_well_formed(g):
 
 
 def test_every_file_says_where_its_values_come_from():
-    for path in sorted((DEFAULT_ASSETS / GAME).glob("*.toml")):
+    for path in sorted((assets_root() / GAME).glob("*.toml")):
         text = path.read_text(encoding="utf-8")
         assert text.startswith("#"), path.name
         assert "source" in text, path.name
