@@ -43,7 +43,7 @@ def create():
     body = jsonapi.body()
     game = body.get("game")
     if not isinstance(game, str) or not game:
-        raise ApiError(400, "game must be a game id such as \"shinjuku\".")
+        raise ApiError(400, "game must be a game id (GET /api/games lists them).")
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ApiError(400, "players must be a list of names.")

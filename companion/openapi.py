@@ -141,7 +141,7 @@ SCHEMAS: dict[str, Any] = {
                                                   "playable": {"type": "boolean"}}}}}},
     "CreateTable": {"type": "object", "required": ["game", "players"], "properties": {
         "game": {"type": "string", "minLength": 1,
-                 "description": "A game id, e.g. shinjuku (GET /api/games; an unknown one is a 404)."},
+                 "description": "A game id (GET /api/games lists them; an unknown one is a 404)."},
         "players": {"type": "array", "items": {
             "type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": PLAYER_NAME,
             "description": "Not only spaces; no control or invisible formatting characters. Runs "

@@ -19,7 +19,7 @@ ScanHandler = Callable[[Any, str, "dict | None"], "dict | None"]
 
 @dataclasses.dataclass(frozen=True)
 class Calculator:
-    endpoint: str            # the calculator page's endpoint, e.g. "shinjuku.score_page"
+    endpoint: str            # the calculator page's endpoint, "<game>.<view function>"
     label: str               # its link text
 
 
