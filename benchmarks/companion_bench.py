@@ -34,23 +34,28 @@ SEED = 11
 
 def game_moves() -> list[dict]:
     from generator import canon
-    from companion.games.shinjuku import RULES
-    from companion.games.shinjuku.index import index
-    from companion.games.shinjuku.playout import playout
-    data = canon.load("shinjuku")
-    state = RULES.setup(data, PLAYERS, {"deck": "companion"}, SEED)
-    moves, _ = playout(index(data), state, SEED)
+    from companion.games.shinjuku.rules import RULES
+    from companion.games.shinjuku.rules.playout import playout
+    rules = RULES(canon.load("shinjuku"))
+    state = rules.setup(PLAYERS, {"deck": "companion"}, SEED)
+    moves, _ = playout(rules, state, SEED)
     return moves
 
 
 class Client:
+    """One phone: its own connection, and the host token of each table it created."""
+
     def __init__(self, port: int):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.tokens: dict[str, str] = {}
 
     def call(self, method: str, path: str, body=None, key: str | None = None):
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if key:
             headers["Idempotency-Key"] = key
+        code = path.split("/")[3] if path.startswith("/api/tables/") else None
+        if code in self.tokens:
+            headers["Authorization"] = f"Bearer {self.tokens[code]}"
         self.conn.request(method, path, body=json.dumps(body) if body is not None else None,
                           headers=headers)
         r = self.conn.getresponse()
@@ -60,6 +65,7 @@ class Client:
         status, body = self.call("POST", "/api/tables", {"game": "shinjuku", "players": PLAYERS,
                                                          "options": {"deck": "companion"}, "seed": SEED})
         assert status == 201, body
+        self.tokens[body["code"]] = body["host_token"]
         return body["code"]
 
 
@@ -149,7 +155,7 @@ def long_log_read(port: int, data: str, threads: int, proc: subprocess.Popen, mo
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=10)
     proc = start_server(port, data, threads)
-    c = Client(port)
+    c = Client(port)             # a phone without a seat reads the table (no token needed)
     t0 = time.perf_counter()
     status, body = c.call("GET", f"/api/tables/{code}")
     cold = time.perf_counter() - t0

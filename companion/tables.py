@@ -62,6 +62,13 @@ class View:
     state: Any
     timers: dict                      # name -> timer record (companion.timers)
     undo: tuple[int, ...]             # seqs of the moves an undo would revert, latest last
+    #: what the rules derived from this (immutable) state once: its result, for every later read
+    memo: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
+
+    def result(self, game: Game) -> dict | None:
+        if "result" not in self.memo:
+            self.memo["result"] = game.result(self.state)
+        return self.memo["result"]
 
     def to_json(self) -> dict:
         return {"state": self.state, "timers": self.timers, "undo": list(self.undo)}
@@ -401,7 +408,7 @@ class Tables:
         body_json, response_json = dumps(body), dumps(response)
         snapshot = dumps(new.to_json()) if new.seq % self.snapshot_every == 0 else None
         due = self._next_due(game, new)
-        was, now_result = game.result(view.state), game.result(new.state)
+        was, now_result = view.result(game), new.result(game)
         play = None
         if now_result is not None:
             play = PlayRow(code, table.game, table.players, now_result,
@@ -488,7 +495,7 @@ class Tables:
                 "state": game.public_view(view.state, viewer),
                 "timers": self._timers(game, view, self.clock()),
                 "turn": game.turn(view.state), "actors": game.actors(view.state).to_json(),
-                "needs": game.needs(view.state), "result": game.result(view.state),
+                "needs": game.needs(view.state), "result": view.result(game),
                 "options": table.options,
                 "seats": [{"player": i, "name": name, "claimed": i in seats}
                           for i, name in enumerate(table.players)],
