@@ -110,7 +110,9 @@ def build(options: BuildOptions, kits: dict[str, Kit] | None = None) -> dict:
                                    and f["paper"] == paper], formats)
     manifest = {"files": sorted(files, key=lambda f: f["path"]),
                 "components": [c for game, kit in kits.items() for c in components(game, kit)],
-                "qr": [q for game, kit in kits.items() for q in qr_codes(game, kit)]}
+                "qr": [q for game, kit in kits.items() for q in qr_codes(game, kit)],
+                "not_printed": [{"game": game, **dataclasses.asdict(n)} for game, kit in kits.items()
+                                for n in kit.not_printed]}
     _write(out / "manifest.json", json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return manifest
 

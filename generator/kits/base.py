@@ -83,8 +83,20 @@ Section = CardSection | BoardSection | PageSection
 
 
 @dataclasses.dataclass(frozen=True)
+class NotPrinted:
+    """A component of the game's data that the kit does not print, and why (pens, dice the
+    companion rolls, a bag): listed in manifest.json under `not_printed` (DESIGN.md)."""
+
+    kind: str
+    id: str
+    count: int
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True)
 class Kit:
     game: str
     name: str
     sections: tuple[Section, ...]
     notes: tuple[str, ...] = ()         # extra lines for the cover page (assembly hints)
+    not_printed: tuple[NotPrinted, ...] = ()
