@@ -194,15 +194,16 @@ def test_the_map_is_served_cached_and_the_board_page_points_at_it(tmp_path, data
 
 # ---------- in a real browser ----------
 
-def _advance_to_actions(app, code, data):
-    """Companion-mode table played by the engine up to the start of a turn's actions."""
-    tables = app.extensions["tokyo"].tables
+def _advance_to_actions(app, code):
+    """Companion-mode table played by the engine (as the host) up to the start of a turn's actions."""
+    tokyo = app.extensions["tokyo"]
+    rules = tokyo.games["shinjuku"].rules
     while True:
-        _, state = tables.state(code)
+        _, state = tokyo.tables.state(code)
         if state["phase"] == "actions" and not state["actions"]:
             return state
-        move = RULES.legal_moves(data, state)[0]
-        status, _ = tables.move(code, tables.get(code)["seq"], move, None, "fp", None)
+        move = rules.legal_moves(state).moves[0]
+        status, _ = tokyo.tables.move(code, tokyo.tables.get(code)["seq"], move, None, "fp")
         assert status == 200
 
 
@@ -216,7 +217,7 @@ def test_tapping_the_map_enters_a_move_and_both_phones_draw_it(tmp_path, data):
     client = app.test_client()
     code = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
                                             "options": {"deck": "companion"}, "seed": 5}).get_json()["code"]
-    state = _advance_to_actions(app, code, data)
+    state = _advance_to_actions(app, code)
     me = state["current"]
     # a station the mover may open a store at: in the ward of a card in hand
     card = state["players"][me]["hand"][0]

@@ -314,10 +314,11 @@ def test_goods_have_icons_and_distinct_letters(data):
 
 
 def test_worked_example_scores_what_the_companion_scores(data):
-    scoring = pytest.importorskip("companion.games.shinjuku.scoring")
+    from companion.games.shinjuku.rules import RULES
+
     ex = load_layout().sheet.example
     counts = example_counts(data, ex)
     points = {int(k): v for k, v in data.scoring.set_points.items()}
     sets = sets_by_hand(counts, ex.bonus, max(points))
-    best, _ = scoring.best_sets(counts, ex.bonus)
+    best, _ = RULES(data).best_sets(counts, ex.bonus)
     assert sum(points[len(s)] for s in sets) == best
