@@ -65,10 +65,11 @@ class Hub:
         self._slots.release()
 
 
-def message(data: dict, *, event: str | None = None, id: int | None = None) -> str:
+def message(data: dict, *, event: str | None = None, seq: int | None = None) -> str:
+    """One Server-Sent Event; `seq` is its `id:` line (what a reconnect sends back)."""
     lines = []
-    if id is not None:
-        lines.append(f"id: {id}")
+    if seq is not None:
+        lines.append(f"id: {seq}")
     if event:
         lines.append(f"event: {event}")
     lines.append("data: " + json.dumps(data, ensure_ascii=False, separators=(",", ":")))
@@ -87,7 +88,7 @@ def stream(tables, hub: Hub, code: str, after: int, viewer: int | None, clock: C
         version = hub.version(code)
         events, _ = tables.events(code, last, viewer)
         for event in events:
-            yield message(event, id=event["seq"])
+            yield message(event, seq=event["seq"])
         table = tables.get(code, viewer)
         now = clock()
         deadline = next_deadline(table["timers"])

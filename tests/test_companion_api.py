@@ -304,7 +304,7 @@ def test_time(client, clock):
 
 def test_player_names_are_escaped_in_every_page(client):
     code = new_table(client, (ALIEN, "Ben"))
-    for path in (f"/t/{code}", "/", f"/q/counter/x/y"):
+    for path in (f"/t/{code}", "/", "/q/counter/x/y"):
         html = client.get(path).data.decode()
         assert "<img src=x" not in html
     html = client.get(f"/t/{code}").data.decode()

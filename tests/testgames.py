@@ -181,7 +181,8 @@ class SealedBidRules(Rules):
             players[won]["prizes"].append([state["round"], state["prize"]])
         over = state["round"] >= state["rounds"]
         return {**state, "players": players, "phase": "over" if over else "prize", "bids": {},
-                "timer": None, "prize": None, "last": {"round": state["round"], "bids": {str(p): b for p, b in bids.items()}, "winner": won}}
+                "timer": None, "prize": None,
+                "last": {"round": state["round"], "bids": {str(p): b for p, b in bids.items()}, "winner": won}}
 
     # -- what the companion asks -------------------------------------------------------------------
     def timers(self, state):
