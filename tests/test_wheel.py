@@ -45,8 +45,13 @@ def _why_not() -> str | None:
 pytestmark = pytest.mark.skipif(_why_not() is not None, reason=_why_not() or "")
 
 
+#: The environment of the installed package's processes: nothing pointing back at a checkout.
+CLEAN_ENV = {k: v for k, v in os.environ.items()
+             if k not in ("PYTHONPATH", "PYTHONHOME", "TOKYO_KIT_ASSETS", "TOKYO_KIT_LAYOUTS")}
+
+
 def _run(*args, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess:
-    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=CLEAN_ENV)
     assert done.returncode == 0, f"{args}: {done.stdout}\n{done.stderr}"
     return done
 
@@ -73,8 +78,8 @@ def installed(tmp_path_factory) -> Path:
     if pip.returncode and "no such option: --python" in pip.stderr:
         pytest.skip("this pip cannot install into another environment (--python needs pip 22.3)")
     assert pip.returncode == 0, pip.stderr
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(_run(str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+                     cwd=tmp).stdout.strip())
     (site / "main_venv_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     return python
 
@@ -134,9 +139,9 @@ def _get(url: str) -> tuple[int, str, bytes]:
 
 def test_the_installed_companion_serves_its_pages_and_files(installed, elsewhere, tmp_path):
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("TOKYO_KIT_ASSETS", "TOKYO_KIT_LAYOUTS")}
     server = subprocess.Popen([str(installed), "-m", "companion", "--port", str(port), "--data", str(tmp_path / "data")],
-                              cwd=elsewhere, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                              cwd=elsewhere, env=CLEAN_ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
