@@ -139,3 +139,36 @@ def test_scan_page_without_and_with_a_table(server, browser):
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_the_end_of_a_game_on_the_table_page_and_the_home_page(tmp_path, browser):
+    """A finished game: winner, every score with its breakdown, the length and the way to the
+    history on the table page of a phone; the play listed on the home page."""
+    import requests
+
+    from testgames import COUNTER
+    app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}})
+    with ServerThread(app, threads=8) as s:
+        r = requests.post(s.url + "/api/tables", json={"game": "counter", "players": ["Aki", "Ben"],
+                                                       "options": {"goal": 4}}, timeout=10)
+        code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
+        for seq, (player, add) in enumerate([(0, 1), (1, 1), (0, 2)]):
+            assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
+                "expected_seq": seq, "move": {"player": player, "add": add}}).status_code == 200
+        ctx, page, errors = phone(browser)
+        try:
+            page.goto(f"{s.url}/t/{code}")
+            result = page.locator("#result")
+            result.wait_for(state="visible", timeout=5_000)
+            text = result.inner_text()
+            assert "Aki wins!" in text and "Reached the goal" not in text     # folded until asked
+            result.locator("details").first.locator("summary").click()
+            assert "Reached the goal" in result.inner_text() and "Total" in result.inner_text()
+            assert result.locator("a", has_text="The whole history").count() == 1
+            assert "The game is over." in page.locator("#turn").inner_text()
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            page.goto(f"{s.url}/")
+            assert "Latest plays" in page.content() and "Aki 1 (won)" in page.content()
+            assert not errors, errors
+        finally:
+            ctx.close()
