@@ -84,6 +84,14 @@ def fingerprint(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+class _Needs(Exception):
+    """Replay found an undo whose earlier view is not at hand; derive the view after `seq` first."""
+
+    def __init__(self, seq: int):
+        super().__init__(seq)
+        self.seq = seq
+
+
 def public_event(event: EventRow, game: Game | None = None, viewer: Who = None) -> dict:
     """An event as `viewer` may see it: a move goes through the rules' public_move."""
     body = event.body
@@ -406,7 +414,10 @@ class Tables:
             kind, body, new, response = decide(game, view, now, tx, table)
             first = tx.first_event_ms(code)
         body_json, response_json = dumps(body), dumps(response)
-        snapshot = dumps(new.to_json()) if new.seq % self.snapshot_every == 0 else None
+        # Every undo is snapshotted too: a later replay then starts at or after it, so it never has
+        # to derive the view before an undone move from an earlier window.
+        snapshot = dumps(new.to_json()) if new.seq % self.snapshot_every == 0 or kind == "undo" \
+            else None
         due = self._next_due(game, new)
         was, now_result = view.result(game), new.result(game)
         play = None
@@ -503,25 +514,54 @@ class Tables:
                         "player": viewer if isinstance(viewer, int) else None}}
 
     def _view(self, tx: Tx, table: TableRow, seq: int) -> View:
-        """The table after event `seq`: from the memory cache, else the nearest snapshot, then replay."""
-        start = None
+        """The table after event `seq`: from the memory cache, else the nearest snapshot, then replay.
+
+        An undo in the replayed window needs the view before the move it undoes, which may lie before
+        the window: that view is derived first, without recursion (a stack of the seqs still
+        wanted), so a chain of undos of any depth replays (undos are snapshotted, so the chain is
+        normally one window long)."""
+        found: dict[int, View] = {}
+        wanted = [seq]
+        while wanted:
+            target = wanted[-1]
+            if target in found:
+                wanted.pop()
+                continue
+            start = self._start(tx, table, target, found)
+            try:
+                view = self._replay_events(tx, table, start, tx.events(table.code, start.seq, target),
+                                           found)
+            except _Needs as need:
+                wanted.append(need.seq)
+                continue
+            found[target] = view
+            wanted.pop()
+        view = found[seq]
+        self._remember_view(table.code, view)
+        return view
+
+    def _start(self, tx: Tx, table: TableRow, seq: int, found: dict[int, View]) -> View:
+        """The latest view known at or before `seq`: derived just now, cached, snapshot, or setup."""
+        start = max((v for s, v in found.items() if s <= seq), key=lambda v: v.seq, default=None)
         with self._lock:
             for view in reversed(self._cache.get(table.code, ())):
-                if view.seq == seq:
-                    return view
-                if view.seq < seq:
-                    start = view
+                if view.seq <= seq:
+                    if start is None or view.seq > start.seq:
+                        start = view
                     break
+        if start is not None and start.seq == seq:
+            return start
         snap = tx.snapshot(table.code, seq)
         if snap and (start is None or snap[0] > start.seq):
             start = View.from_json(*snap)
         if start is None:
             start = View(0, self.games[table.game].setup(table.players, table.options, table.seed), {}, ())
-        view = self._replay_events(tx, table, start, tx.events(table.code, start.seq, seq))
-        self._remember_view(table.code, view)
-        return view
+        return start
 
-    def _replay_events(self, tx: Tx, table: TableRow, view: View, events: list[EventRow]) -> View:
+    def _replay_events(self, tx: Tx, table: TableRow, view: View, events: list[EventRow],
+                       found: dict[int, View] | None = None) -> View:
+        """`view` moved on through `events`. Raises _Needs(seq) when an undo needs the view after
+        `seq` and it is neither in this window, nor in `found`, nor cached."""
         game = self.games[table.game]
         seen = {view.seq: view}
         for e in events:
@@ -532,7 +572,10 @@ class Tables:
                             view.undo + (e.seq,))
             elif e.kind == "undo":
                 target = b["undoes"]
-                before = seen.get(target - 1) or self._view(tx, table, target - 1)
+                before = seen.get(target - 1) or (found or {}).get(target - 1) \
+                    or self._cached(table.code, target - 1)
+                if before is None:
+                    raise _Needs(target - 1)
                 view = View(e.seq, before.state, view.timers, view.undo[:-1])
             elif e.kind == "timer":
                 try:
@@ -552,6 +595,13 @@ class Tables:
                     view = View(e.seq, view.state, timers.expire(view.timers, b["timer"]), view.undo)
             seen[e.seq] = view
         return view
+
+    def _cached(self, code: str, seq: int) -> View | None:
+        with self._lock:
+            for view in self._cache.get(code, ()):
+                if view.seq == seq:
+                    return view
+        return None
 
     def _forget_all(self) -> None:
         """A group commit failed: views of its uncommitted events may be cached; drop them all."""
