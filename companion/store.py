@@ -183,6 +183,24 @@ class Store:
             conn.close()
             self._local.conn = None
 
+    def _lose_group(self) -> None:
+        """The open group's transaction is gone (rolled back by SQLite): every write of it is lost.
+        Its writers are told (CommitFailed, 503), caches forget it, and the next writer begins a new
+        group. Called with the write lock held."""
+        if self._open:
+            self._open = False
+            self._lost.add(self._batch)
+            if self._writer is not None and self._writer.in_transaction:
+                try:
+                    self._writer.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            if self.on_lost:
+                self.on_lost()
+            with self._cond:
+                self._committed = self._batch
+                self._cond.notify_all()
+
     def write(self) -> "GroupWrite":
         """One request's read-then-write, in a BEGIN IMMEDIATE transaction, committed (fsync'd)
         before the `with` block is left: `with store.write() as tx: ...`."""
@@ -226,6 +244,8 @@ class GroupWrite:
         try:
             if s._writer is None:
                 s._writer = s._connect(shared=True)
+            if s._open and not s._writer.in_transaction:
+                s._lose_group()      # SQLite ended the group's transaction by itself
             if not s._open:
                 s._writer.execute("BEGIN IMMEDIATE")
                 s._open = True
@@ -244,8 +264,7 @@ class GroupWrite:
                 s._writer.execute("RELEASE request")
             else:
                 self.failed = True
-                s._writer.execute("ROLLBACK TO request")
-                s._writer.execute("RELEASE request")
+                self._undo_own()
         finally:
             self._finish()
         if not self.failed:
@@ -253,6 +272,21 @@ class GroupWrite:
                 s._cond.wait_for(lambda: s._committed >= self.batch)
                 if self.batch in s._lost:
                     raise CommitFailed("the database could not commit; nothing was written")
+        # (a failed block's own exception propagates unchanged: the caller sees the real error)
+
+    def _undo_own(self) -> None:
+        """Roll back this writer's savepoint. If SQLite has already rolled back the whole group's
+        transaction (a full disk, an I/O error), the savepoint is gone and so are the earlier writes
+        of the group: they are lost (their writers answer 503) and the next writer starts afresh."""
+        s = self.s
+        if s._writer.in_transaction:
+            try:
+                s._writer.execute("ROLLBACK TO request")
+                s._writer.execute("RELEASE request")
+                return
+            except sqlite3.Error:
+                pass
+        s._lose_group()
 
     def _finish(self) -> None:
         """Commit the group if nobody is waiting for the lock, then let the next writer in."""
