@@ -212,5 +212,5 @@ def arrow(canvas: Canvas, x1: float, y1: float, x2: float, y2: float, width: flo
     head = width * 3.2
     bx, by = x2 - ux * head, y2 - uy * head
     canvas.line(x1, y1, bx, by, Style(stroke=colour, width=width))
-    canvas.polygon([(x2, y2), (bx - uy * head * 0.6, by + ux * head * 0.6), (bx + uy * head * 0.6, by - ux * head * 0.6)],
-                   Style(fill=colour, stroke=None))
+    canvas.polygon([(x2, y2), (bx - uy * head * 0.6, by + ux * head * 0.6),
+                    (bx + uy * head * 0.6, by - ux * head * 0.6)], Style(fill=colour, stroke=None))

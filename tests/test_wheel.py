@@ -139,8 +139,8 @@ def _get(url: str) -> tuple[int, str, bytes]:
 
 def test_the_installed_companion_serves_its_pages_and_files(installed, elsewhere, tmp_path):
     port = _free_port()
-    server = subprocess.Popen([str(installed), "-m", "companion", "--port", str(port), "--data", str(tmp_path / "data")],
-                              cwd=elsewhere, env=CLEAN_ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    command = [str(installed), "-m", "companion", "--port", str(port), "--data", str(tmp_path / "data")]
+    server = subprocess.Popen(command, cwd=elsewhere, env=CLEAN_ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -414,7 +414,8 @@ def _check_board(board: Board, ctx: Ctx) -> None:
     seen = set()
     for i, (c, r) in enumerate(coats.squares):
         if not (1 <= c <= board.columns and 1 <= r <= board.rows):
-            raise cctx.at("squares").at(i).fail(f"[{c}, {r}] is not a square of the {board.columns} x {board.rows} board")
+            raise cctx.at("squares").at(i).fail(
+                f"[{c}, {r}] is not a square of the {board.columns} x {board.rows} board")
         if (c, r) in seen:
             raise cctx.at("squares").at(i).fail(f"[{c}, {r}] is listed twice")
         seen.add((c, r))

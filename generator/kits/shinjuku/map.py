@@ -182,7 +182,8 @@ class MapModel:
     # -- labels ---------------------------------------------------------------------------------
     def _station_label_lines(self, s: Station) -> tuple[tuple[str, float, str], ...]:
         b = self.board
-        return ((s.name, b.station_name.size, b.station_name.font), (s.kanji, b.station_kanji.size, b.station_kanji.font))
+        return ((s.name, b.station_name.size, b.station_name.font),
+                (s.kanji, b.station_kanji.size, b.station_kanji.font))
 
     @staticmethod
     def _block_size(lines) -> tuple[float, float]:

@@ -96,7 +96,8 @@ def draw_score_table(canvas: Canvas, x: float, y: float, width: float, data: Shi
         canvas.rect(x, ry, width, sh.row, Style(fill=fill, stroke=pal.ink, width=0.3 if kind != "total" else 0.6))
         label_x = x + 2
         if kind == "goods":
-            icons.goods(canvas, extra.id, x + 5, ry + sh.row / 2, sh.row * 0.7, icons.Ink(pal.ink, pal.paper, pal.paper, 0.3))
+            icons.goods(canvas, extra.id, x + 5, ry + sh.row / 2, sh.row * 0.7,
+                        icons.Ink(pal.ink, pal.paper, pal.paper, 0.3))
             label_x = x + 10
         elif kind == "bonus":
             icons.wild(canvas, x + 5, ry + sh.row / 2, sh.row * 0.75, icons.Ink(pal.ink, pal.paper, pal.paper, 0.2))
@@ -130,8 +131,10 @@ def draw_example(canvas: Canvas, x: float, y: float, width: float, height: float
     for t in data.customers.type:
         n, d = ex.customers.get(t.id, 0), ex.doubles.get(t.id, 0)
         if n or d:
-            parts.append(f"{n + d} {names[t.id]}" + (" (one of them a “2”)" if d == 1 else f" ({d} marked “2”)" if d else ""))
-    story = f"{ex.player} has " + ", ".join(parts) + f" and {ex.bonus} upgrade bonus token{'s' if ex.bonus != 1 else ''}."
+            marked = " (one of them a “2”)" if d == 1 else f" ({d} marked “2”)" if d else ""
+            parts.append(f"{n + d} {names[t.id]}" + marked)
+    story = (f"{ex.player} has " + ", ".join(parts)
+             + f" and {ex.bonus} upgrade bonus token{'s' if ex.bonus != 1 else ''}.")
     fit_text(canvas, (x + 4, y + 8, width - 8, 5), story, 9, 6, fill=pal.ink, where="score sheet: example story")
     count_text = ("Counted: " + ", ".join(f"{counts[t]} {names[t]}" for t in counts) +
                   f", {ex.bonus} wild. Take one of each type while you can:")
@@ -150,8 +153,10 @@ def draw_example(canvas: Canvas, x: float, y: float, width: float, height: float
             cx += 10
         what = f"set of {len(s)}" if len(s) > 1 else "single"
         fit_text(canvas, (x + 8 + 10 * max(points), row_y, width - 12 - 10 * max(points), 9),
-                 f"{what}: {_points(points[len(s)])}" + ("  (the bonus token is the missing type)" if WILD in s else ""),
+                 f"{what}: {_points(points[len(s)])}"
+                 + ("  (the bonus token is the missing type)" if WILD in s else ""),
                  10, 6, fill=pal.ink, where="score sheet: example set")
         row_y += 11
-    fit_text(canvas, (x + 4, row_y, width - 8, 7), f"Total: {' + '.join(str(points[len(s)]) for s in sets)} = {total} points",
+    fit_text(canvas, (x + 4, row_y, width - 8, 7),
+             f"Total: {' + '.join(str(points[len(s)]) for s in sets)} = {total} points",
              11, 7, font="bold", fill=pal.ink, where="score sheet: example total")

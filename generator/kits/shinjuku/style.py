@@ -71,4 +71,5 @@ class Palette:
         try:
             return self.c.ward[colour_name]
         except KeyError:
-            raise KeyError(f"layouts/shinjuku.toml: no [colours.ward.{colour_name}] for a ward colour in the data") from None
+            raise KeyError(f"layouts/shinjuku.toml: no [colours.ward.{colour_name}] for a ward colour "
+                           "in the data") from None

@@ -241,7 +241,8 @@ def test_tapping_the_map_enters_a_move_and_both_phones_draw_it(tmp_path, data):
                                        timeout=10_000)
             # the live state is drawn: one token per kind of customer waiting in each ward
             waiting = sum(len(set(tokens)) for tokens in state["wards"].values())
-            assert ben.locator("#board-map #live-customers [data-token]:not([data-token=matsuri])").count() == waiting > 0
+            tokens = ben.locator("#board-map #live-customers [data-token]:not([data-token=matsuri])")
+            assert tokens.count() == waiting > 0
             assert ben.locator("#board-map #live-customers [data-token=matsuri]").count() == 1
             # the map fits the phone's width
             width = aki.evaluate("document.querySelector('#board-map').getBoundingClientRect().width")
