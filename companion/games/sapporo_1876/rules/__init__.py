@@ -1,6 +1,615 @@
-"""Sapporo 1876's rules, pure (no Flask, no I/O, importable on its own).
+"""Sapporo 1876's rules, pure (no Flask, no I/O, importable on its own): `RULES`, the game's
+contract.Rules.
 
-So far only the arithmetic the rules text spells out over the canonical data: action points and
-harvests (spots.py), fame at a settlement and at the end (fame.py). No `RULES` yet: the game's engine
-(a companion.games.contract.Rules subclass) comes with the game's issue and builds on them.
+Sources: ../shared/rules/sapporo-1876.txt and the canonical data in assets/sapporo-1876/
+(`data` = generator.canon.load("sapporo-1876")); every number (AP, costs, tracks, fame) is the data's.
+Modules: spots (AP of a payment, harvest gains), fame (settlement and final-scoring arithmetic),
+engine (setup, actions, buildings, the turn, scoring), this module (the contract, moves, legal
+moves, views, history lines).
+
+Options: {"tiles": "table" | "companion", "start_player": 0, "colours": ["black", "white"]}
+  chance_modes: "table" = {"tiles": "table"}: the table shuffles the tiles and enters the six persons,
+  six buildings and four buildings beside the board it laid out (one "lay-out-tiles" move);
+  "companion" = {"tiles": "companion"}: the companion shuffles them from the seed at setup. Every tile
+  is laid out face up, so nothing is hidden and the seed is not kept in the state.
+
+State (plain JSON)
+------------------
+    game, mode, phase "tiles" | "buy" | "place" | "move" | "action" | "returns" | "end" | "over"
+    start_player, current (the active player), acting (who answers now in buy/place/action), turn
+    pawn (action spot id or null), notes {spot: 1-yen notes on it}
+    harvest / settlement (spaces the markers advanced from their start rows), events (harvests and
+    settlements so far), pending ("harvest" | "settlement" | null: this turn's step 6)
+    returns [seats still to take workers back from building tiles after this harvest, in order]
+    persons [6 ids, null where taken], buildings [6 ids, null where taken], beside [4 ids, at setup]
+    council {column: [seat | null per space, bottom first]}
+    players [{name, colour, yen, resources {id: n}, area (workers in the worker area), educated
+              (academy workers educated, lowest tier first), pioneer {column: space reached, 0 = none},
+              persons [ids], buildings [{id, worker}], fame (gained during the game)}]
+    history [{event, turn, gains | fame}]   last (what the last pawn move did, for the pages)
+
+Moves ("player" = the seat making it; "pay" = {"<resource id>" | "yen": n})
+------------------------------------------------------------------------------
+  {"type": "lay-out-tiles", "persons": [6], "buildings": [6], "beside": [4]}            table mode, set-up
+  {"type": "buy-building", "player": p, "tile": id}         set-up, non-start player first, in yen only
+  {"type": "place-pioneer", "player": p, "column": c}        set-up, start player first, different columns
+  {"type": "move-pawn", "player": p, "spot": id}             step 1 (steps 2 and 3 follow by themselves)
+  {"type": "educate", "player": p, "workers": n, "fame": k, "bonus": resource, "pay": {...}}
+  {"type": "pioneer", "player": p, "steps": [column, ...], "pay": {...}}   one entry per space advanced
+  {"type": "invest", "player": p, "tile": id, "pay": {...}}
+  {"type": "appoint", "player": p, "column": c, "space": i (0 = bottom), "pay": {...}}
+  {"type": "pass", "player": p}                              perform no action (steps 4 and 5)
+  {"type": "use-building", "player": p, "tile": id, "give": resource, "take": resource,
+      "action": {fields of the action above, with "pay"}}    the active player, on their turn
+  {"type": "return-workers", "player": p, "tiles": [ids]}    harvest: the first free, each other 1 yen
+  {"type": "end-turn", "player": p}                          step 7, once the active player is done
+
+Decisions where the text is silent
+----------------------------------
+  * Payments: yen is kept as one number (change is free at any time), so a 5-yen note is 5 yen. A
+    payment that covers the cost is refused when one of its units could be left out and still
+    cover it: leftover AP is lost and no change is given, so such a unit would be thrown away for
+    nothing (what "does not add up" means here, besides paying too little).
+  * "At any time during your turn" (building tiles): the active player may use them before moving
+    the pawn, during their own action step and at the end of the turn (step 7), not while the other
+    player performs the action (step 5), where the text forbids it to that player and the turn waits
+    on them. The action step a tile gives may be left out ("action" absent: only the yen is gained).
+  * An action step may be passed ("pass"): the text says each player performs the action, but a
+    player may be unable to (no workers, nothing affordable), and performing nothing is allowed.
+  * Educating several workers: the tier bonus is gained as each tier is completed; the lowest tier's
+    bonus (house: 1 resource of your choice) is chosen with "bonus". Fame for 3 AP only once the
+    academy is empty, which may happen within the same action.
+  * Investing: a taken tile leaves its space empty (nothing is replenished).
+  * Harvest: income is gained by itself; then each player with a worker on a building tile returns
+    workers with "return-workers" (at least one, the free one; each further one 1 yen), the active
+    player first (the rules' order when players dispute it). A player without such a worker is
+    skipped. Step 7 is skipped by itself when the active player cannot place a worker on a tile.
+  * Settlement 1-1 ties are broken by the higher space (the text); with three spaces per column no
+    other tie can occur (the data checks it).
+  * The end: after step 7 of the turn of the 5th harvest or settlement. Ties: the last active player.
+  * Setup without tiles to buy (none affordable cannot happen: every building costs at most the
+    4 yen each player starts with, which the data checks).
 """
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from companion.games import contract
+from companion.games.contract import HOST, Actors, Ctx, Field, IllegalMove, Legal, MoveType
+
+from . import engine as E
+from .engine import COMPANION, TABLE, Index
+
+__all__ = ["RULES", "SapporoRules"]
+
+_PLAYER = Field("player", {"type": "integer", "minimum": 0}, "the seat index of the player making the move")
+_PAY = Field("pay", {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+             "what is paid: resource ids and \"yen\" with their numbers, e.g. {\"rice-bale\": 2, \"yen\": 4}",
+             required=False)
+_ID = {"type": "string"}
+_IDS = {"type": "array", "items": _ID}
+
+
+def _f(name, schema, doc, required=True):
+    return Field(name, schema, doc, required)
+
+
+_EDUCATE = (_f("workers", {"type": "integer", "minimum": 0}, "workers educated, lowest tier first", False),
+            _f("fame", {"type": "integer", "minimum": 0}, "with the academy empty: times 3 AP buy 2 fame", False),
+            _f("bonus", _ID, "the resource of your choice a completed tier's bonus gives", False))
+_PIONEER = (_f("steps", _IDS, "the columns advanced, one entry per space (a new column starts at its bottom)"),)
+_INVEST = (_f("tile", _ID, "an influential person or building tile on the main board"),)
+_APPOINT = (_f("column", _ID, "a city council column id"),
+            _f("space", {"type": "integer", "minimum": 0}, "the space in it, 0 = bottom"))
+
+MOVE_TYPES = (
+    MoveType("lay-out-tiles", "Lay out the tiles", (
+        _f("persons", _IDS, "the influential persons on the main board's 6 spaces"),
+        _f("buildings", _IDS, "the building tiles on the main board's 6 spaces"),
+        _f("beside", _IDS, "the 4 building tiles beside the board")), who="table",
+        doc="Table mode, set-up: the tiles the table shuffled and laid out."),
+    MoveType("buy-building", "Buy a building", (_PLAYER, _f("tile", _ID, "one of the tiles beside the board")),
+             doc="Set-up: buy one building tile beside the board with banknotes (mandatory)."),
+    MoveType("place-pioneer", "Place a pioneer", (_PLAYER, _f("column", _ID, "a pioneering column")),
+             doc="Set-up: a free worker on the bottom space of a pioneering column."),
+    MoveType("move-pawn", "Move the action pawn", (_PLAYER, _f("spot", _ID, "an action spot id")),
+             doc="Step 1: move the pawn to another spot; take its notes; notes and markers follow."),
+    MoveType("educate", "Educate", (_PLAYER, *_EDUCATE, _PAY),
+             doc="Agricultural College: educate workers from the lowest tier; fame when the academy is empty."),
+    MoveType("pioneer", "Pioneer", (_PLAYER, *_PIONEER, _PAY),
+             doc="Pioneer Village: advance workers in pioneering columns."),
+    MoveType("invest", "Invest", (_PLAYER, *_INVEST, _PAY),
+             doc="Foreign Residence: acquire one tile from the main board."),
+    MoveType("appoint", "Appoint", (_PLAYER, *_APPOINT, _PAY),
+             doc="Central City Hall: appoint a worker to an empty city council space."),
+    MoveType("pass", "Do nothing", (_PLAYER,), doc="Perform no action in this action step."),
+    MoveType("use-building", "Use a building", (
+        _PLAYER, _f("tile", _ID, "one of your building tiles without a worker"),
+        _f("give", _ID, "the resource paid where the tile says 'of your choice'", False),
+        _f("take", _ID, "the resource gained where the tile says 'of your choice'", False),
+        _f("action", {"type": "object"}, "the tile's action: its fields and \"pay\" (any resource 2 AP)",
+           False)),
+        doc="On your turn: place a worker from your worker area on a building tile for its effect."),
+    MoveType("return-workers", "Take workers back", (
+        _PLAYER, _f("tiles", _IDS, "building tiles to free: the first free, each other 1 yen")),
+        doc="Harvest: take workers back from building tiles."),
+    MoveType("end-turn", "End the turn", (_PLAYER,), doc="Step 7: the active player ends the turn."),
+)
+_TABLE_MOVES = frozenset(mt.name for mt in MOVE_TYPES if mt.who == "table")
+_ACTION_FIELDS = {"educate": ("workers", "fame", "bonus", "pay"), "pioneer": ("steps", "pay"),
+                  "invest": ("tile", "pay"), "appoint": ("column", "space", "pay")}
+
+
+class SapporoRules(contract.Rules):
+    """Sapporo 1876's rules bound to its data (see the module docstring)."""
+
+    id = "sapporo-1876"
+    move_types = MOVE_TYPES
+    chance_modes = {"table": {"tiles": TABLE}, "companion": {"tiles": COMPANION}}
+    options_doc = {
+        "tiles": "\"table\" (default): you shuffle and lay out the tiles and enter them; "
+                 "\"companion\": the companion shuffles and draws them.",
+        "start_player": "the seat index of the start player, who most recently visited Sapporo (default 0).",
+        "colours": "one colour id per player, all different (default: black, white).",
+    }
+
+    def __init__(self, data: Any):
+        super().__init__(data)
+        self.ix = Index(data)
+
+    # ---- the contract ---------------------------------------------------------------------------
+    def setup(self, players, options, seed):
+        return E.setup(self.ix, players, options, seed)
+
+    def validate_options(self, players, options):
+        return E.validate_options(self.ix, players, options)
+
+    def validate(self, state, move, ctx=Ctx()):
+        return self._run(state, move, ctx, act=False)[0]
+
+    def apply(self, state, move, ctx=Ctx()):
+        reasons, new = self._run(state, move, ctx, act=True)
+        if reasons:
+            raise IllegalMove(reasons)
+        return new
+
+    def actors(self, state):
+        phase = state.get("phase")
+        if phase == "over":
+            return contract.NOBODY
+        if phase == "tiles":
+            return Actors("all", tuple(range(len(state["players"]))))
+        if phase in ("buy", "place", "action"):
+            return Actors("one", (state["acting"],))
+        if phase == "returns":
+            return Actors("one", (state["returns"][0],))
+        return Actors("one", (state["current"],))
+
+    def result(self, state):
+        if state.get("phase") != "over":
+            return None
+        scores = [contract.score_row(p, pl["name"], E.final_breakdown(self.ix, state, p))
+                  for p, pl in enumerate(state["players"])]
+        last = state["current"]
+        winners = contract.leaders(scores, lambda s: 1 if s["player"] == last else 0)
+        return contract.result(winners, "fame", scores)
+
+    def describe(self, state, move):
+        return _describe(self.ix, state, move)
+
+    def mover(self, move):
+        if not isinstance(move, dict):
+            return None
+        if move.get("type") in _TABLE_MOVES:
+            return None
+        p = move.get("player")
+        return p if isinstance(p, int) and not isinstance(p, bool) else None
+
+    def needs(self, state):
+        return _needs(self, state)
+
+    def legal_moves(self, state, player=None):
+        moves = _legal(self.ix, state)
+        if player is not None:
+            moves = [m for m in moves if self.mover(m) in (None, player)]
+        return Legal(moves, complete=False)
+
+    # ---- helpers for the web layer --------------------------------------------------------------
+    def score(self, state) -> list[dict]:
+        """The final scoring as if the game ended now, per player (the preview)."""
+        return [contract.score_row(p, pl["name"], E.final_breakdown(self.ix, state, p))
+                for p, pl in enumerate(state["players"])]
+
+    def payments(self, state, player, action_values, cost, limit=5):
+        return E.payments(self.ix, state["players"][player], action_values, cost, limit)
+
+    def cost(self, state, player, action, spec, building_tile=None) -> tuple[list[str], int]:
+        """(reasons, AP cost) of an action for `player` (at the pawn's spot, or by a building)."""
+        cols = ()
+        if building_tile:
+            step = next(s for s in self.ix.building[building_tile].effects if s.effect == "action")
+            cols = step.columns
+        reasons, cost, _ = E.plan_action(self.ix, state, player, action, spec, cols)
+        return reasons, cost
+
+    # ---- internals --------------------------------------------------------------------------------
+    def _run(self, state: dict, move: Any, ctx: Any, act: bool):
+        reasons = self.unknown_type(move)
+        if reasons:
+            return reasons, None
+        if isinstance(ctx, Ctx) and ctx.seat != HOST and not ctx.may_act_for(self.mover(move)):
+            return [f"Only that player (or the host) may make this move."], None
+        try:
+            return _step(self.ix, state, move, act)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            return [f"the move could not be understood ({type(exc).__name__})"], None
+
+
+RULES = SapporoRules
+
+
+# --------------------------------------------------------------------------- moves
+
+def _player(state: dict, move: dict) -> tuple[list[str], int | None]:
+    p = contract.seat_index(move.get("player"), len(state["players"]))
+    if p is None:
+        return [f"\"player\": a seat index 0-{len(state['players']) - 1}"], None
+    return [], p
+
+
+def _whose(state: dict, p: int, expected: int, what: str) -> list[str]:
+    if p != expected:
+        return [f"it is {state['players'][expected]['name']}'s turn to {what}, not "
+                f"{state['players'][p]['name']}'s"]
+    return []
+
+
+def _step(ix: Index, state: dict, move: dict, act: bool) -> tuple[list[str], dict | None]:
+    phase, t = state.get("phase"), move["type"]
+    if phase == "over":
+        return ["the game is over"], None
+    new = copy.deepcopy(state) if act else None
+
+    if t == "lay-out-tiles":
+        if phase != "tiles":
+            return ["the tiles are already laid out"], None
+        persons, buildings, beside = move.get("persons"), move.get("buildings"), move.get("beside")
+        reasons = []
+        for name, got, n, known in (("persons", persons, ix.n_persons, ix.persons),
+                                    ("buildings", buildings, ix.n_buildings, ix.buildings),
+                                    ("beside", beside, ix.n_beside, ix.buildings)):
+            if not isinstance(got, list) or len(got) != n or any(g not in known for g in got):
+                reasons.append(f"\"{name}\": {n} tile ids ({', '.join(known)})")
+        if reasons:
+            return reasons, None
+        if len(set(persons)) != len(persons) or len(set(buildings + beside)) != len(buildings + beside):
+            return ["each tile can be laid out only once"], None
+        if act:
+            E._lay_out(ix, new, persons, buildings, beside)
+        return [], new
+
+    if phase == "tiles":
+        return ["first lay out the tiles (\"lay-out-tiles\")"], None
+    reasons, p = _player(state, move)
+    if reasons:
+        return reasons, None
+
+    if t == "buy-building":
+        if phase != "buy":
+            return ["buildings are bought only at set-up"], None
+        r = _whose(state, p, state["acting"], "buy a building")
+        if r:
+            return r, None
+        tile = move.get("tile")
+        if tile not in state["beside"]:
+            return [f"\"tile\": one of the tiles beside the board ({', '.join(state['beside'])})"], None
+        cost = ix.building[tile].cost
+        if state["players"][p]["yen"] < cost:
+            return [f"{ix.tile_name[tile]} costs {cost} yen; you have {state['players'][p]['yen']}"], None
+        if act:
+            pl = new["players"][p]
+            pl["yen"] -= cost
+            pl["buildings"].append({"id": tile, "worker": False})
+            new["beside"].remove(tile)
+            if p == new["start_player"]:
+                new["beside"] = []                     # the other 2 go back to the box
+                new["phase"] = "place"                 # the start player places first
+            else:
+                new["acting"] = E._other(new, p)
+        return [], new
+
+    if t == "place-pioneer":
+        if phase != "place":
+            return ["the free pioneer is placed only at set-up"], None
+        r = _whose(state, p, state["acting"], "place a pioneer")
+        if r:
+            return r, None
+        col = move.get("column")
+        if col not in ix.col:
+            return [f"\"column\": a pioneering column ({', '.join(ix.columns)})"], None
+        if any(pl["pioneer"][col] for pl in state["players"]):
+            return ["the other player chose that column: choose a different one"], None
+        if act:
+            pl = new["players"][p]
+            pl["pioneer"][col] = 1
+            pl["area"] -= 1
+            if p == new["start_player"]:
+                new["acting"] = E._other(new, p)
+            else:
+                new["acting"] = None
+                new["phase"] = "move"
+        return [], new
+
+    if t == "use-building":
+        if phase not in ("move", "action", "end") or (phase == "action" and state["acting"] != state["current"]):
+            return ["building tiles are used only by the active player on their turn (not during the "
+                    "other player's action)"], None
+        r = _whose(state, p, state["current"], "use a building")
+        if r:
+            return r, None
+        reasons, sim = E.check_building(ix, state, p, move)
+        if reasons:
+            return reasons, None
+        return [], sim if act else None
+
+    if t == "move-pawn":
+        if phase != "move":
+            return ["the action pawn moves only at the start of a turn"], None
+        r = _whose(state, p, state["current"], "move the action pawn")
+        if r:
+            return r, None
+        spot = move.get("spot")
+        if spot not in ix.spot:
+            return [f"\"spot\": an action spot ({', '.join(ix.spots)})"], None
+        if spot == state["pawn"]:
+            return ["the action pawn must move: it cannot stay on the same action spot"], None
+        if act:
+            E.move_pawn(ix, new, spot)
+        return [], new
+
+    if t in E.ACTION_MOVES or t == "pass":
+        if phase != "action":
+            return ["actions are performed in the action steps, after the pawn has moved"], None
+        r = _whose(state, p, state["acting"], "perform the action")
+        if r:
+            return r, None
+        if t != "pass":
+            spot_action = ix.spot[state["pawn"]].action
+            if t != spot_action:
+                return [f"the action here ({ix.spot[state['pawn']].name}) is {spot_action}, not {t}"], None
+            spec = {k: move[k] for k in _ACTION_FIELDS[t] if k in move}
+            reasons, effects = E.check_action(ix, state, p, t, spec, None)
+            if reasons:
+                return reasons, None
+            if act:
+                E._pay(ix, new["players"][p], spec.get("pay"))
+                E._effects(ix, new, p, effects, spec)
+        if act:
+            E.after_action(ix, new)
+        return [], new
+
+    if t == "return-workers":
+        if phase != "returns":
+            return ["workers come back from building tiles only at a harvest"], None
+        r = _whose(state, p, state["returns"][0], "take workers back")
+        if r:
+            return r, None
+        tiles = move.get("tiles")
+        pl = state["players"][p]
+        occupied = [b["id"] for b in pl["buildings"] if b["worker"]]
+        if not isinstance(tiles, list) or not tiles or len(set(map(str, tiles))) != len(tiles) \
+                or any(x not in occupied for x in tiles):
+            return [f"\"tiles\": one or more of your building tiles with a worker ({', '.join(occupied)})"], None
+        extra = (len(tiles) - ix.data.harvest.free_building_returns) * ix.data.harvest.building_return_cost
+        if extra > pl["yen"]:
+            return [f"freeing {len(tiles)} tiles costs {extra} yen (the first is free); you have {pl['yen']}"], None
+        if act:
+            npl = new["players"][p]
+            npl["yen"] -= max(0, extra)
+            for b in npl["buildings"]:
+                if b["id"] in tiles:
+                    b["worker"] = False
+                    npl["area"] += 1
+            new["returns"].pop(0)
+            if not new["returns"]:
+                E.finish_event(ix, new)
+        return [], new
+
+    if t == "end-turn":
+        if phase != "end":
+            return ["the turn ends after both players' actions (and the harvest or settlement)"], None
+        r = _whose(state, p, state["current"], "end the turn")
+        if r:
+            return r, None
+        if act:
+            E.end_turn(ix, new)
+        return [], new
+    return [f"unknown move type {t!r}"], None
+
+
+# --------------------------------------------------------------------------- legal moves
+
+def _action_options(ix: Index, state: dict, p: int, action: str, values, columns=(), cap=3) -> list[dict]:
+    """A sample of legal specs (with the cheapest payment) of an action for p."""
+    pl = state["players"][p]
+    specs: list[dict] = []
+    if action == "educate":
+        left = ix.academy_size - pl["educated"]
+        specs += [{"workers": n, "bonus": ix.resources[0]} for n in range(1, min(left, 2) + 1)]
+        if left <= 1:
+            specs += [{"workers": left, "fame": k, "bonus": ix.resources[0]} for k in (1, 2)]
+    elif action == "pioneer":
+        for c in ix.columns:
+            if not columns or c in columns:
+                specs.append({"steps": [c]})
+                specs.append({"steps": [c, c]})
+    elif action == "invest":
+        specs += [{"tile": t} for t in state["persons"] + state["buildings"] if t]
+    elif action == "appoint":
+        specs += [{"column": c, "space": i} for c in ix.council
+                  for i, s in enumerate(state["council"][c]) if s is None]
+    out = []
+    for spec in specs:
+        reasons, cost, _ = E.plan_action(ix, state, p, action, spec, columns)
+        if reasons:
+            continue
+        pays = E.payments(ix, pl, values, cost, limit=1)
+        if pays:
+            spec = {k: v for k, v in spec.items() if not (k == "bonus" and "workers" in spec and
+                                                          _no_bonus(ix, pl, spec))}
+            out.append({**spec, "pay": pays[0]})
+    return out
+
+
+def _no_bonus(ix: Index, pl: dict, spec: dict) -> bool:
+    done, n = pl["educated"], spec.get("workers", 0)
+    return not any(i + 1 == ix.tier_end[ix.worker_tier[i]] and ix.tiers[ix.worker_tier[i]].bonus
+                   for i in range(done, done + n))
+
+
+def _building_options(ix: Index, state: dict, p: int) -> list[dict]:
+    pl = state["players"][p]
+    out = []
+    if pl["area"] <= 0:
+        return out
+    for b in pl["buildings"]:
+        if b["worker"]:
+            continue
+        tile = ix.building[b["id"]]
+        base = {"type": "use-building", "player": p, "tile": b["id"]}
+        for s in tile.effects:
+            if s.effect != "action" and s.resource == E.ANY:
+                key = "give" if s.effect == "pay" else "take"
+                if key == "give":
+                    have = [r for r in ix.resources if pl["resources"][r] > 0]
+                    base[key] = have[0] if have else ix.resources[0]
+                else:
+                    base[key] = ix.resources[0]
+        cands = [base]
+        step = next((s for s in tile.effects if s.effect == "action"), None)
+        if step is not None:
+            sim = copy.deepcopy(state)
+            spl = sim["players"][p]
+            spl["area"] -= 1
+            for s in tile.effects:
+                if s.effect == "gain" and s.resource == E.YEN:
+                    spl["yen"] += s.amount
+            values = {r: step.resource_ap for r in ix.resources}
+            for spec in _action_options(ix, sim, p, step.action, values, step.columns)[:2]:
+                cands.append({**base, "action": spec})
+        for m in cands:
+            if not E.check_building(ix, state, p, m)[0]:
+                out.append(m)
+    return out
+
+
+def _legal(ix: Index, state: dict) -> list[dict]:
+    phase = state.get("phase")
+    if phase == "over":
+        return []
+    if phase == "tiles":
+        return [{"type": "lay-out-tiles", "persons": (ix.persons[k:] + ix.persons[:k])[:ix.n_persons],
+                 "buildings": (ix.buildings[k:] + ix.buildings[:k])[:ix.n_buildings],
+                 "beside": (ix.buildings[k:] + ix.buildings[:k])[ix.n_buildings:ix.n_buildings + ix.n_beside]}
+                for k in (0, 3)]
+    if phase == "buy":
+        p = state["acting"]
+        return [{"type": "buy-building", "player": p, "tile": t} for t in state["beside"]
+                if ix.building[t].cost <= state["players"][p]["yen"]]
+    if phase == "place":
+        p = state["acting"]
+        taken = {c for pl in state["players"] for c, v in pl["pioneer"].items() if v}
+        return [{"type": "place-pioneer", "player": p, "column": c} for c in ix.columns if c not in taken]
+    cur = state["current"]
+    if phase == "move":
+        return ([{"type": "move-pawn", "player": cur, "spot": s} for s in ix.spots if s != state["pawn"]]
+                + _building_options(ix, state, cur))
+    if phase == "action":
+        p = state["acting"]
+        action = ix.spot[state["pawn"]].action
+        moves = [{"type": action, "player": p, **spec}
+                 for spec in _action_options(ix, state, p, action, ix.spot_values(state["pawn"]))]
+        moves.append({"type": "pass", "player": p})
+        if p == cur:
+            moves += _building_options(ix, state, cur)
+        return moves
+    if phase == "returns":
+        p = state["returns"][0]
+        pl = state["players"][p]
+        occ = [b["id"] for b in pl["buildings"] if b["worker"]]
+        out = [{"type": "return-workers", "player": p, "tiles": [t]} for t in occ]
+        if len(occ) > 1 and pl["yen"] >= 1:
+            out.append({"type": "return-workers", "player": p, "tiles": occ[:2]})
+        return out
+    if phase == "end":
+        return [{"type": "end-turn", "player": cur}] + _building_options(ix, state, cur)
+    return []
+
+
+# --------------------------------------------------------------------------- text
+
+def _pay_text(ix: Index, pay) -> str:
+    if not pay:
+        return ""
+    parts = [f"{n} yen" if k == "yen" else f"{n} {ix.res_name.get(k, k)}" for k, n in pay.items() if n]
+    return " for " + ", ".join(parts) if parts else ""
+
+
+def _describe(ix: Index, state: dict, move: dict) -> str:
+    try:
+        t = move.get("type")
+        name = state["players"][move["player"]]["name"] if "player" in move else "The table"
+        if t == "lay-out-tiles":
+            return "The tiles are laid out: " + ", ".join(ix.tile_name[x] for x in move["persons"])
+        if t == "buy-building":
+            return f"{name} buys {ix.tile_name[move['tile']]}"
+        if t == "place-pioneer":
+            return f"{name} places a pioneer in the {ix.col[move['column']].name}"
+        if t == "move-pawn":
+            return f"{name} moves the action pawn to the {ix.spot[move['spot']].name}"
+        if t == "educate":
+            fame = f" and buys {move['fame']} × 2 fame" if move.get("fame") else ""
+            return f"{name} educates {move.get('workers', 0)} worker(s){fame}{_pay_text(ix, move.get('pay'))}"
+        if t == "pioneer":
+            return f"{name} pioneers {', '.join(ix.col[c].name for c in move['steps'])}{_pay_text(ix, move.get('pay'))}"
+        if t == "invest":
+            return f"{name} invests in {ix.tile_name[move['tile']]}{_pay_text(ix, move.get('pay'))}"
+        if t == "appoint":
+            return (f"{name} appoints a worker to the {ix.ccol[move['column']].name.lower()}, space "
+                    f"{move['space'] + 1}{_pay_text(ix, move.get('pay'))}")
+        if t == "pass":
+            return f"{name} performs no action"
+        if t == "use-building":
+            return f"{name} uses {ix.tile_name[move['tile']]}"
+        if t == "return-workers":
+            return f"{name} takes workers back from {', '.join(ix.tile_name[x] for x in move['tiles'])}"
+        if t == "end-turn":
+            return f"{name} ends the turn"
+    except (KeyError, TypeError, IndexError, AttributeError):
+        pass
+    return str(move.get("type", "?")) if isinstance(move, dict) else "?"
+
+
+_PROMPTS = {
+    "tiles": "Shuffle the tiles, lay out 6 persons, 6 buildings and 4 beside the board, and enter them.",
+    "buy": "{name}: buy one building tile beside the board (banknotes only).",
+    "place": "{name}: place a worker on the bottom space of a pioneering column (free).",
+    "move": "{name}: move the action pawn (or use a building tile first).",
+    "action": "{name}: perform the {action} action, or do nothing.",
+    "returns": "{name}: harvest — take workers back from building tiles (the first is free, each more 1 yen).",
+    "end": "{name}: use building tiles, or end the turn.",
+    "over": "The game is over.",
+}
+
+
+def _needs(rules: SapporoRules, state: dict) -> dict:
+    ix = rules.ix
+    phase = state.get("phase")
+    actors = rules.actors(state)
+    seat = actors.seats[0] if actors.mode == "one" else None
+    action = ix.spot[state["pawn"]].name if state.get("pawn") else ""
+    name = state["players"][seat]["name"] if seat is not None else ""
+    return {"phase": phase, "players": list(actors.seats),
+            "prompt": _PROMPTS.get(phase, "").format(name=name, action=action),
+            "moves": sorted({m["type"] for m in _legal(ix, state)})}
