@@ -1,0 +1,547 @@
+"""Tokyo Jutaku's main game and its Bottle Bonus variant: the map, real-time building rounds, "stop!",
+confirm / reject, movement, drinks and their powers, the end. Pure; see __init__.py for the state,
+the moves and the decisions taken where the rules text is silent."""
+from __future__ import annotations
+
+import random
+
+from companion.games import clock
+from companion.games.contract import Actors, Legal, NOBODY, leaders, score_row
+from companion.games.contract import result as make_result
+
+from .common import is_int, key, name, player_of, unkey, yen
+
+PHASES = ("start", "ready", "building", "check", "draw", "grab", "move", "over")
+DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+# ------------------------------------------------------------------------------------------ setup
+def setup(rules, players: list[str], o: dict, seed: int) -> dict:
+    data = rules.data
+    box = {d.id: data.drink_info.per_colour for d in data.drinks} if o["bottle_bonus"] else {}
+    return {
+        "game": "jutaku", "mode": "jutaku", "bottle_bonus": o["bottle_bonus"], "chance": o["chance"],
+        "seed": seed, "side": o["side"], "round_ms": o["round_seconds"] * 1000,
+        "phase": "start", "round": 0, "timer": None, "round_started_ms": None,
+        "map": {key(s.position): s.id for s in sorted(data.sites, key=lambda s: (s.position[1], s.position[0]))},
+        "players": [{"name": n, "architect": data.architects[i].id, "at": None, "site": None,
+                     "side": o["side"], "kept": [], "drinks": {}, "blue": 0, "blue_active": False}
+                    for i, n in enumerate(players)],
+        "stops": [], "verdicts": {}, "completed": [], "movers": [], "mover": 0,
+        "box": box, "draws": 0, "offer": None, "grabbed": {}, "powers": [], "last": None,
+    }
+
+
+def copy(state: dict) -> dict:
+    s = dict(state)
+    s["map"] = dict(state["map"])
+    s["players"] = [dict(p, kept=list(p["kept"]), drinks=dict(p["drinks"])) for p in state["players"]]
+    s["stops"], s["verdicts"] = list(state["stops"]), dict(state["verdicts"])
+    s["completed"], s["movers"] = list(state["completed"]), list(state["movers"])
+    s["box"], s["grabbed"], s["powers"] = dict(state["box"]), dict(state["grabbed"]), list(state["powers"])
+    s["offer"] = list(state["offer"]) if state["offer"] is not None else None
+    return s
+
+
+# -------------------------------------------------------------------------------------------- map
+def available(state: dict) -> set[str]:
+    """Map squares ("c,r") holding a site card nobody holds: where an architect may go."""
+    return {k for k, site in state["map"].items() if site is not None}
+
+
+def reachable(rules, state: dict, frm: str, steps: int | None = None) -> set[str]:
+    """Squares an architect at `frm` reaches in up to `steps` orthogonal moves. A move goes to the next
+    square in its direction that holds a card: gaps (the centre, cards taken) are passed through."""
+    steps = rules.data.rules.move if steps is None else steps
+    cols, rows = rules.data.map.size
+    cards = available(state)
+    seen, frontier = set(), {unkey(frm)}
+    for _ in range(steps):
+        nxt = set()
+        for c, r in frontier:
+            for dc, dr in DIRS:
+                x, y = c + dc, r + dr
+                while 0 <= x < cols and 0 <= y < rows and key((x, y)) not in cards:
+                    x, y = x + dc, y + dr
+                if 0 <= x < cols and 0 <= y < rows:
+                    nxt.add((x, y))
+        seen |= nxt
+        frontier = nxt
+    seen.discard(unkey(frm))
+    return {key(p) for p in seen}
+
+
+def destinations(rules, state: dict, p: int) -> tuple[set[str], bool]:
+    """Where player p may move by the movement rules, and whether that is the fallback (no card in
+    reach: any available card)."""
+    pl = state["players"][p]
+    near = reachable(rules, state, pl["at"]) if pl["at"] else set()
+    if near:
+        return near, False
+    return available(state) - {pl["at"]}, True
+
+
+def perimeter(rules) -> set[str]:
+    return {key(p) for p in rules.data.perimeter()}
+
+
+def side_of(rules, site: str, side: str):
+    return rules.data.site[site].side(side)
+
+
+def total_yen(state: dict, p: int, bonus: int) -> int:
+    pl = state["players"][p]
+    return sum(k["yen"] for k in pl["kept"]) + bonus * pl["blue"]
+
+
+# ----------------------------------------------------------------------------------------- validate
+def validate(rules, state: dict, move: dict, ctx) -> list[str]:
+    t, phase = move["type"], state["phase"]
+    if phase == "over":
+        return ["the game is over"]
+    n = len(state["players"])
+    if t == "begin":
+        return [] if phase == "ready" else [_not_now(phase, "begin a round")]
+    if t == "draw-drinks":
+        if phase != "draw":
+            return [_not_now(phase, "enter the drinks drawn")]
+        if state["chance"] != "table":
+            return ["the companion draws the drinks at this table"]
+        drinks = move.get("drinks")
+        want = _draw_count(state)
+        if not isinstance(drinks, list) or any(not isinstance(d, str) for d in drinks):
+            return ["drinks must be a list of drink colours"]
+        if len(drinks) != want:
+            return [f"{name(state, state['completed'][0])} draws {want} drink(s), one per other player"]
+        bad = [d for d in drinks if d not in rules.data.drink]
+        if bad:
+            return [f"{bad[0]!r} is not a drink colour ({', '.join(rules.data.drink)})"]
+        for d in set(drinks):
+            if drinks.count(d) > state["box"].get(d, 0):
+                return [f"the box holds only {state['box'].get(d, 0)} {d} drink(s)"]
+        return []
+    p = player_of(state, move)
+    if p is None:
+        return [f"player must be a seat of this table (0 to {n - 1})"]
+    pl = state["players"][p]
+    if t == "start":
+        if phase != "start":
+            return [_not_now(phase, "place a starting architect")]
+        if pl["at"] is not None:
+            return [f"{pl['name']} has placed their architect already"]
+        site = move.get("site")
+        k = _square_of(state, site)
+        if k is None:
+            return [f"{site!r} is not a site card on the map"]
+        if k not in perimeter(rules):
+            return ["architects start on a site card of the outer perimeter of the map"]
+        return []
+    if t == "stop":
+        if phase not in ("building", "check"):
+            return [_not_now(phase, "call stop")]
+        if pl["site"] is None:
+            return [f"{pl['name']} has no site card to build on"]
+        if p in state["stops"]:
+            return [f"{pl['name']} has called stop already; the building is being checked"]
+        need = side_of(rules, pl["site"], pl["side"])
+        reasons = []
+        for field, want, word in (("floors", need.height, "storeys"), ("pieces", need.pieces, "pieces")):
+            if field in move and move[field] is not None:
+                got = move[field]
+                if not is_int(got) or got < 0:
+                    reasons.append(f"{field} must be a whole number")
+                elif got != want:
+                    reasons.append(f"the card asks {want} {word} ({need.requirement}), not {got}")
+        return reasons
+    if t == "verdict":
+        if phase != "check":
+            return [_not_now(phase, "confirm or reject a building")]
+        b = move.get("builder")
+        if not is_int(b) or b not in state["stops"]:
+            return ["builder must be a player who called stop"]
+        if str(b) in state["verdicts"]:
+            return [f"{name(state, b)}'s building has been judged already"]
+        if not isinstance(move.get("ok"), bool):
+            return ["ok must be true (the building meets the card) or false"]
+        if p == b and n > 1:
+            return ["another player checks a building, not its builder"]
+        return []
+    if t == "grab":
+        if phase != "grab":
+            return [_not_now(phase, "grab a drink")]
+        if p == state["completed"][0] or str(p) in state["grabbed"]:
+            return [f"{pl['name']} does not grab now"]
+        d = move.get("drink")
+        if d is None:
+            return []
+        left = list(state["offer"])
+        for taken in state["grabbed"].values():
+            if taken is not None:
+                left.remove(taken)
+        if d not in left:
+            return [f"no {d!r} drink came out of the machine" + (f" (left: {', '.join(left)})" if left else "")]
+        return []
+    if t == "spend":
+        d = move.get("drink")
+        drink = rules.data.drink.get(d) if isinstance(d, str) else None
+        if drink is None:
+            return [f"{d!r} is not a drink colour ({', '.join(rules.data.drink)})"]
+        if pl["drinks"].get(d, 0) < 1:
+            return [f"{pl['name']} has no {d} drink"]
+        if drink.when in ("before-building", "before-round") and phase != "ready":
+            return [f"a {d} drink is spent before the round begins"]
+        if drink.when == "during-round" and phase != "building":
+            return [f"a {d} drink is spent during a building round"]
+        if drink.when == "move-phase":
+            return [f"a {d} drink is spent with a move (\"purple\": true)"]
+        if drink.power == "flip-site" and pl["site"] is None:
+            return [f"{pl['name']} has no site card to flip"]
+        if drink.power == "win-bonus" and pl["blue_active"]:
+            return [f"{pl['name']} has a {d} drink in play this round already"]
+        return []
+    if t in ("move", "stay"):
+        if phase != "move":
+            return [_not_now(phase, "move an architect")]
+        current = state["movers"][state["mover"]]
+        if p != current:
+            return [f"it is {name(state, current)}'s turn to move"]
+        if t == "stay":
+            return [] if pl["site"] is not None else \
+                [f"{pl['name']} completed a building and must move to a new site card"]
+        k = _square_of(state, move.get("site"))
+        if k is None:
+            return [f"{move.get('site')!r} is not a site card free on the map"]
+        purple = move.get("purple", False)
+        if not isinstance(purple, bool):
+            return ["purple must be true or false"]
+        if purple:
+            if pl["drinks"].get("purple", 0) < 1:
+                return [f"{pl['name']} has no purple drink"]
+            return []
+        dests, _ = destinations(rules, state, p)
+        if k not in dests:
+            return [f"{move.get('site')} is more than {rules.data.rules.move} spaces away (orthogonally, "
+                    "gaps passed through)"]
+        return []
+    return [f"{t} is not a move of the main game"]
+
+
+def _not_now(phase: str, what: str) -> str:
+    words = {"start": "the architects are being placed", "ready": "the round has not begun",
+             "building": "everyone is building", "check": "a building is being checked",
+             "draw": "the drinks are being drawn", "grab": "the drinks are being grabbed",
+             "move": "the architects are moving"}
+    return f"cannot {what} now: {words.get(phase, phase)}"
+
+
+def _square_of(state: dict, site) -> str | None:
+    if not isinstance(site, str):
+        return None
+    for k, s in state["map"].items():
+        if s == site:
+            return k
+    return None
+
+
+def _draw_count(state: dict) -> int:
+    return min(len(state["players"]) - 1, sum(state["box"].values()))
+
+
+# -------------------------------------------------------------------------------------------- apply
+def apply(rules, state: dict, move: dict, ctx) -> dict:
+    s = copy(state)
+    t = move["type"]
+    s["last"] = None
+    if t == "begin":
+        s["phase"], s["round"] = "building", s["round"] + 1
+        s["stops"], s["verdicts"] = [], {}
+        s["round_started_ms"] = ctx.now_ms
+        s["timer"] = clock.start(s["round_ms"], ctx.now_ms) if s["round_ms"] else None
+        return s
+    if t == "draw-drinks":
+        return _offer(s, list(move["drinks"]))
+    p = move["player"]
+    pl = s["players"][p]
+    if t == "start":
+        k = _square_of(s, move["site"])
+        pl["at"], pl["site"], pl["side"] = k, s["map"][k], s["side"]
+        s["map"][k] = None
+        if all(q["at"] is not None for q in s["players"]):
+            s["phase"] = "ready"
+        return s
+    if t == "stop":
+        s["stops"].append(p)
+        if s["phase"] == "building":
+            s["phase"] = "check"
+            if s["timer"] and s["timer"]["status"] == clock.RUNNING:
+                s["timer"] = clock.pause(s["timer"], ctx.now_ms)
+        return s
+    if t == "verdict":
+        s["verdicts"][str(move["builder"])] = move["ok"]
+        if len(s["verdicts"]) == len(s["stops"]):
+            return _resolve(rules, s, ctx)
+        return s
+    if t == "grab":
+        s["grabbed"][str(p)] = move.get("drink")
+        if move.get("drink") is not None:
+            pl["drinks"][move["drink"]] = pl["drinks"].get(move["drink"], 0) + 1
+        if len(s["grabbed"]) == len(s["players"]) - 1:
+            left = list(s["offer"])
+            for taken in s["grabbed"].values():
+                if taken is not None:
+                    left.remove(taken)
+            for d in left:                       # drinks nobody grabbed go back into the box
+                s["box"][d] += 1
+            s["last"] = {"grabbed": dict(s["grabbed"]), "returned": left}
+            s["phase"], s["offer"], s["grabbed"] = "move", None, {}
+        return s
+    if t == "spend":
+        d = move["drink"]
+        _spend(s, p, d)
+        power = rules.data.drink[d].power
+        if power == "flip-site":
+            pl["side"] = "blue" if pl["side"] == "white" else "white"
+        if power == "win-bonus":
+            pl["blue_active"] = True
+            s["box"][d] -= 1                      # held beside the cards until the round is decided
+        s["powers"].append({"player": p, "drink": d, "round": s["round"] + (1 if s["phase"] == "ready" else 0)})
+        return s
+    if t == "stay":
+        return _next_mover(s)
+    if t == "move":
+        k = _square_of(s, move["site"])
+        if move.get("purple"):
+            _spend(s, p, "purple")
+        if pl["site"] is not None and pl["at"] is not None:
+            s["map"][pl["at"]] = pl["site"]       # a card left behind goes back on its square
+        pl["at"], pl["site"], pl["side"] = k, s["map"][k], s["side"]
+        s["map"][k] = None
+        return _next_mover(s)
+    raise AssertionError(t)
+
+
+def _spend(s: dict, p: int, d: str) -> None:
+    pl = s["players"][p]
+    pl["drinks"][d] -= 1
+    if not pl["drinks"][d]:
+        del pl["drinks"][d]
+    s["box"][d] = s["box"].get(d, 0) + 1           # a spent drink goes back into the box
+
+
+def _resolve(rules, s: dict, ctx) -> dict:
+    """Every stopped building has its verdict: complete the good ones, or build on."""
+    ok = [b for b in s["stops"] if s["verdicts"][str(b)]]
+    s["last"] = {"verdicts": dict(s["verdicts"]), "completed": ok}
+    if not ok:
+        s["phase"], s["stops"], s["verdicts"] = "building", [], {}
+        if s["timer"] and s["timer"]["status"] == clock.PAUSED:
+            s["timer"] = clock.resume(s["timer"], ctx.now_ms)
+        return s
+    bonus = _blue_yen(rules)
+    for b in ok:
+        pl = s["players"][b]
+        face = side_of(rules, pl["site"], pl["side"])
+        pl["kept"].append({"site": pl["site"], "side": pl["side"], "yen": face.yen, "round": s["round"]})
+        pl["site"] = None
+    return _end_round(rules, s, ok, bonus)
+
+
+def _blue_yen(rules) -> int:
+    return next((d.yen for d in rules.data.drinks if d.power == "win-bonus"), 0)
+
+
+def _end_round(rules, s: dict, completed: list[int], bonus: int) -> dict:
+    blue = next((d.id for d in rules.data.drinks if d.power == "win-bonus"), None)
+    for i, pl in enumerate(s["players"]):
+        if pl["blue_active"]:
+            pl["blue_active"] = False
+            if i in completed:
+                pl["blue"] += 1                  # kept beside the site cards: +200 at the end
+            else:
+                s["box"][blue] = s["box"].get(blue, 0) + 1
+    s["timer"], s["stops"], s["verdicts"], s["powers"] = None, [], {}, []
+    s["completed"] = sorted(completed, key=lambda b: (-total_yen(s, b, bonus), completed.index(b)))
+    if any(len(pl["kept"]) >= rules.data.rules.end_sites for pl in s["players"]):
+        s["phase"] = "over"
+        return s
+    n = len(s["players"])
+    if not completed:                            # a timed round ran out: nobody moves
+        s["phase"], s["movers"] = "ready", []
+        return s
+    first = s["completed"][0]
+    s["movers"], s["mover"] = [(first + i) % n for i in range(n)], 0
+    if s["bottle_bonus"] and _draw_count(s) > 0:
+        if s["chance"] == "companion":
+            pool = sorted(d for d, c in s["box"].items() for _ in range(c))
+            rng = random.Random(f"{s['seed']}:drinks:{s['draws']}")
+            return _offer(s, rng.sample(pool, _draw_count(s)))
+        s["phase"] = "draw"
+        return s
+    s["phase"] = "move"
+    return s
+
+
+def _offer(s: dict, drinks: list[str]) -> dict:
+    for d in drinks:
+        s["box"][d] -= 1
+    s["draws"] += 1
+    s["offer"], s["grabbed"], s["phase"] = sorted(drinks), {}, "grab"
+    return s
+
+
+def _next_mover(s: dict) -> dict:
+    s["mover"] += 1
+    if s["mover"] >= len(s["movers"]):
+        s["phase"], s["movers"], s["mover"], s["completed"] = "ready", [], 0, []
+    return s
+
+
+def on_expire(rules, state: dict, name_: str, ctx) -> dict:
+    from companion.games.contract import IllegalMove
+    if name_ != "round" or state["phase"] != "building" or not state["timer"]:
+        raise IllegalMove([f"no running timer {name_!r}"])
+    s = copy(state)
+    s["last"] = {"timeout": True}
+    return _end_round(rules, s, [], _blue_yen(rules))
+
+
+def timers(state: dict) -> dict:
+    return {"round": state["timer"]} if state["timer"] else {}
+
+
+# ------------------------------------------------------------------------------------- legal moves
+def legal(rules, state: dict, player=None) -> Legal:
+    phase, n = state["phase"], len(state["players"])
+    mine = (lambda p: player is None or p == player)
+    moves: list[dict] = []
+    if phase == "over":
+        return Legal([])
+    if phase == "start":
+        free = sorted(perimeter(rules) & available(state))
+        for p, pl in enumerate(state["players"]):
+            if pl["at"] is None and mine(p):
+                moves += [{"type": "start", "player": p, "site": state["map"][k]} for k in free]
+    elif phase == "ready":
+        if player is None:
+            moves.append({"type": "begin"})
+        moves += _spends(rules, state, mine, ("before-building", "before-round"))
+    elif phase in ("building", "check"):
+        for p, pl in enumerate(state["players"]):
+            if pl["site"] is not None and p not in state["stops"] and mine(p):
+                moves.append({"type": "stop", "player": p})
+        if phase == "building":
+            moves += _spends(rules, state, mine, ("during-round",))
+        else:
+            for b in state["stops"]:
+                if str(b) in state["verdicts"]:
+                    continue
+                for p in range(n):
+                    if (p != b or n == 1) and mine(p):
+                        moves += [{"type": "verdict", "player": p, "builder": b, "ok": ok} for ok in (True, False)]
+    elif phase == "draw":
+        if player is None:
+            want = _draw_count(state)
+            pool = sorted(d for d, c in state["box"].items() for _ in range(c))
+            seen = []
+            for i in range(min(6, len(pool))):
+                pick = sorted((pool[i * 7 % len(pool):] + pool[: i * 7 % len(pool)])[:want])
+                if pick not in seen:
+                    seen.append(pick)
+            moves += [{"type": "draw-drinks", "drinks": d} for d in seen]
+            return Legal(moves, complete=False)
+    elif phase == "grab":
+        left = list(state["offer"])
+        for taken in state["grabbed"].values():
+            if taken is not None:
+                left.remove(taken)
+        for p in range(n):
+            if p != state["completed"][0] and str(p) not in state["grabbed"] and mine(p):
+                moves += [{"type": "grab", "player": p, "drink": d} for d in sorted(set(left))]
+                moves.append({"type": "grab", "player": p, "drink": None})
+    elif phase == "move":
+        p = state["movers"][state["mover"]]
+        if mine(p):
+            pl = state["players"][p]
+            dests, _ = destinations(rules, state, p)
+            moves += [{"type": "move", "player": p, "site": state["map"][k]} for k in sorted(dests)]
+            if pl["drinks"].get("purple"):
+                moves += [{"type": "move", "player": p, "site": state["map"][k], "purple": True}
+                          for k in sorted(available(state) - dests)]
+            if pl["site"] is not None:
+                moves.append({"type": "stay", "player": p})
+    return Legal(moves)
+
+
+def _spends(rules, state, mine, whens) -> list[dict]:
+    out = []
+    for p, pl in enumerate(state["players"]):
+        if not mine(p):
+            continue
+        for d, c in sorted(pl["drinks"].items()):
+            drink = rules.data.drink[d]
+            if c and drink.when in whens and not (drink.power == "flip-site" and pl["site"] is None) \
+                    and not (drink.power == "win-bonus" and pl["blue_active"]):
+                out.append({"type": "spend", "player": p, "drink": d})
+    return out
+
+
+def actors(state: dict) -> Actors:
+    phase, n = state["phase"], len(state["players"])
+    everyone = tuple(range(n))
+    if phase == "start":
+        return Actors("all", tuple(p for p, pl in enumerate(state["players"]) if pl["at"] is None))
+    if phase in ("ready", "draw"):
+        return Actors("all", everyone)
+    if phase == "building":
+        return Actors("all", tuple(p for p, pl in enumerate(state["players"]) if pl["site"] is not None))
+    if phase == "check":
+        return Actors("several", everyone)
+    if phase == "grab":
+        return Actors("all", tuple(p for p in everyone
+                                   if p != state["completed"][0] and str(p) not in state["grabbed"]))
+    if phase == "move":
+        return Actors("one", (state["movers"][state["mover"]],))
+    return NOBODY
+
+
+# -------------------------------------------------------------------------------------------- result
+def result(rules, state: dict):
+    if state["phase"] != "over":
+        return None
+    bonus = _blue_yen(rules)
+    rows = []
+    for p, pl in enumerate(state["players"]):
+        parts = [(f"{rules.site_label(k['site'])} ({k['side']}, {rules.requirement(k['site'], k['side'])})", k["yen"])
+                 for k in pl["kept"]]
+        if pl["blue"]:
+            parts.append((f"Blue drinks kept ({pl['blue']} x {yen(bonus)})", pl["blue"] * bonus))
+        rows.append(score_row(p, pl["name"], parts or [("No site card completed", 0)],
+                              sites=len(pl["kept"])))
+    return make_result(leaders(rows), "yen", rows)
+
+
+# ------------------------------------------------------------------------------------------ describe
+def describe(rules, state: dict, move: dict) -> str:
+    t = move.get("type")
+    if t == "begin":
+        return f"Round {state['round'] + 1} begins: everyone builds!"
+    if t == "draw-drinks":
+        return f"Drinks drawn: {', '.join(move['drinks'])}."
+    who = name(state, move["player"])
+    if t == "start":
+        return f"{who} starts on {rules.site_label(move['site'])}."
+    if t == "stop":
+        pl = state["players"][move["player"]]
+        return f"{who} calls stop! ({rules.site_label(pl['site'])}, {rules.requirement(pl['site'], pl['side'])})"
+    if t == "verdict":
+        return f"{who} {'confirms' if move['ok'] else 'rejects'} {name(state, move['builder'])}'s building."
+    if t == "grab":
+        return f"{who} grabs {'a ' + move['drink'] + ' drink' if move.get('drink') else 'nothing'}."
+    if t == "spend":
+        return f"{who} spends a {move['drink']} drink: {rules.data.drink[move['drink']].text}"
+    if t == "stay":
+        return f"{who} keeps their site card."
+    if t == "move":
+        via = " (purple drink)" if move.get("purple") else ""
+        return f"{who} moves to {rules.site_label(move['site'])}{via}."
+    return t or "?"
