@@ -32,6 +32,31 @@ PLAYER_NAME = f"^[^{NOT_IN_NAME}]*[^\\s{NOT_IN_NAME}][^{NOT_IN_NAME}]*$"
 _PLAYER_NAME = re.compile(PLAYER_NAME)
 
 
+#: Letters that render as nothing: Hangul fillers, the blank Braille pattern, tag characters.
+INVISIBLE = set("\u115f\u1160\u3164\uffa0\u2800") | {chr(c) for c in range(0xE0000, 0xE0080)}
+#: Private-use and not-yet-assigned code points count as drawing something (an emoji newer than this
+#: Python's Unicode tables is unassigned here).
+VISIBLE = ("Co", "Cn")
+#: At most this many combining marks on one letter (Vietnamese stacks two; "Zalgo" stacks dozens).
+MAX_MARKS = 3
+
+
+def name_problem(name: str) -> str | None:
+    """Why a player name cannot be shown to the table, or None: it needs a visible character
+    (a letter, digit, punctuation or symbol that draws something), and no pile of combining marks."""
+    if not any(unicodedata.category(ch) in VISIBLE or unicodedata.category(ch)[0] in "LNPS"
+               and ch not in INVISIBLE for ch in name):
+        return "has no visible character"
+    if any(ch in INVISIBLE for ch in name):
+        return "holds an invisible character (a Hangul filler, a blank Braille pattern or a tag)"
+    run = 0
+    for ch in name:
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run > MAX_MARKS:
+            return f"stacks more than {MAX_MARKS} combining marks on one letter"
+    return None
+
+
 @bp.get("/games")
 def games():
     return jsonify({"games": [{"id": g.id, "name": g.name, "players": list(g.players),
@@ -50,9 +75,13 @@ def create():
     if any(len(p) > MAX_NAME or not _PLAYER_NAME.fullmatch(p) for p in players):
         raise ApiError(400, f"Each player name must be 1 to {MAX_NAME} characters, not only spaces, "
                             "without control or invisible formatting characters.")
+    for p in players:
+        problem = name_problem(p)
+        if problem:
+            raise ApiError(400, f"The player name {p[:MAX_NAME]!r} {problem}.")
     players = [unicodedata.normalize("NFC", " ".join(p.split())) for p in players]
     options = jsonapi.obj(body.get("options", {}), "options")
-    seed = jsonapi.integer(body, "seed", required=False, maximum=2**31 - 1)
+    seed = jsonapi.integer(body, "seed", required=False, maximum=2**128 - 1)   # replays a known shuffle
     status, response = services().tables.create(
         game, players, options, seed, lambda code: url_for("pages.table", code=code, _external=True),
         jsonapi.idempotency_key(), jsonapi.request_fingerprint(body))
@@ -142,11 +171,14 @@ def events(code):
     after = _after()
     viewer = _who(code)
     s = services()
+    current = s.tables.seq(code)          # (404 for an unknown table, before any stream starts)
+    if after > current:
+        raise ApiError(409, f"The table is at {current}; there are no events after {after} yet. Start "
+                            "again from the table's seq.", seq=current)
     if request.accept_mimetypes.best_match(["text/event-stream", "application/json"]) == \
             "application/json":
         events, seq = s.tables.events(code, after, viewer)
         return jsonify({"events": events, "seq": seq})
-    s.tables.get(code)  # 404 before the stream starts
     if not s.hub.try_open():
         raise ApiError(503, "Too many live connections; poll with Accept: application/json instead.")
     cfg = current_app.config

@@ -149,9 +149,10 @@ SCHEMAS: dict[str, Any] = {
                            "players and duplicate names (ignoring case) are the game's to refuse "
                            "(422)."}},
         "options": {"type": "object", "description": "Game options (see each game's engine)."},
-        "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**31 - 1,
-                 "description": "Optional: the seed of the game's randomness (default, or null: "
-                                "random)."}}},
+        "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**128 - 1,
+                 "description": "Replays a known shuffle: the game's chance from this seed instead of "
+                                "128 fresh random bits. The table then says so to every phone "
+                                "(`replay`: true). Absent or null: a random, secret shuffle."}}},
     "CreatedTable": {"type": "object",
                      "required": ["code", "game", "players", "seq", "url", "host_token"],
                      "properties": {"code": {"type": "string"}, "game": {"type": "string"},
@@ -163,7 +164,8 @@ SCHEMAS: dict[str, Any] = {
                                                    "every seat; keep it secret (send it as "
                                                    "Authorization: Bearer)."},
                                     "state": {}, "timers": {"type": "array", "items": _ref("Timer")},
-                                    "turn": {"type": ["integer", "null"]}}},
+                                    "turn": {"type": ["integer", "null"]},
+                                    "replay": {"type": "boolean"}}},
     "Table": {"type": "object",
               "required": ["code", "game", "players", "seq", "state", "timers", "result"],
               "properties": {"code": {"type": "string"}, "game": {"type": "string"},
@@ -188,6 +190,8 @@ SCHEMAS: dict[str, Any] = {
                                                       "rules: phase, prompt, allowed moves)."},
                              "result": {"anyOf": [{"type": "null"}, _ref("Result")]},
                              "options": {"type": "object"},
+                             "replay": {"type": "boolean", "description": "The creator chose the "
+                                        "seed: a known shuffle is replayed."},
                              "seats": {"type": "array", "items": {
                                  "type": "object", "required": ["player", "name", "claimed"],
                                  "properties": {"player": {"type": "integer"},
@@ -386,7 +390,10 @@ PATHS: dict[str, Any] = {
         "responses": {"200": {"description": "Events in order.",
                               "content": {"application/json": {"schema": _ref("EventList")},
                                           "text/event-stream": {"schema": _ref("SseEvent")}}},
-                      "400": ERR[400], "404": ERR[404],
+                      "400": ERR[400], "401": ERR[401], "404": ERR[404],
+                      "409": _json(_ref("Conflict"), "since / Last-Event-ID is beyond the table's "
+                                                     "seq (an impossible cursor): start again from "
+                                                     "`seq`."),
                       "503": _json(_ref("Error"), "Too many live streams: poll with JSON.")}}},
     # HTML pages
     "/": _page("Home: games, printed kits, join a table, the latest plays.", not_found=False),

@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -35,9 +35,10 @@ CREATE TABLE IF NOT EXISTS tables (
     game       TEXT NOT NULL,
     players    TEXT NOT NULL,           -- JSON list of names
     options    TEXT NOT NULL,           -- JSON object
-    seed       INTEGER NOT NULL,
+    seed       NOT NULL,                -- the shuffle's seed: 128 bits, as hex text "x…" (old: an integer)
     created_ms INTEGER NOT NULL,
-    host_hash  TEXT                     -- SHA-256 of the host token (NULL: made before tokens)
+    host_hash  TEXT,                    -- SHA-256 of the host token (NULL: made before tokens)
+    replay     INTEGER NOT NULL DEFAULT 0  -- 1: the creator chose the seed (a known shuffle replayed)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS events (
     code  TEXT NOT NULL REFERENCES tables(code),
@@ -94,6 +95,8 @@ def migrate(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
     if "host_hash" not in columns:      # version 1: tables made before seat tokens
         conn.execute("ALTER TABLE tables ADD COLUMN host_hash TEXT")
+    if "replay" not in columns:
+        conn.execute("ALTER TABLE tables ADD COLUMN replay INTEGER NOT NULL DEFAULT 0")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,6 +108,7 @@ class TableRow:
     seed: int
     created_ms: int
     host_hash: str | None = None
+    replay: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -322,16 +326,17 @@ class Tx:
     # tables
     def insert_table(self, row: TableRow) -> None:
         self.conn.execute(
-            "INSERT INTO tables (code, game, players, options, seed, created_ms, host_hash) "
-            "VALUES (?,?,?,?,?,?,?)", (row.code, row.game, dumps(row.players), dumps(row.options),
-                                       row.seed, row.created_ms, row.host_hash))
+            "INSERT INTO tables (code, game, players, options, seed, created_ms, host_hash, replay) "
+            "VALUES (?,?,?,?,?,?,?,?)", (row.code, row.game, dumps(row.players), dumps(row.options),
+                                         f"x{row.seed:x}", row.created_ms, row.host_hash, int(row.replay)))
 
     def table(self, code: str) -> TableRow | None:
-        r = self.conn.execute("SELECT code, game, players, options, seed, created_ms, host_hash "
+        r = self.conn.execute("SELECT code, game, players, options, seed, created_ms, host_hash, replay "
                               "FROM tables WHERE code = ?", (code,)).fetchone()
         if r is None:
             return None
-        return TableRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5], r[6])
+        seed = int(r[4][1:], 16) if isinstance(r[4], str) else r[4]   # (hex: SQLite's integers are 64-bit)
+        return TableRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), seed, r[5], r[6], bool(r[7]))
 
     # seats
     def seats(self, code: str) -> dict[int, str]:

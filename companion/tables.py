@@ -39,6 +39,7 @@ from .games.contract import HOST, Ctx, IllegalMove
 from .store import EventRow, PlayRow, Store, TableRow, Tx, dumps
 
 MAX_CACHED_TABLES = 256
+SEED_BITS = 128
 log = logging.getLogger(__name__)
 
 #: What a request's token proves: HOST, a seat index, or None (no token, or not this table's).
@@ -177,6 +178,12 @@ class Tables:
         moves = [m for m in legal.moves if viewer == HOST or game.mover(m) in (None, viewer)]
         return {"seq": seq, "moves": moves, "complete": bool(legal.complete)}
 
+    def seq(self, code: str) -> int:
+        """The table's current sequence number (404 for an unknown table)."""
+        with self.store.read() as tx:
+            self._table(tx, code)
+            return tx.seq(code)
+
     def exists(self, code: str) -> TableRow | None:
         with self.store.read() as tx:
             return tx.table(code)
@@ -204,7 +211,10 @@ class Tables:
         reasons += [] if reasons else game.validate_options(players, options)
         if reasons:
             raise ApiError(422, "These players or options cannot start a game.", reasons)
-        seed = secrets.randbits(31) if seed is None else seed
+        # 128 random bits: nothing a phone sees (the first cards, the first customers) can pin the
+        # shuffle down. A chosen seed replays a known shuffle, and the table says so.
+        replay = seed is not None
+        seed = secrets.randbits(SEED_BITS) if seed is None else seed
         try:
             state = game.setup(players, options, seed)
         except Exception as exc:  # noqa: BLE001 - options the rules' check let through
@@ -222,13 +232,13 @@ class Tables:
                         if hit:
                             return self._replay(hit, request_fp)
                     row = TableRow(code, game_id, players, options, seed, self.clock(),
-                                   token_hash(host_token))
+                                   token_hash(host_token), replay)
                     tx.insert_table(row)
                     response = {"code": code, "game": game_id, "players": players, "seq": 0,
                                 "url": url_for(code), "host_token": host_token,
                                 "state": game.public_view(state, HOST),
                                 "timers": self._timers(game, view, self.clock()),
-                                "turn": game.turn(state)}
+                                "turn": game.turn(state), "replay": replay}
                     if idem_key:
                         tx.remember("", idem_key, request_fp, 201, response)
                     if due is not None:
@@ -507,7 +517,7 @@ class Tables:
                 "timers": self._timers(game, view, self.clock()),
                 "turn": game.turn(view.state), "actors": game.actors(view.state).to_json(),
                 "needs": game.needs(view.state), "result": view.result(game),
-                "options": table.options,
+                "options": table.options, "replay": table.replay,
                 "seats": [{"player": i, "name": name, "claimed": i in seats}
                           for i, name in enumerate(table.players)],
                 "you": {"host": viewer == HOST,

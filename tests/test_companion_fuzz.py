@@ -254,6 +254,11 @@ NAME_CASES = [
     ("Mia \U0001fa77", True),            # Unicode 15 (newer than Python 3.11's tables): allowed
     ("\U0001f468\u200d\U0001f469\u200d\U0001f467", True),   # joined by ZWJ
     ("\U000f0000", True), ("<img src=x>", True), ("Zoë", True), ("東京", True), ("a\u00a0b", True),
+    ("\U0001fa77", True),
+    # issue 10: names nobody can see, or a pile of marks
+    ("\u3164", False), ("\u115f", False), ("\u2800", False), ("\U000e0041\U000e0042", False),
+    ("A\u3164", False), ("a" + "\u0301" * 23, False), ("Ti\u1ebfn", True), ("Việt", True),
+    ("नमस्ते", True), ("ไทย", True),
 ]
 
 
@@ -315,12 +320,16 @@ def test_odd_shinjuku_options_are_refused_not_crashed(api, options):
     assert r.status_code == 422 and r.json["reasons"]
 
 
-@pytest.mark.parametrize("seed, status", [(None, 201), (0, 201), (2**31 - 1, 201), (5.0, 201),
-                                          (-1, 400), (2**31, 400), (1.5, 400), (True, 400),
-                                          ("1", 400), ([], 400)])
+@pytest.mark.parametrize("seed, status", [(None, 201), (0, 201), (2**31, 201), (2**128 - 1, 201),
+                                          (5.0, 201), (-1, 400), (2**128, 400), (1.5, 400),
+                                          (True, 400), ("1", 400), ([], 400)])
 def test_seed(api, seed, status):
+    """A chosen seed replays a known shuffle, and every phone is told (issue 10)."""
     r = api.post("/api/tables", json={"game": "counter", "players": ["a"], "seed": seed})
     assert r.status_code == status
+    if status == 201:
+        assert r.json["replay"] is (seed is not None)
+        assert api.get(f"/api/tables/{r.json['code']}").json["replay"] is (seed is not None)
 
 
 # -- 3. timers: malformed requests, and actions in the wrong order ---------------------------------
@@ -599,7 +608,9 @@ def test_odd_queries_and_headers_on_reads(api, busy_table, since, player, last, 
     # found by fuzzing: "²" passes str.isdigit but not int() -- each was a 500
     ("since=%C2%B2", 400), ("since=%D9%A3", 400),
     ("since=-1", 400), ("since=abc", 400), ("since=1e99", 400), ("since=1.0", 400), ("since=", 400),
-    ("since=" + "9" * 16, 400), ("since=" + "9" * 15, 200), ("since=0", 200), ("since=999", 200),
+    ("since=" + "9" * 16, 400), ("since=0", 200), ("since=5", 200),
+    # a cursor beyond the table's seq is impossible: 409 with the seq to start again from (issue 10)
+    ("since=" + "9" * 15, 409), ("since=999", 409), ("since=6", 409),
 ])
 def test_since(api, busy_table, query, status):
     r = api.get(f"/api/tables/{busy_table}/events?{query}", headers={"Accept": "application/json"})
