@@ -221,6 +221,11 @@ class SapporoRules(contract.Rules):
         return [contract.score_row(p, pl["name"], E.final_breakdown(self.ix, state, p))
                 for p, pl in enumerate(state["players"])]
 
+    def calculator(self, body) -> tuple[list[str], dict | None]:
+        """POST /api/sapporo-1876/score (API.md): calculator.calculate."""
+        from . import calculator
+        return calculator.calculate(self.ix, body)
+
     def payments(self, state, player, action_values, cost, limit=5):
         return E.payments(self.ix, state["players"][player], action_values, cost, limit)
 
@@ -610,6 +615,19 @@ def _needs(rules: SapporoRules, state: dict) -> dict:
     seat = actors.seats[0] if actors.mode == "one" else None
     action = ix.spot[state["pawn"]].name if state.get("pawn") else ""
     name = state["players"][seat]["name"] if seat is not None else ""
+    legal = _legal(ix, state)
+    options = []
+    for m in legal:
+        row = {"move": m, "text": _describe(ix, state, m)}
+        if "pay" in m and m["type"] in E.ACTION_MOVES:
+            spec = {k: v for k, v in m.items() if k not in ("type", "player", "pay")}
+            _, cost, _ = E.plan_action(ix, state, m["player"], m["type"], spec)
+            row["cost"] = cost
+            row["payments"] = E.payments(ix, state["players"][m["player"]],
+                                         ix.spot_values(state["pawn"]), cost, limit=4)
+            row["values"] = ix.spot_values(state["pawn"])
+        options.append(row)
     return {"phase": phase, "players": list(actors.seats),
             "prompt": _PROMPTS.get(phase, "").format(name=name, action=action),
-            "moves": sorted({m["type"] for m in _legal(ix, state)})}
+            "moves": sorted({m["type"] for m in legal}), "options": options,
+            "preview": rules.score(state) if phase not in ("tiles",) else []}

@@ -1,0 +1,163 @@
+/* Sapporo 1876 board twin: the main board, both personal boards and the final-score preview from the
+ * table's state; the moves the engine suggests (needs.options), each action with its cheapest
+ * payments, sent as they are; the engine's reasons are shown when it refuses (422). */
+(function () {
+  "use strict";
+  const { el, $ } = tk;
+  const data = tk.pageData();
+  const B = data.board;
+  const code = data.code;
+  const resName = Object.fromEntries(B.resources.map((r) => [r.id, r.name]));
+  const resHex = Object.fromEntries(B.resources.map((r) => [r.id, r.hex]));
+  let table = null, st = null, needs = null;
+
+  const link = new tk.TableLink(code, {
+    status(mode) {
+      const s = $("#conn");
+      s.className = "status " + mode;
+      s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
+    },
+    table(t) {
+      table = t; st = t.state; needs = t.needs || { options: [], players: [], preview: [] };
+      renderSeat();
+      tk.renderResult($("#result"), t, link);
+      if (t.result) $("#seat").hidden = true;
+      render();
+    },
+  });
+
+  const me = () => tk.me(code);
+  function renderSeat() {
+    const m = me(), host = tk.isHost(code);
+    $("#seat").hidden = m !== null || host;
+    $("#whoami").textContent = (m === null ? "" : m >= 0 ? "you are " + data.players[m] : "watching") +
+      (host ? (m !== null && m >= 0 ? " · " : "") + "this phone can move for everyone" : "");
+    const seats = (table && table.seats) || data.players.map((name, i) => ({ player: i, name, claimed: false }));
+    $("#seat-buttons").replaceChildren(...seats.map((s) =>
+      el("button", { type: "button", disabled: s.claimed, class: s.claimed ? "secondary" : null,
+                     onclick: async () => {
+                       const r = await tk.claim(code, data.game, s.player);
+                       if (r.status !== 201) tk.say("#msg", "bad", tk.explain(r));
+                       renderSeat(); link.restream();
+                     } }, s.name + (s.claimed ? " (taken)" : ""))));
+  }
+  renderSeat();
+
+  const worker = (seat) => {
+    const colour = st.players[seat].colour;
+    return el("span", { class: "w " + colour, title: st.players[seat].name + " (" + B.colours[colour].name + ")" },
+              B.colours[colour].name[0]);
+  };
+  const payText = (pay) => Object.entries(pay || {}).filter(([, n]) => n)
+    .map(([k, n]) => k === "yen" ? n + " yen" : n + " " + (resName[k] || k)).join(" + ") || "nothing";
+
+  async function send(move, button) {
+    if (button) button.disabled = true;
+    const r = await link.send("/moves", { move });
+    if (button) button.disabled = false;
+    if (r.ok) tk.say("#msg", "good", "Done.");
+    else tk.say("#msg", "bad", tk.explain(r), r.body && r.body.reasons);
+  }
+
+  function render() {
+    if (!st) return;
+    $("#prompt").textContent = needs.prompt || "";
+    $("#turninfo").textContent = "Turn " + (st.turn + 1) + " · harvests and settlements " + st.events + " of " + B.events +
+      (table.turn !== null && table.turn !== undefined ? " · " + data.players[table.turn] + " to play" : "");
+    renderMoves(); renderSpots(); renderTracks(); renderCouncil(); renderTiles(); renderBoards(); renderPreview();
+  }
+
+  function renderMoves() {
+    const m = me(), host = tk.isHost(code);
+    const mine = (needs.options || []).filter((o) => host || o.move.player === undefined || o.move.player === m);
+    $("#moves-section").hidden = !!table.result;
+    if (!mine.length) {
+      $("#moves").replaceChildren(el("p", { class: "muted small" },
+        st.phase === "over" ? "The game is over." : "Waiting for " + (needs.players || []).map((p) => data.players[p]).join(", ") + "."));
+      return;
+    }
+    $("#moves").replaceChildren(...mine.map((o) => {
+      if (!o.payments || o.payments.length <= 1) {
+        const b = el("button", { type: "button", class: o.move.type === "pass" || o.move.type === "end-turn" ? "secondary" : null,
+                                 "data-type": o.move.type, onclick: () => send(o.move, b) }, o.text);
+        return b;
+      }
+      return el("div", { class: "card", style: "margin:0;padding:.5rem" },
+        el("div", null, o.text.split(" for ")[0], el("span", { class: "small muted" }, " · " + o.cost + " AP")),
+        el("div", { class: "pay-alt" }, o.payments.map((p, i) => {
+          const b = el("button", { type: "button", class: i ? "secondary" : null, "data-type": o.move.type,
+                                   onclick: () => send(Object.assign({}, o.move, { pay: p }), b) }, "Pay " + payText(p));
+          return b;
+        })));
+    }));
+  }
+
+  function renderSpots() {
+    const spots = [...B.spots].sort((a, b) => a.position[0] - b.position[0] || a.position[1] - b.position[1]);
+    $("#spots").replaceChildren(...spots.map((s) => el("div", {
+      class: "spot " + s.background + (st.pawn === s.id ? " here" : ""), "data-spot": s.id },
+      st.pawn === s.id ? el("span", { class: "pawn", "aria-label": "action pawn" }, "♟") : null,
+      el("strong", null, s.name), el("div", { class: "small" }, s.action + " · " + s.background),
+      el("div", { class: "small" }, Object.entries(s.ap).map(([r, ap]) => resName[r] + " " + ap + " AP").join(", ")),
+      el("div", { class: "notes small" }, "1-yen notes: " + st.notes[s.id]))));
+  }
+
+  function track(label, spec, at, start) {
+    const cells = [];
+    for (let i = 0; i < spec.spaces; i++)
+      cells.push(el("span", { class: (spec.icons.includes(i) ? "icon " : "") + (i === at ? "at" : "") },
+                    i === at ? "●" : spec.icons.includes(i) ? "★" : String(i)));
+    return el("div", null, el("div", null, label + " (" + start + ")"), el("div", { class: "track" }, cells));
+  }
+  function renderTracks() {
+    $("#tracks").replaceChildren(track("Harvest track, up", B.harvest, st.harvest, "★ = harvest"),
+                                 track("Settlement track, down", B.settlement, st.settlement, "★ = settlement"));
+  }
+
+  function renderCouncil() {
+    $("#council").replaceChildren(...B.council.map((c) => el("div", { class: "col" },
+      el("strong", null, c.name), el("div", null, c.higher + " / " + c.lower + " fame"),
+      [...c.spaces.keys()].reverse().map((i) => el("span", { class: "space" },
+        st.council[c.id][i] === null ? c.spaces[i] + " AP" : worker(st.council[c.id][i]))))));
+  }
+
+  function tileChip(id, extra) {
+    const t = B.tiles[id];
+    return el("span", { class: "tile" + (extra ? " " + extra : ""), title: t.text },
+              (t.kind === "person" ? "👤 " : "🏠 ") + t.name + " · " + t.cost);
+  }
+  function renderTiles() {
+    const chips = [...st.persons, ...st.buildings].filter(Boolean).map((id) => tileChip(id));
+    if (st.beside && st.beside.length) chips.push(el("span", { class: "small" }, " Beside the board:"), ...st.beside.map((id) => tileChip(id)));
+    $("#board-tiles").replaceChildren(...(chips.length ? chips : [el("span", { class: "muted small" }, "none")]));
+  }
+
+  function renderBoards() {
+    $("#pboards").replaceChildren(...st.players.map((p, seat) => {
+      let done = p.educated;
+      const tiers = B.tiers.map((t) => { const n = Math.min(t.workers, Math.max(0, done)); done -= t.workers; return [t, n]; });
+      return el("div", { class: "pboard", "data-seat": seat },
+        el("h3", null, worker(seat), " ", p.name, el("span", { class: "small muted" }, " · fame " + p.fame)),
+        el("div", { class: "small" }, "Yen " + p.yen + " · ",
+           B.resources.map((r) => el("span", null, el("span", { class: "res-dot", style: "background:" + r.hex }), r.name + " " + p.resources[r.id] + " "))),
+        el("div", { class: "small" }, "Worker area: " + p.area),
+        el("div", { class: "small" }, "Academy: ", [...tiers].reverse().map(([t, n]) =>
+          el("span", null, t.name + " " + n + "/" + t.workers + " (" + t.cost + " AP) "))),
+        el("div", { class: "pcols" }, B.columns.map((c) => el("div", { class: "pcol" }, el("strong", null, resName[c.id] || c.name),
+          [...c.costs.keys()].reverse().map((i) => el("span", { class: "sp" + (p.pioneer[c.id] === i + 1 ? " on" : "") },
+            p.pioneer[c.id] === i + 1 ? "● " + (i + 1) : c.costs[i] + " AP"))))),
+        el("div", { class: "tiles", style: "margin-top:.3rem" },
+           p.buildings.map((b) => tileChip(b.id, b.worker ? "used" : "")), p.persons.map((id) => tileChip(id))));
+    }));
+  }
+
+  function renderPreview() {
+    const rows = needs.preview || [];
+    $("#preview").replaceChildren(...rows.map((s) => el("details", { open: true },
+      el("summary", null, s.name + ": " + s.score + " fame"),
+      el("table", { class: "breakdown small" }, s.breakdown.map((b) =>
+        el("tr", null, el("td", null, b.label), el("td", { class: "num" }, String(b.value))))))));
+  }
+
+  link.start();
+})();

@@ -1,0 +1,249 @@
+"""Sapporo 1876's web part: the board twin (main board and both personal boards, the moves with
+their cheapest payments, the final-score preview), the final-scoring calculator (page and API), the
+pages behind the printed tiles' and personal boards' QR codes, its OpenAPI part.
+
+Routes: /sapporo-1876/score (page), POST /api/sapporo-1876/score (API.md); the board twin is served
+at the generic /t/<code>/board through `WEB.board`; scans: /q/sapporo-1876/building-tile/<id>,
+/q/sapporo-1876/influential-person/<id>, /q/sapporo-1876/personal-board/<colour>.
+"""
+from __future__ import annotations
+
+from flask import abort, jsonify, render_template, request, url_for
+
+from ... import codes, jsonapi
+from ...errors import ApiError
+from ...openapi import error_responses
+from ...services import services
+from ...webgame import Calculator, GameWeb, blueprint
+from .rules import engine as E
+from .rules import fame as F
+
+GAME = "sapporo-1876"
+bp = blueprint(GAME, __name__)
+
+
+def _game():
+    game = services().games.get(GAME)
+    if game is None or game.data is None or not game.playable:
+        raise ApiError(404, "Sapporo 1876 is not available in this companion.")
+    return game
+
+
+def board_data(data) -> dict:
+    """What the board twin draws, from the canonical data."""
+    return {
+        "spots": [{"id": s.id, "name": s.name, "action": s.action, "background": s.background,
+                   "ap": dict(s.ap), "position": list(s.position)} for s in data.action_spots],
+        "resources": [{"id": r.id, "name": r.name, "hex": r.hex} for r in data.resources],
+        "colours": {c.id: {"name": c.name, "hex": c.hex} for c in data.colours},
+        "council": [{"id": c.id, "name": c.name, "spaces": list(c.spaces), "higher": c.higher,
+                     "lower": c.lower, "final": c.final_per_worker} for c in data.council],
+        "harvest": {"spaces": data.harvest_track.spaces, "icons": list(data.harvest_track.icons)},
+        "settlement": {"spaces": data.settlement_track.spaces, "icons": list(data.settlement_track.icons)},
+        "tiers": [{"name": t.name, "workers": t.workers, "cost": t.cost, "fame": t.final_fame}
+                  for t in data.academy.tier],
+        "columns": [{"id": c.id, "name": c.name, "costs": [s.cost for s in c.spaces]}
+                    for c in data.pioneering.column],
+        "tiles": {**{p.id: {"name": p.name, "cost": p.cost, "text": p.text, "kind": "person"}
+                     for p in data.persons},
+                  **{b.id: {"name": b.name, "cost": b.cost, "text": b.text, "kind": "building"}
+                     for b in data.building_tiles}},
+        "events": data.end.events,
+    }
+
+
+# -- the board twin ------------------------------------------------------------------------------
+
+def board(game, table: dict):
+    return render_template("sapporo-1876/board.html", table=table, game=game,
+                           code_display=codes.display(table["code"]), board=board_data(game.data))
+
+
+# -- the calculator ---------------------------------------------------------------------------------
+
+def _flag(obj: dict, name: str) -> bool | None:
+    v = obj.get(name)
+    if v is None:
+        return None
+    if not isinstance(v, bool):
+        raise ApiError(400, f"{name} must be true or false.")
+    return v
+
+
+def _or_empty(body: dict, name: str, empty=None):
+    value = body.get(name)
+    return ({} if empty is None else empty) if value is None else value
+
+
+def read_calculator(body: dict) -> dict:
+    """The calculator request, type-checked (400 for what is malformed)."""
+    out: dict = {"fame": jsonapi.integer(body, "fame", required=False, maximum=10_000) or 0}
+    academy = jsonapi.obj(_or_empty(body, "academy"), "academy")
+    out["academy"] = {k: v for k in ("second_tier", "top_tier", "lower_tier")
+                      if (v := _flag(academy, k)) is not None}
+    pio = jsonapi.obj(_or_empty(body, "pioneering"), "pioneering")
+    out["pioneering"] = {k: jsonapi.integer(pio, k, required=False, maximum=100) or 0 for k in ("top", "second")}
+    if pio.get("columns") is not None:
+        cols = jsonapi.obj(pio["columns"], "pioneering.columns")
+        out["pioneering"]["columns"] = {str(k): jsonapi.integer(cols, k, maximum=100) for k in cols}
+    council = jsonapi.obj(_or_empty(body, "council"), "council")
+    out["council"] = {str(k): jsonapi.integer(council, k, maximum=100) for k in council}
+    for k in ("yen", "resources"):
+        out[k] = jsonapi.integer(body, k, required=False, maximum=10_000) or 0
+    for k in ("buildings", "workers_in_area"):
+        if body.get(k) is not None:
+            out[k] = jsonapi.integer(body, k, maximum=100)
+    if body.get("resources_by_kind") is not None:
+        kinds = jsonapi.obj(body["resources_by_kind"], "resources_by_kind")
+        out["resources_by_kind"] = {str(k): jsonapi.integer(kinds, k, maximum=10_000) for k in kinds}
+    persons = _or_empty(body, "persons", [])
+    if not isinstance(persons, list) or not all(isinstance(p, str) for p in persons) or len(persons) > 100:
+        raise ApiError(400, "persons must be a list of influential person ids.")
+    out["persons"] = persons
+    return out
+
+
+@bp.get("/sapporo-1876/score")
+def score_page():
+    game = services().games.get(GAME)
+    if game is None or game.data is None or not game.playable:
+        abort(404)
+    return render_template("sapporo-1876/score.html", game=game, board=board_data(game.data),
+                           persons=game.data.persons)
+
+
+@bp.post("/api/sapporo-1876/score")
+def score_api():
+    game = _game()
+    body = read_calculator(jsonapi.body())
+    reasons, result = game.rules.calculator(body)
+    if reasons:
+        raise ApiError(422, "These numbers cannot be scored in Sapporo 1876.", reasons)
+    return jsonify(result)
+
+
+# -- the pages behind the printed QR codes -----------------------------------------------------------
+
+def _component(kind: str, item_id: str):
+    data = services().games[GAME].data
+    return next(c for c in data.components() if c.kind == kind and c.id == item_id)
+
+
+def _owner(joined, tile_id: str) -> str | None:
+    if not joined:
+        return None
+    st = joined["state"]
+    for pl in st.get("players", []):
+        if tile_id in pl.get("persons", []) or any(b.get("id") == tile_id for b in pl.get("buildings", [])):
+            return pl["name"]
+    if tile_id in (st.get("persons") or []) or tile_id in (st.get("buildings") or []):
+        return "on the main board"
+    return "not in this game"
+
+
+def person_tile(game, tile_id: str, joined: dict | None) -> dict | None:
+    p = game.data.person.get(tile_id)
+    if p is None:
+        return None
+    scores = None
+    if joined and joined["state"].get("players"):
+        st = joined["state"]
+        scores = [{"name": pl["name"],
+                   "points": F.person_fame(p.scoring, E.counter(game.rules.ix, st, i, p.scoring))}
+                  for i, pl in enumerate(st["players"])]
+    return {"tile": p, "kind_name": "Influential person", "component": _component("influential-person", tile_id), "owner": _owner(joined, tile_id),
+            "when": "At the end of the game, its owner gains:", "scores": scores}
+
+
+def building_tile(game, tile_id: str, joined: dict | None) -> dict | None:
+    b = game.data.building_tile.get(tile_id)
+    if b is None:
+        return None
+    worker = None
+    if joined:
+        for pl in joined["state"].get("players", []):
+            for x in pl.get("buildings", []):
+                if x.get("id") == tile_id:
+                    worker = x.get("worker")
+    return {"tile": b, "kind_name": "Building tile", "component": _component("building-tile", tile_id), "owner": _owner(joined, tile_id), "worker": worker,
+            "when": "On your own turn, place a worker from your worker area on it, once until a harvest "
+                    "frees it:", "scores": None}
+
+
+def personal_board(game, colour: str, joined: dict | None) -> dict | None:
+    c = next((c for c in game.data.colours if c.id == colour), None)
+    if c is None:
+        return None
+    preview = seat = None
+    if joined and joined["state"].get("players"):
+        st = joined["state"]
+        seat = next((i for i, pl in enumerate(st["players"]) if pl.get("colour") == colour), None)
+        if seat is not None:
+            preview = game.rules.score(st)[seat]
+    return {"colour": c, "preview": preview, "seat": seat,
+            "component": {"label": f"{c.name} personal board", "count": 1, "source": "rules"}}
+
+
+# -- OpenAPI ---------------------------------------------------------------------------------------
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+_COUNT = {"type": "integer", "minimum": 0}
+OPENAPI = {
+    "schemas": {
+        "SapporoScoreRequest": {"type": "object", "properties": {
+            "fame": dict(_COUNT, description="fame points gained during the game"),
+            "academy": {"type": "object", "properties": {
+                "second_tier": {"type": "boolean", "description": "both workers of the second tier from the top educated"},
+                "top_tier": {"type": "boolean", "description": "both workers of the top tier educated"},
+                "lower_tier": {"type": "boolean", "description": "both workers of the lowest tier educated "
+                               "(needed for W. Clark when second_tier is false)"}}},
+            "pioneering": {"type": "object", "properties": {
+                "top": dict(_COUNT, description="columns with a worker on the top space"),
+                "second": dict(_COUNT, description="columns with a worker on the second space from the top"),
+                "columns": {"type": "object", "additionalProperties": _COUNT,
+                            "description": "column id -> space reached (1 = bottom, 0 = none): needed for "
+                                           "E. Dunn, W. Wheeler and W. Brooks"}}},
+            "council": {"type": "object", "additionalProperties": _COUNT,
+                        "description": "workers per council column: left, middle, right"},
+            "yen": dict(_COUNT, description="banknotes left, in yen"),
+            "resources": dict(_COUNT, description="resource tokens left"),
+            "resources_by_kind": {"type": "object", "additionalProperties": _COUNT,
+                                  "description": "resource id -> tokens left (needed for D. Penhallow)"},
+            "buildings": dict(_COUNT, description="building tiles owned (needed for H. Capron)"),
+            "workers_in_area": dict(_COUNT, description="workers in the worker area (needed for H. Murahashi)"),
+            "persons": {"type": "array", "items": {"type": "string"},
+                        "description": "influential person tile ids held"}}},
+        "SapporoScoreResult": {"type": "object", "required": ["points", "breakdown"], "properties": {
+            "points": {"type": "integer"},
+            "breakdown": {"type": "array", "items": {"type": "object", "properties": {
+                "label": {"type": "string"}, "value": {"type": "integer"}}}}}},
+    },
+    "paths": {
+        "/api/sapporo-1876/score": {"post": {
+            "operationId": "sapporoScore",
+            "summary": "Sapporo 1876 final scoring: fame during the game plus academy, pioneering, "
+                       "persons, council and leftovers.", "tags": ["calculators"],
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": _ref("SapporoScoreRequest")}}},
+            "responses": {"200": {"description": "Points and their breakdown.",
+                                  "content": {"application/json": {"schema": _ref("SapporoScoreResult")}}},
+                          **error_responses(400, 404, 413, 415, 422)}}},
+        "/sapporo-1876/score": {"get": {"summary": "Sapporo 1876 final-scoring calculator.", "tags": ["pages"],
+                                        "responses": {"200": {"description": "HTML", "content": {
+                                            "text/html": {"schema": {"type": "string"}}}}}}},
+    },
+}
+
+
+WEB = GameWeb(
+    blueprint=bp,
+    board=board,
+    calculators=(Calculator("sapporo-1876.score_page", "Final-scoring calculator"),),
+    scan={"influential-person": person_tile, "building-tile": building_tile,
+          "personal-board": personal_board},
+    openapi=OPENAPI,
+    options_template="sapporo-1876/options.html",
+)
