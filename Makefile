@@ -20,7 +20,7 @@ build: $(STAMP)
 	$(PY) -m generator build $(if $(COMPANION_URL),--companion-url $(COMPANION_URL))
 
 run: build
-	PORT=$(PORT) $(PY) -m companion --port $(PORT) $(if $(LAN),--lan)
+	PORT=$(PORT) $(PY) -m companion --port $(PORT) $(if $(LAN),--lan) $(if $(COMPANION_URL),--base-url $(COMPANION_URL))
 
 # Browser tests drive Debian's chromium; install it when missing and we are root.
 test: $(STAMP)

@@ -44,6 +44,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--port", type=int, default=int(os.environ.get("PORT", 5000)),
                    help="port (default 5000, or $PORT)")
     p.add_argument("--data", metavar="DIR", help="where the database lives (default: instance folder)")
+    p.add_argument("--base-url", metavar="URL",
+                   help="the address phones use (table links, join QR codes); default: this "
+                        "computer's LAN address with --lan, else http://HOST:PORT")
     p.add_argument("--threads", type=int, default=None,
                    help="server threads; each live phone holds one (default 32)")
     return p.parse_args(argv)
@@ -58,8 +61,10 @@ def main(argv=None) -> int:
     if args.threads:
         config["THREADS"] = args.threads
         config["SSE_MAX_STREAMS"] = max(1, args.threads - 8)
-    app = create_app(config)
     host = "0.0.0.0" if args.lan else args.host
+    shown = lan_address() if args.lan else ("127.0.0.1" if host in ("0.0.0.0", "::") else host)
+    config["BASE_URL"] = (args.base_url or f"http://{shown}:{args.port}").rstrip("/")
+    app = create_app(config)
 
     import waitress
     # Bodies over the app's own limit are refused by waitress before it buffers them (the app
@@ -69,12 +74,14 @@ def main(argv=None) -> int:
                                     max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])
     threading.Thread(target=warm_up, args=(app,), name="warm-up", daemon=True).start()
     port = server.effective_port
+    if args.port == 0 and not args.base_url:      # a free port was asked for: now it is known
+        app.config["BASE_URL"] = f"http://{shown}:{port}"
+    url = app.config["BASE_URL"] + "/"
     if args.lan:
-        url = f"http://{lan_address()}:{port}/"
         print(f"Tokyo table kit companion on {url}  (phones on this network: scan or type it)")
         print(qr.terminal(url))
     else:
-        print(f"Tokyo table kit companion on http://{host}:{port}/")
+        print(f"Tokyo table kit companion on {url}")
     sys.stdout.flush()
     try:
         server.run()

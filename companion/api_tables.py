@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import codes, jsonapi, live
 from .errors import ApiError
+from .security import absolute
 from .services import services
 from .timers import check_request
 
@@ -83,7 +84,7 @@ def create():
     options = jsonapi.obj(body.get("options", {}), "options")
     seed = jsonapi.integer(body, "seed", required=False, maximum=2**128 - 1)   # replays a known shuffle
     status, response = services().tables.create(
-        game, players, options, seed, lambda code: url_for("pages.table", code=code, _external=True),
+        game, players, options, seed, lambda code: absolute("pages.table", code=code),
         jsonapi.idempotency_key(), jsonapi.request_fingerprint(body))
     return jsonify(response), status
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from . import catalog, errors
+from . import catalog, errors, security
 from .config import DEFAULTS, ServerClock
 from .expiry import Expiry
 from .live import Hub
@@ -46,5 +46,6 @@ def create_app(config: dict | None = None) -> Flask:
         if game.web is not None:
             app.register_blueprint(game.web.blueprint)
     errors.register(app)
+    security.register(app)
     tables.load_deadlines()   # timers that were running when the server stopped
     return app

@@ -27,6 +27,9 @@ class ServerClock:
 DEFAULTS: dict = {
     # Where the SQLite database lives; None = the Flask instance folder.
     "DATA_DIR": None,
+    # The address phones use, e.g. "http://192.168.1.20:5000": a table's url and join QR are built
+    # from it, never from a request's Host header. None: the request's own host (tests).
+    "BASE_URL": None,
     # Request bodies above this get 413 (API.md: 64 KB).
     "MAX_CONTENT_LENGTH": 64 * 1024,
     # Callable returning epoch ms (None: a ServerClock made by create_app). Tests inject a fake

@@ -4,7 +4,6 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
-from urllib.parse import urlsplit
 
 from flask import Flask, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -49,7 +48,7 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.path == "/api"
 
 
-def _answer(status: int, error: str, body: dict | None = None, headers=None):
+def answer(status: int, error: str, body: dict | None = None, headers=None):
     if wants_json():
         response = jsonify(body or {"error": error})
         response.status_code = status
@@ -60,24 +59,10 @@ def _answer(status: int, error: str, body: dict | None = None, headers=None):
     return response
 
 
-def refuse_foreign_origin():
-    """A write whose Origin names another host than the one it was sent to is 403 (API.md): a page
-    of another site must not act at a table, even if it guesses the code."""
-    origin = request.headers.get("Origin")
-    if origin is None or request.method in ("GET", "HEAD", "OPTIONS"):
-        return None
-    if urlsplit(origin).netloc.lower() != request.host.lower():
-        return _answer(403, "This request comes from a page of another site; the companion "
-                            "accepts changes only from its own pages.")
-    return None
-
-
 def register(app: Flask) -> None:
-    app.before_request(refuse_foreign_origin)
-
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
-        return _answer(exc.status, exc.error, exc.body())
+        return answer(exc.status, exc.error, exc.body())
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
@@ -86,7 +71,7 @@ def register(app: Flask) -> None:
         headers = {}
         if status == 405 and exc.valid_methods:
             headers["Allow"] = ", ".join(exc.valid_methods)
-        return _answer(status, message, headers=headers)
+        return answer(status, message, headers=headers)
 
     @app.errorhandler(sqlite3.OperationalError)
     def storage(exc: sqlite3.OperationalError):
@@ -95,9 +80,9 @@ def register(app: Flask) -> None:
         if not _TRANSIENT.search(str(exc)):
             return unexpected(exc)
         log.warning("storage unavailable on %s %s: %s", request.method, request.path, exc)
-        return _answer(503, MESSAGES[503], headers={"Retry-After": "1"})
+        return answer(503, MESSAGES[503], headers={"Retry-After": "1"})
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
         log.exception("unexpected error on %s %s", request.method, request.path)
-        return _answer(500, MESSAGES[500])
+        return answer(500, MESSAGES[500])

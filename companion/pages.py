@@ -11,6 +11,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
 
 from . import codes, kits, qr
 from .errors import ApiError
+from .security import absolute
 from .services import services
 
 bp = Blueprint("pages", __name__)
@@ -71,7 +72,7 @@ def table(code):
     game = services().games[t["game"]]
     web = game.web
     return render_template("table.html", table=t, game=game, code_display=codes.display(t["code"]),
-                           join_url=url_for("pages.table", code=t["code"], _external=True),
+                           join_url=absolute("pages.table", code=t["code"]),
                            board=bool(web and web.board),
                            calculators=web.calculators if web else ())
 
@@ -88,7 +89,7 @@ def board(code):
 @bp.get("/t/<code>/qr.svg")
 def table_qr(code):
     t = table_or_404(code)
-    svg = qr.svg(url_for("pages.table", code=t["code"], _external=True))
+    svg = qr.svg(absolute("pages.table", code=t["code"]))
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
 

@@ -396,6 +396,13 @@
         tk.el("a", { href: "/api/plays.csv", download: "" }, "CSV")));
   };
 
+  // Times the server wrote as epoch ms (<time data-ms>) in the phone's own time zone and language.
+  document.addEventListener("DOMContentLoaded", () => {
+    tk.$$("time[data-ms]").forEach((t) => {
+      t.textContent = new Date(Number(t.dataset.ms)).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    });
+  });
+
   /** A friendly sentence for a failed write. */
   tk.explain = function (r) {
     if (r.status === 409) return "Someone else changed the table first. It is updated now: check it and try again.";

@@ -1,0 +1,57 @@
+"""What every answer carries and every write must prove, whatever the route.
+
+- A write (not GET/HEAD/OPTIONS) whose `Origin` names another host than the one it was sent to is
+  403 (API.md): a page of another site must not act at a table, even if it guesses the code.
+- Security headers on every answer: a Content-Security-Policy that allows only the companion's own
+  scripts (no inline script, no other site), no framing, no MIME sniffing, no referrer to others.
+- Absolute URLs (a table's `url`, the join QR code) are built from the configured BASE_URL, never
+  from the request's Host header, which any client may set (`Host: evil.example`).
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, request, url_for
+
+#: Scripts and styles only from the companion itself (styles may be inline attributes); images may
+#: be data: URLs (icons drawn in CSS); nothing may frame a page; forms post only here.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def absolute(endpoint: str, **values) -> str:
+    """The absolute URL of `endpoint` for phones: BASE_URL + path when configured (the command
+    line always configures it), else the request's own host (tests, an app embedded elsewhere)."""
+    base = current_app.config.get("BASE_URL")
+    if base:
+        return base.rstrip("/") + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)
+
+
+def refuse_foreign_origin():
+    origin = request.headers.get("Origin")
+    if origin is None or request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    if urlsplit(origin).netloc.lower() != request.host.lower():
+        from .errors import answer
+        return answer(403, "This request comes from a page of another site; the companion "
+                           "accepts changes only from its own pages.")
+    return None
+
+
+def add_headers(response):
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def register(app: Flask) -> None:
+    app.before_request(refuse_foreign_origin)
+    app.after_request(add_headers)
