@@ -138,3 +138,108 @@ def compute(data: CapsuleHotel, lands: dict, hotels: list, buildings: list, roll
                          "no_cemetery": no_cem[lid], "hotels": rows})
     return {"lots": out_lots, "franchises": franchises, "by_owner": by_owner, "coupons": coupons,
             "coupon_parts": coupon_parts}
+
+
+# ------------------------------------------------------------------------------ the calculator
+
+MAX_LOTS, MAX_FACES, MAX_HOTELS, MAX_YEN = 60, 12, 200, 100_000
+
+
+def calculator(data: CapsuleHotel, body) -> tuple[int, list[str], dict | None]:
+    """POST /api/capsule-hotel/income (API.md): (status, reasons, answer). 400 = malformed,
+    422 = not possible in the game; each lot's faces are the bonus dice rolled for its buildings."""
+    def bad(msg):
+        return 400, [msg], None
+
+    if not isinstance(body, dict) or not isinstance(body.get("lots"), list):
+        return bad("send {\"lots\": [{\"id\", \"cemeteries\", \"faces\": [...], \"hotels\": [...]}, ...]}")
+    lots = body["lots"]
+    if len(lots) > MAX_LOTS:
+        return 422, [f"at most {MAX_LOTS} lots"], None
+    lands, hotels, faces_of, seen_lots, seen_hotels, reasons = {}, [], {}, set(), set(), []
+    most_cem = data.income.max_cemeteries_per_lot
+    for i, lot in enumerate(lots):
+        where = f"lots[{i}]"
+        if not isinstance(lot, dict):
+            return bad(f"{where} must be an object")
+        lid = lot.get("id", f"lot {i + 1}")
+        if not isinstance(lid, str) or not lid or len(lid) > 40:
+            return bad(f"{where}.id must be a short text")
+        if lid in seen_lots:
+            return bad(f"{where}.id {lid!r} is used twice")
+        seen_lots.add(lid)
+        cem = lot.get("cemeteries", 0)
+        if not _is_int(cem) or cem < 0:
+            return bad(f"{where}.cemeteries must be a whole number, 0 or more")
+        if cem > most_cem:
+            reasons.append(f"{lid}: {cem} cemeteries; a lot holds at most {most_cem}")
+        faces = lot.get("faces", [])
+        if not isinstance(faces, list) or len(faces) > MAX_FACES:
+            return bad(f"{where}.faces must be a list of up to {MAX_FACES} faces")
+        parsed = []
+        for j, f in enumerate(faces):
+            if not isinstance(f, dict) or set(f) - {"yen", "no_cemetery", "coupon", "coupons"}:
+                return bad(f"{where}.faces[{j}] must be {{yen, no_cemetery, coupon}}")
+            y = f.get("yen", 0)
+            if not _is_int(y) or not 0 <= y <= MAX_YEN:
+                return bad(f"{where}.faces[{j}].yen must be a whole number 0-{MAX_YEN}")
+            for k in ("no_cemetery", "coupon"):
+                if not isinstance(f.get(k, False), bool):
+                    return bad(f"{where}.faces[{j}].{k} must be true or false")
+            parsed.append(f)
+        faces_of[lid] = parsed
+        hs = lot.get("hotels", [])
+        if not isinstance(hs, list) or len(hs) > MAX_HOTELS:
+            return bad(f"{where}.hotels must be a list of hotels")
+        lands[lid] = {"kind": "lot", "owner": None, "parent": None, "vending": 0, "cemeteries": min(cem, most_cem)}
+        for j, h in enumerate(hs):
+            hw = f"{where}.hotels[{j}]"
+            if not isinstance(h, dict):
+                return bad(f"{hw} must be an object")
+            hid, owner, colour, caps = h.get("id"), h.get("owner"), h.get("colour"), h.get("capsules")
+            if not isinstance(hid, str) or not hid or len(hid) > 40:
+                return bad(f"{hw}.id must be a short text")
+            if hid in seen_hotels:
+                return bad(f"{hw}.id {hid!r} is used twice")
+            seen_hotels.add(hid)
+            if not _is_int(owner) or owner < 0:
+                return bad(f"{hw}.owner must be a seat number (0 or more)")
+            if not isinstance(colour, str) or colour not in data.capsule:
+                return bad(f"{hw}.colour must be one of {', '.join(data.capsule)}")
+            if not _is_int(caps) or caps < 1:
+                return bad(f"{hw}.capsules must be a whole number, 1 or more")
+            if owner >= data.players[1]:
+                reasons.append(f"{hid}: seat {owner}; the game has seats 0-{data.players[1] - 1}")
+            if caps > data.capsule[colour].count:
+                reasons.append(f"{hid}: {caps} {data.capsule[colour].name} capsules; the game has "
+                               f"{data.capsule[colour].count}")
+            hotels.append({"id": hid, "land": lid, "colour": colour, "capsules": caps, "owner": owner})
+    if reasons:
+        return 422, reasons, None
+    franchises = franchise_table(data, lands, hotels)
+    out_hotels, players, out_lots = [], {}, []
+    for lid in lands:
+        fs = faces_of[lid]
+        attraction = sum(f.get("yen", 0) for f in fs)
+        no_cem = any(f.get("no_cemetery") for f in fs)
+        cem = lands[lid]["cemeteries"]
+        deduction = 0 if no_cem else ledger.cemetery_deduction(data, cem)
+        for h in hotels:
+            if h["land"] != lid:
+                continue
+            fr = franchises[h["colour"]]["income"]
+            amount = ledger.hotel_income(data, fr, attraction, cem, h["capsules"], no_cemetery=no_cem)
+            out_hotels.append({"id": h["id"], "lot": lid, "owner": h["owner"], "colour": h["colour"],
+                               "franchise": fr, "attraction": attraction, "deduction": deduction,
+                               "income": amount, "capped": amount == data.income.capsule_cap * h["capsules"]
+                               and fr + attraction - deduction > amount})
+            players[h["owner"]] = players.get(h["owner"], 0) + amount
+        out_lots.append({"id": lid, "attraction": attraction, "deduction": deduction, "no_cemetery": no_cem,
+                         "coupons": sum(1 for f in fs if f.get("coupon"))})
+    return 200, [], {"franchise": {c: f["income"] for c, f in franchises.items()},
+                     "hotels": out_hotels, "lots": out_lots,
+                     "players": [{"player": p, "income": v} for p, v in sorted(players.items())]}
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)

@@ -1,0 +1,409 @@
+/* Tokyo Capsule Hotel: the live ledger and purchase queue of one table (the board twin page).
+ * Every phone sees the same queue, the 5-second count (the game's timer "count", counted down
+ * from the server's deadline with tk.clock), the round expenses against the purchase limit, the
+ * open barters, the income per lot and hotel, and every player's ledger. Moves go through
+ * tk.TableLink; the engine's reasons are shown when it refuses. Move format:
+ * companion/games/capsule_hotel/rules/__init__.py. */
+(function () {
+  "use strict";
+  const { el, $ } = tk;
+  const data = tk.pageData();
+  const B = data.board;
+  const code = data.code;
+  const yen = (n) => (n < 0 ? "−" : "") + Math.abs(n).toLocaleString("en-US") + " ¥";
+  const colour = (id) => B.colours.find((c) => c.id === id) || { id, name: id, hex: "#ccc" };
+  const building = (id) => B.buildings.find((b) => b.id === id) || { id, name: id, faces: [] };
+  const swatch = (id) => el("span", { class: "ch-sw", style: "background:" + colour(id).hex, "aria-hidden": "true" });
+
+  let table = null, st = null, acting = null;
+
+  const link = new tk.TableLink(code, {
+    status(mode) {
+      const s = $("#conn");
+      s.className = "status " + mode;
+      s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
+    },
+    table(t) {
+      table = t; st = t.state;
+      renderSeat();
+      tk.renderResult($("#result"), t, link);
+      render();
+    },
+  });
+
+  // ---------- who am I ----------
+  const me = () => tk.me(code);
+  const host = () => tk.isHost(code);
+  function who() {                     // the seat this phone moves for
+    const m = me();
+    if (m !== null && m >= 0) return m;
+    if (host()) return acting === null ? 0 : acting;
+    return null;
+  }
+  function renderSeat() {
+    const m = me(), h = host();
+    $("#seat").hidden = m !== null || h;
+    $("#whoami").textContent = (m === null ? "" : m >= 0 ? "you are " + data.players[m] : "watching") +
+      (h ? (m !== null && m >= 0 ? " · " : "") + "this phone can move for everyone" : "");
+    const seats = (table && table.seats) || data.players.map((name, i) => ({ player: i, name, claimed: false }));
+    $("#seat-buttons").replaceChildren(...seats.map((s) =>
+      el("button", { type: "button", disabled: s.claimed, class: s.claimed ? "secondary" : null,
+                     onclick: async () => {
+                       const r = await tk.claim(code, data.game, s.player);
+                       if (r.status !== 201) say("bad", tk.explain(r));
+                       renderSeat(); link.restream();
+                     } }, s.name + (s.claimed ? " (taken)" : ""))));
+    const act = $("#acting");
+    act.hidden = !(h && (m === null || m < 0));
+    const sel = $("#acting-as");
+    if (!act.hidden && sel.options.length !== data.players.length) {
+      sel.replaceChildren(...data.players.map((n, i) => el("option", { value: String(i) }, n)));
+      sel.onchange = () => { acting = parseInt(sel.value, 10); render(); };
+    }
+  }
+  renderSeat();
+
+  function say(kind, text, reasons) { tk.say("#msg", kind, text, reasons); }
+
+  async function send(move) {
+    const r = await link.send("/moves", { move });
+    if (!r.ok) say("bad", (r.body && r.body.error) || tk.explain(r), r.body && r.body.reasons);
+    else say("ok", "");
+    return r;
+  }
+
+  // ---------- rendering ----------
+  const name = (p) => (st && st.players[p] ? st.players[p].name : "?");
+
+  function render() {
+    if (!st) return;
+    const w = who();
+    const phase = st.phase;
+    const prompts = {
+      loans: "Round 1 · Loans: everyone chooses a loan, in secret.",
+      purchase: st.queue.length ? name(st.queue[0]) + " purchases (head of the queue)." :
+        (st.limit_reached ? "The purchase limit is reached: finish the open barters." : "Join the queue, barter or pass."),
+      income: "Income: " + (st.options.dice === "companion" ? "the companion rolled the bonus dice." : "enter the bonus dice, then pay."),
+      over: "The game is over" + (st.ended ? " (" + st.ended.why + ")." : "."),
+    };
+    $("#prompt").textContent = prompts[phase] || phase;
+    $("#roundinfo").textContent = "Round " + st.round + " of " + B.rounds + " · " + phase.replace("purchase", "purchase/barter") +
+      (st.options.outside_money ? " · outside money: hold what the ledger says" : "");
+    const bar = $("#limitbar");
+    bar.hidden = phase !== "purchase";
+    if (!bar.hidden) {
+      const pct = Math.min(100, Math.round(100 * st.expenses / st.limit));
+      bar.querySelector(".ch-limit-fill").style.width = pct + "%";
+      bar.classList.toggle("full", st.limit_reached);
+      bar.querySelector(".ch-limit-text").textContent = "Round expenses " + yen(st.expenses) + " of the limit " + yen(st.limit);
+    }
+    renderLoans(w);
+    renderQueue(w);
+    renderPurchase(w);
+    renderBarter(w);
+    renderIncome();
+    renderLedgers(w);
+    renderFranchises();
+    renderMap();
+  }
+
+  function renderLoans(w) {
+    const sec = $("#loans");
+    sec.hidden = st.phase !== "loans";
+    if (sec.hidden) return;
+    const chosen = st.loan_choices || {};
+    const mine = w !== null && chosen[String(w)] !== undefined;
+    $("#loan-buttons").replaceChildren(...B.loans.map((o) => el("button", {
+      type: "button", disabled: w === null || mine, class: mine && chosen[String(w)] === o.amount ? "" : "secondary",
+      onclick: () => send({ type: "choose-loan", player: w, amount: o.amount }),
+    }, yen(o.amount), el("br"), el("span", { class: "small" }, "interest " + yen(o.interest) + "/round" + (o.coupons ? " · +" + o.coupons + " coupon" : "")))));
+    $("#loan-status").textContent = data.players.map((n, i) => n + ": " +
+      (chosen[String(i)] === undefined ? "choosing…" : chosen[String(i)] === "sealed" ? "chosen (sealed)" : "chose " + yen(chosen[String(i)]))).join(" · ");
+  }
+
+  // the count: the game's own timer, counted down from the server's deadline
+  function countTimer() { return table && (table.timers || []).find((x) => x.name === "count" && x.owner === "game"); }
+  function tick() {
+    const t = countTimer();
+    const box = $("#count");
+    if (t && t.status === "running") {
+      const left = Math.max(0, t.deadline_ms - tk.clock.now());
+      box.hidden = false;
+      box.textContent = left > 0 ? Math.ceil(left / 1000) + "…" : "0!";
+      box.dataset.remaining = String(left);
+    } else {
+      box.hidden = true;
+      box.textContent = "";
+    }
+    requestAnimationFrame(tick);
+  }
+  requestAnimationFrame(tick);
+
+  function renderQueue(w) {
+    const sec = $("#queue-section");
+    sec.hidden = st.phase !== "purchase";
+    if (sec.hidden) return;
+    $("#queue").replaceChildren(...(st.queue.length ? st.queue.map((p, i) => el("li", { class: i === 0 ? "head" : "" },
+      el("span", null, el("span", { class: "ch-seal", "aria-hidden": "true" }, String(i + 1)), name(p), " · " + yen(st.players[p].yen)),
+      el("span", { class: "small" }, i === 0 ? "purchasing" + (st.count ? " · " + name(st.count.by) + " counts" : "") : "waiting")))
+      : [el("li", { class: "muted" }, "No seal in the queue.")]));
+    const others = st.players.map((p, i) => ({ p, i })).filter((x) => !st.queue.includes(x.i));
+    if (others.length) $("#queue").append(el("li", { class: "small muted" }, others.map((x) => x.p.name + (x.p.seal === "pass" ? " passed" : " in front")).join(" · ")));
+    const acts = [];
+    if (w !== null && st.players[w].seal !== "pass") {
+      const pl = st.players[w];
+      if (st.queue.includes(w)) acts.push(el("button", { type: "button", class: "secondary", onclick: () => send({ type: "leave-queue", player: w }) }, "Leave the queue"));
+      else if (!st.limit_reached) acts.push(el("button", { type: "button", id: "join", onclick: () => send({ type: "join-queue", player: w }) }, "Join the queue"));
+      if (st.queue.length && st.queue[0] !== w && !st.count) {
+        acts.push(el("button", { type: "button", id: "start-count", onclick: () => send({ type: "start-count", player: w }) },
+          "Count " + (st.options.declare_seconds || 5) + " s on " + name(st.queue[0])));
+      }
+      acts.push(el("button", { type: "button", class: "secondary", id: "pass", onclick: () => {
+        if (confirm("Pass for the rest of this round?")) send({ type: "pass", player: w });
+      } }, "Pass"));
+      void pl;
+    }
+    $("#queue-actions").replaceChildren(...acts);
+  }
+
+  // ---------- purchase ----------
+  const draft = { item: "capsules" };
+  function field(label, input) { return el("label", { class: "ch-field" }, el("span", { class: "small" }, label), input); }
+  function select(options, value, onchange) {
+    const s = el("select", null, options.map(([v, t]) => el("option", { value: v, selected: String(value) === String(v) ? "" : null }, t)));
+    s.onchange = () => { onchange(s.value); renderPurchase(who()); };
+    return s;
+  }
+  function number(value, min, max, onchange) {
+    const i = el("input", { type: "number", inputmode: "numeric", min: String(min), max: String(max), value: String(value) });
+    i.onchange = () => { onchange(parseInt(i.value, 10) || 0); renderPurchase(who()); };
+    return i;
+  }
+  function lands(p) { return Object.keys(st.lands).filter((l) => st.lands[l].owner === p); }
+  function lots() { return Object.keys(st.lands).filter((l) => st.lands[l].parent === null); }
+
+  function purchaseMove(w) {
+    const m = { type: "purchase", player: w, item: draft.item };
+    if (draft.coupons) m.coupons = draft.coupons;
+    if (draft.item === "lot") { m.board = draft.board || B.lot_boards[0].id; m.adjoins = [draft.adjoins || lots()[0]]; }
+    if (draft.item === "capsules") { m.colour = draft.colour || "pink"; if (m.colour === "pink") m.count = draft.count || 1; }
+    if (["vending-machine", "cemetery", "entrance", "building"].includes(draft.item)) m.land = draft.land || lands(w)[0];
+    if (draft.item === "entrance" || (draft.item === "building" && building(draft.building || "coin-laundry").laundry && draft.capsules)) {
+      const caps = st.players[w].capsules;
+      m.colour = draft.hcolour || Object.keys(caps)[0];
+      m.capsules = draft.capsules || (caps[m.colour] || 1);
+      if (st.options.tallest_hotel) m.floors = draft.floors || 1;
+    }
+    if (draft.item === "building") {
+      m.building = draft.building || B.buildings[0].id;
+      const b = building(m.building);
+      if (b.card && st.options.attraction_cards === "buyer-chooses" && !st.cards[b.card]) m.side = draft.side || "A";
+    }
+    return m;
+  }
+  function priceOf(m) {
+    if (m.item === "lot") return (B.lot_boards.find((b) => b.id === m.board) || {}).price;
+    if (m.item === "capsules") return m.colour === "pink" ? B.prices.pink_first + B.prices.pink_each * ((m.count || 1) - 1) : colour(m.colour).price;
+    if (m.item === "vending-machine") return B.prices.vending;
+    if (m.item === "cemetery") return B.prices.cemetery;
+    if (m.item === "entrance") return B.prices.entrance;
+    if (m.item === "building") return building(m.building).cost;
+    return 0;
+  }
+
+  function renderPurchase(w) {
+    const sec = $("#purchase");
+    sec.hidden = !(st.phase === "purchase" && w !== null && st.queue[0] === w);
+    if (sec.hidden) return;
+    const pl = st.players[w];
+    const f = [field("What", select([["lot", "Lot"], ["capsules", "Capsules"], ["vending-machine", "Vending machine"],
+      ["cemetery", "Cemetery (you gain 200)"], ["entrance", "Entrance + hotel"], ["building", "Building"]], draft.item, (v) => { draft.item = v; }))];
+    if (draft.item === "lot") {
+      f.push(field("Lot board", select(B.lot_boards.map((b) => [b.id, b.name + " · " + yen(b.price)]), draft.board, (v) => { draft.board = v; })));
+      f.push(field("Shares a side with", select(lots().map((l) => [l, l]), draft.adjoins, (v) => { draft.adjoins = v; })));
+    }
+    if (draft.item === "capsules") {
+      const left = B.colours.filter((c) => st.supply.capsules[c.id] > 0);
+      f.push(field("Colour", select(left.map((c) => [c.id, c.name + " · " + st.supply.capsules[c.id] + (c.price ? " for " + yen(c.price) : " left")]), draft.colour || "pink", (v) => { draft.colour = v; })));
+      if ((draft.colour || "pink") === "pink") f.push(field("Pink capsules", number(draft.count || 1, 1, st.supply.capsules.pink, (v) => { draft.count = v; })));
+    }
+    if (["vending-machine", "cemetery", "entrance", "building"].includes(draft.item)) {
+      f.push(field("On your land", select(lands(w).map((l) => [l, l + (st.lands[l].parent ? " (subdivision of " + st.lands[l].parent + ")" : "")]), draft.land, (v) => { draft.land = v; })));
+    }
+    if (draft.item === "building") {
+      f.push(field("Building", select(B.buildings.filter((b) => st.supply.buildings[b.id] > 0).map((b) => [b.id, b.name + " · " + yen(b.cost)]), draft.building, (v) => { draft.building = v; })));
+      const b = building(draft.building || B.buildings[0].id);
+      if (b.card && st.options.attraction_cards === "buyer-chooses" && !st.cards[b.card]) f.push(field("Attraction card side", select([["A", "Side A"], ["B", "Side B"]], draft.side, (v) => { draft.side = v; })));
+      if (b.laundry) f.push(field("Capsules on it (0-2)", number(draft.capsules || 0, 0, 2, (v) => { draft.capsules = v; })));
+    }
+    if (draft.item === "entrance" || (draft.item === "building" && building(draft.building || "").laundry && draft.capsules)) {
+      const caps = Object.keys(pl.capsules);
+      f.push(field("Hotel colour", select(caps.map((c) => [c, colour(c).name + " (" + pl.capsules[c] + ")"]), draft.hcolour, (v) => { draft.hcolour = v; })));
+      if (draft.item === "entrance") f.push(field("Capsules in the hotel", number(draft.capsules || pl.capsules[draft.hcolour || caps[0]] || 1, 1, 99, (v) => { draft.capsules = v; })));
+      if (st.options.tallest_hotel) f.push(field("Floors", number(draft.floors || 1, 1, 20, (v) => { draft.floors = v; })));
+    }
+    if (pl.coupons) f.push(field("Coupons to use (500 each; you have " + pl.coupons + ")", number(draft.coupons || 0, 0, pl.coupons, (v) => { draft.coupons = v; })));
+    $("#purchase-form").replaceChildren(...f);
+    const m = purchaseMove(w);
+    const price = priceOf(m);
+    $("#purchase-price").textContent = "Price " + yen(price || 0) + (m.coupons ? " = " + m.coupons + " coupon(s) + " + yen(price - m.coupons * B.prices.coupon) : "");
+    $("#buy").onclick = async () => { const r = await send(purchaseMove(w)); if (r.ok) { Object.keys(draft).forEach((k) => delete draft[k]); draft.item = "capsules"; } };
+  }
+
+  // ---------- barter ----------
+  const offerText = (o) => {
+    const parts = [];
+    if (o.yen) parts.push(yen(o.yen));
+    if (o.coupons) parts.push(o.coupons + " coupon(s)");
+    Object.entries(o.capsules || {}).forEach(([c, n]) => parts.push(n + " " + colour(c).name + " capsule(s)"));
+    (o.lands || []).forEach((l) => parts.push("land " + l + " with everything on it"));
+    if (o.subdivision) parts.push("a subdivision of " + o.subdivision.of);
+    if (o.promise) parts.push("promise: “" + o.promise + "” (not binding)");
+    return parts.join(", ") || "nothing";
+  };
+  const bd = { give: {}, get: {} };
+  function renderBarter(w) {
+    const sec = $("#barter");
+    sec.hidden = st.phase !== "purchase";
+    if (sec.hidden) return;
+    $("#barters").replaceChildren(...(st.barters.length ? st.barters.map((b) => el("div", { class: "ch-barter", "data-barter": b.id },
+      el("div", null, el("strong", null, name(b.from)), " gives " + offerText(b.give) + "; ", el("strong", null, name(b.to)), " gives " + offerText(b.get) + "."),
+      el("div", { class: "row" },
+        w === b.to ? el("button", { type: "button", class: "confirm", onclick: () => send({ type: "confirm-barter", player: w, barter: b.id }) }, "Confirm") : el("span", { class: "small muted" }, "Waiting for " + name(b.to) + " to confirm"),
+        (w === b.from || w === b.to) ? el("button", { type: "button", class: "secondary", onclick: () => send({ type: "cancel-barter", player: w, barter: b.id }) }, "Abandon") : null)))
+      : [el("p", { class: "small muted" }, st.limit_reached ? "No new barter once the limit is reached." : "No open barter. Both seals must be in front of their players.")]));
+    const pf = $("#propose-form");
+    if (w === null || st.limit_reached) { pf.replaceChildren(el("p", { class: "small muted" }, "Not now.")); return; }
+    if (pf.dataset.built === String(w) + ":" + table.seq) return;
+    pf.dataset.built = String(w) + ":" + table.seq;
+    const others = st.players.map((p, i) => i).filter((i) => i !== w);
+    if (bd.with === undefined || bd.with === w) bd.with = others[0];
+    const side = (key, p) => {
+      const o = bd[key];
+      const caps = Object.keys(st.players[p].capsules);
+      return el("fieldset", { class: "card", style: "margin:0" }, el("legend", null, key === "give" ? "You give" : name(p) + " gives"),
+        field("Yen", number(o.yen || 0, 0, 1e6, (v) => { o.yen = v; })),
+        field("Coupons", number(o.coupons || 0, 0, 99, (v) => { o.coupons = v; })),
+        caps.length ? field("Capsules", select([["", "none"]].concat(caps.map((c) => [c, colour(c).name + " (has " + st.players[p].capsules[c] + ")"])), o.capColour || "", (v) => { o.capColour = v; })) : null,
+        o.capColour ? field("How many", number(o.capN || 1, 1, 99, (v) => { o.capN = v; })) : null,
+        lands(p).length ? field("Land (with everything on it)", select([["", "none"]].concat(lands(p).map((l) => [l, l])), o.land || "", (v) => { o.land = v; })) : null,
+        field("Promise (a note, not binding)", (() => { const i = el("input", { type: "text", value: o.promise || "" }); i.oninput = () => { o.promise = i.value; }; return i; })()));
+    };
+    const build = (o) => {
+      const out = {};
+      if (o.yen) out.yen = o.yen;
+      if (o.coupons) out.coupons = o.coupons;
+      if (o.capColour) out.capsules = { [o.capColour]: o.capN || 1 };
+      if (o.land) out.lands = [o.land];
+      if (o.promise && o.promise.trim()) out.promise = o.promise.trim();
+      return out;
+    };
+    pf.replaceChildren(
+      field("With", select(others.map((i) => [String(i), name(i)]), String(bd.with), (v) => { bd.with = parseInt(v, 10); bd.get = {}; pf.dataset.built = ""; renderBarter(who()); })),
+      side("give", w), side("get", bd.with),
+      el("button", { type: "button", id: "propose-send", onclick: async () => {
+        const r = await send({ type: "propose-barter", player: w, with: bd.with, give: build(bd.give), get: build(bd.get) });
+        if (r.ok) { bd.give = {}; bd.get = {}; pf.dataset.built = ""; $("#propose").open = false; }
+      } }, "Propose"));
+  }
+
+  // ---------- income ----------
+  function faceText(f) {
+    const p = [];
+    if (f.yen) p.push(yen(f.yen));
+    if (f.coupons) p.push(f.coupons + "× coupon");
+    if (f.no_cemetery) p.push("no cemetery");
+    return p.join(" + ");
+  }
+  function renderIncome() {
+    const sec = $("#income");
+    sec.hidden = st.phase !== "income";
+    if (sec.hidden) return;
+    const rolling = (st.buildings || []).filter((b) => {
+      const bb = building(b.kind);
+      if (b.side !== "B" || !bb.card) return true;
+      return b.kind === "park";
+    });
+    $("#rolls").replaceChildren(...rolling.map((b) => {
+      const bb = building(b.kind);
+      const face = st.rolls[b.id];
+      if (st.options.dice === "companion" || face !== undefined) {
+        return el("p", null, el("strong", null, bb.name + " " + b.id + " (" + b.land + "): "), face === undefined ? "…" : faceText(bb.faces[face]));
+      }
+      return el("div", { class: "row" }, el("span", { class: "grow" }, bb.name + " " + b.id + " (" + b.land + ") rolled:"),
+        ...bb.faces.map((f, i) => el("button", { type: "button", class: "secondary", onclick: () => send({ type: "roll", building: b.id, face: i }) }, faceText(f))));
+    }));
+    const inc = st.income;
+    const box = $("#income-lots");
+    box.replaceChildren();
+    if (inc) {
+      inc.lots.filter((l) => l.hotels.length || l.attraction).forEach((l) => {
+        box.append(el("h3", null, "Lot " + l.lot + " · attraction " + yen(l.attraction) + " · deduction " + (l.no_cemetery ? "none (no-cemetery)" : yen(l.deduction))),
+          el("table", { class: "ch-hotels small" }, el("tr", null, el("th", null, "Hotel"), el("th", null, "Owner"), el("th", { class: "num" }, "Franchise"), el("th", { class: "num" }, "Income")),
+            l.hotels.map((h) => el("tr", null, el("td", null, swatch(h.colour), h.id + " · " + h.capsules + " cap."), el("td", null, h.owner === null ? "—" : name(h.owner)),
+              el("td", { class: "num" }, yen(h.franchise)), el("td", { class: "num" }, h.withheld ? "0 (golden rule)" : yen(h.income))))));
+      });
+      if (!box.children.length) box.append(el("p", { class: "small muted" }, "No hotel earns income this round."));
+      box.append(el("p", null, el("strong", null, "Totals: "), st.players.map((p, i) => p.name + " " + yen((inc.by_owner || {})[String(i)] || 0)).join(" · ")));
+    }
+    $("#pay").onclick = () => send({ type: "pay-income" });
+  }
+
+  // ---------- ledgers ----------
+  function renderLedgers(w) {
+    $("#ledgers").replaceChildren(...st.players.map((p, i) => {
+      const interest = p.loan ? p.loan / 10 : 0;
+      const debt = p.loan ? p.loan + interest * st.round : null;
+      const entries = st.entries.filter((e) => e.seat === i).slice().reverse();
+      return el("div", { class: "ch-led" + (i === w ? " me" : ""), id: "ledger-" + i },
+        el("div", { class: "row" }, el("strong", { class: "grow" }, p.name), el("span", { class: "small" }, p.seal === "pass" ? "passed" : p.seal === "queue" ? "in the queue" : "")),
+        el("table", { class: "small" },
+          el("tr", null, el("td", null, "Yen"), el("td", { class: "num ch-yen" }, yen(p.yen))),
+          el("tr", null, el("td", null, "Coupons (500 when purchasing; not yen)"), el("td", { class: "num" }, String(p.coupons))),
+          el("tr", null, el("td", null, "Loan"), el("td", { class: "num" }, p.loan ? yen(p.loan) : "—")),
+          el("tr", null, el("td", null, "Interest per round"), el("td", { class: "num" }, p.loan ? yen(interest) : "—")),
+          el("tr", null, el("td", null, "Total debt (round " + st.round + ")"), el("td", { class: "num" }, debt === null ? "—" : yen(debt))),
+          el("tr", null, el("td", null, "Yen after repaying"), el("td", { class: "num" }, debt === null ? "—" : yen(p.yen - debt)))),
+        Object.keys(p.capsules).length ? el("p", { class: "small" }, "Capsules: ", ...Object.entries(p.capsules).map(([c, n]) => el("span", null, swatch(c), n + " " + colour(c).name + " "))) : null,
+        el("details", null, el("summary", { class: "small" }, entries.length + " entries"),
+          el("ol", { class: "list ch-entries small", reversed: "" }, entries.map((e) => el("li", null,
+            "R" + e.round + " · " + (e.yen ? yen(e.yen) : "") + (e.coupons ? (e.yen ? ", " : "") + (e.coupons > 0 ? "+" : "") + e.coupons + " coupon(s)" : "") +
+            " · " + e.why + " · by " + (e.by === "host" ? "host" : e.by === null || e.by === undefined ? "the companion" : name(e.by)))))));
+    }));
+    const m = location.hash.match(/^#ledger-(\d+)$/);
+    if (m && !renderLedgers.scrolled) { renderLedgers.scrolled = true; const t = $("#ledger-" + m[1]); if (t) t.scrollIntoView(); }
+  }
+
+  function renderFranchises() {
+    const fr = {};
+    (st.hotels || []).forEach((h) => {
+      let l = h.land;
+      while (st.lands[l].parent) l = st.lands[l].parent;
+      const f = fr[h.colour] || (fr[h.colour] = { hotels: 0, lots: new Set() });
+      f.hotels++; f.lots.add(l);
+    });
+    const rows = Object.entries(fr);
+    $("#franchises").replaceChildren(rows.length ? el("table", { class: "ch-hotels" },
+      el("tr", null, el("th", null, "Franchise"), el("th", { class: "num" }, "Hotels"), el("th", { class: "num" }, "Lots"), el("th", { class: "num" }, "Income")),
+      rows.map(([c, f]) => el("tr", null, el("td", null, swatch(c), colour(c).name), el("td", { class: "num" }, String(f.hotels)),
+        el("td", { class: "num" }, String(f.lots.size)), el("td", { class: "num" }, yen(100 * (f.hotels + f.lots.size))))))
+      : el("p", { class: "muted" }, "No hotel yet. Coupons at " + B.thresholds.map(yen).join(", ") + " of franchise income."));
+  }
+
+  function renderMap() {
+    const items = Object.entries(st.lands).map(([id, l]) => {
+      const hs = st.hotels.filter((h) => h.land === id);
+      const bs = st.buildings.filter((b) => b.land === id);
+      return el("li", null, el("strong", null, id), (l.parent ? " (in " + l.parent + ")" : l.start ? " (starting lot)" : "") + " · " +
+        (l.owner === null ? "nobody" : name(l.owner)) + " · " + l.vending + " vending, " + l.cemeteries + " cemeteries" +
+        (hs.length ? " · hotels " + hs.map((h) => h.id + " " + colour(h.colour).name + "×" + h.capsules + (h.withheld ? " (withheld)" : "")).join(", ") : "") +
+        (bs.length ? " · " + bs.map((b) => building(b.kind).name + " " + b.id + (b.side ? " (" + b.side + ")" : "")).join(", ") : ""));
+    });
+    $("#map").replaceChildren(el("ul", { class: "list" }, items));
+  }
+
+  tk.clock.sync(6);
+  setInterval(() => tk.clock.sync(3), 60000);
+  link.start();
+  window.tkLink = link;     // for the browser tests
+})();

@@ -1,0 +1,124 @@
+"""Tokyo Capsule Hotel's web part over HTTP: the income calculator (API.md), a table with secret
+loans and the 5-second count as a server timer (injected clock), the live ledger page and the pages
+behind every printed QR code."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from companion import create_app
+from companion.testing import FakeClock, token_client
+
+GAME = "capsule-hotel"
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def client(tmp_path, clock):
+    return token_client(create_app({"DATA_DIR": tmp_path, "CLOCK": clock, "SSE_MAX_S": 0.2}))
+
+
+def seat(client, code, player):
+    r = client.post(f"/api/tables/{code}/seats", json={"player": player}, auth=False)
+    assert r.status_code == 201, r.json
+    return {"Authorization": f"Bearer {r.json['token']}"}
+
+
+def move(client, code, m, headers=None):
+    seq = client.get(f"/api/tables/{code}").json["seq"]
+    kw = {"headers": headers, "auth": False} if headers else {}
+    return client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq, "move": m}, **kw)
+
+
+def test_income_calculator_follows_the_formula(client):
+    body = {"lots": [
+        {"id": "L1", "cemeteries": 3, "faces": [{"yen": 500, "coupon": True}],
+         "hotels": [{"id": "h1", "owner": 0, "colour": "green", "capsules": 1},
+                    {"id": "h2", "owner": 1, "colour": "green", "capsules": 2}]},
+        {"id": "L2", "cemeteries": 5, "faces": [{"yen": 3000}],
+         "hotels": [{"id": "h3", "owner": 1, "colour": "green", "capsules": 1}]},
+        {"id": "L3", "cemeteries": 5, "faces": [{"yen": 0, "no_cemetery": True}],
+         "hotels": [{"id": "h4", "owner": 0, "colour": "pink", "capsules": 1}]}]}
+    r = client.post("/api/capsule-hotel/income", json=body)
+    assert r.status_code == 200, r.json
+    assert r.json["franchise"] == {"green": 100 * (3 + 2), "pink": 200}
+    inc = {h["id"]: h["income"] for h in r.json["hotels"]}
+    # 500 + 500 - 300; 500 + 3000 - 500 = 3000 capped at 1,000; pink 200 + 0 with no deduction
+    assert inc == {"h1": 700, "h2": 700, "h3": 1000, "h4": 200}
+    assert r.json["players"] == [{"player": 0, "income": 900}, {"player": 1, "income": 1700}]
+
+
+def test_income_calculator_floor_of_100(client):
+    r = client.post("/api/capsule-hotel/income", json={"lots": [{"id": "A", "cemeteries": 5, "hotels": [
+        {"id": "h", "owner": 0, "colour": "black", "capsules": 1}]}]})
+    assert r.json["hotels"][0]["income"] == 100      # 200 - 500, never below 100 by the deduction
+
+
+@pytest.mark.parametrize("body, status", [
+    ({}, 400), ({"lots": {}}, 400), ({"lots": [{"cemeteries": -1}]}, 400),
+    ({"lots": [{"hotels": [{"id": "h", "owner": 0, "colour": "gold", "capsules": 1}]}]}, 400),
+    ({"lots": [{"hotels": [{"id": "h", "owner": 0, "colour": "pink", "capsules": 0}]}]}, 400),
+    ({"lots": [{"faces": [{"yen": "5"}]}]}, 400),
+    ({"lots": [{"cemeteries": 6}]}, 422),
+    ({"lots": [{"hotels": [{"id": "h", "owner": 0, "colour": "yellow", "capsules": 40}]}]}, 422),
+])
+def test_income_calculator_bad_input(client, body, status):
+    r = client.post("/api/capsule-hotel/income", json=body)
+    assert r.status_code == status and r.json["error"]
+
+
+def test_table_secret_loans_and_the_count_expires_on_the_server(client, clock):
+    r = client.post("/api/tables", json={"game": GAME, "players": ["Aki", "Ben"], "options": {"dice": "table"}})
+    assert r.status_code == 201, r.json
+    code = r.json["code"]
+    aki, ben = seat(client, code, 0), seat(client, code, 1)
+    assert move(client, code, {"type": "choose-loan", "player": 0, "amount": 6000}, aki).status_code == 200
+    seen = client.get(f"/api/tables/{code}", headers=ben, auth=False).json["state"]
+    assert seen["loan_choices"] == {"0": "sealed"}
+    assert move(client, code, {"type": "choose-loan", "player": 1, "amount": 8000}, aki).status_code == 403
+    assert move(client, code, {"type": "choose-loan", "player": 1, "amount": 8000}, ben).status_code == 200
+    t = client.get(f"/api/tables/{code}").json
+    assert t["state"]["phase"] == "purchase" and t["state"]["queue"] == [0, 1]
+    r = move(client, code, {"type": "start-count", "player": 1}, ben)
+    assert r.status_code == 200, r.json
+    t = client.get(f"/api/tables/{code}").json
+    count = next(x for x in t["timers"] if x["name"] == "count")
+    assert count["status"] == "running" and count["remaining_ms"] == 5000
+    clock.advance(5000)
+    for _ in range(100):            # the server appends the expiry event at the deadline
+        t = client.get(f"/api/tables/{code}").json
+        if t["state"]["queue"] == [1]:
+            break
+        time.sleep(0.02)
+    assert t["state"]["queue"] == [1] and t["state"]["players"][0]["seal"] == "front"
+
+
+def test_ledger_page_and_scans(client):
+    r = client.post("/api/tables", json={"game": GAME, "players": ["Aki", "Ben", "Chie"], "options": {}})
+    code = r.json["code"]
+    page = client.get(f"/t/{code}/board")
+    assert page.status_code == 200 and b"Purchase queue" in page.data and b"ledger.js" in page.data
+    assert client.get("/capsule-hotel/income").status_code == 200
+    for path in ("/q/capsule-hotel/ledger/1", "/q/capsule-hotel/ledger/5",
+                 "/q/capsule-hotel/queue/round-expenses-board",
+                 "/q/capsule-hotel/franchise/franchise-income-board",
+                 "/q/capsule-hotel/attraction/attraction-park"):
+        assert client.get(path).status_code == 200, path
+    for path in ("/q/capsule-hotel/ledger/0", "/q/capsule-hotel/ledger/6", "/q/capsule-hotel/queue/x",
+                 "/q/capsule-hotel/attraction/coin-laundry"):
+        assert client.get(path).status_code == 404, path
+    # at a joined table, the ledger pad of seat 2 shows that seat's live numbers
+    for p in range(3):
+        move(client, code, {"type": "choose-loan", "player": p, "amount": 4000 + 2000 * p})
+    client.set_cookie("tk_table", code)
+    client.set_cookie("tk_table_token", seat(client, code, 1)["Authorization"].split()[1])
+    page = client.get("/q/capsule-hotel/ledger/2").get_data(as_text=True)
+    assert "Ben" in page and "6,000" in page and "#ledger-1" in page
+    page = client.get("/q/capsule-hotel/ledger/3").get_data(as_text=True)
+    assert "Chie" in page
+    assert "Open the live queue" in client.get("/q/capsule-hotel/queue/round-expenses-board").get_data(as_text=True)
