@@ -95,7 +95,7 @@
       const pct = Math.min(100, Math.round(100 * st.expenses / st.limit));
       bar.querySelector(".ch-limit-fill").style.width = pct + "%";
       bar.classList.toggle("full", st.limit_reached);
-      bar.querySelector(".ch-limit-text").textContent = "Round expenses " + yen(st.expenses) + " of the limit " + yen(st.limit);
+      bar.querySelector(".ch-limit-text").textContent = "Spent " + yen(st.expenses) + " of the limit " + yen(st.limit) + (st.limit_reached ? " · reached" : "");
     }
     renderLoans(w);
     renderQueue(w);
@@ -365,7 +365,7 @@
           el("tr", null, el("td", null, "Total debt (round " + st.round + ")"), el("td", { class: "num" }, debt === null ? "—" : yen(debt))),
           el("tr", null, el("td", null, "Yen after repaying"), el("td", { class: "num" }, debt === null ? "—" : yen(p.yen - debt)))),
         Object.keys(p.capsules).length ? el("p", { class: "small" }, "Capsules: ", ...Object.entries(p.capsules).map(([c, n]) => el("span", null, swatch(c), n + " " + colour(c).name + " "))) : null,
-        el("details", null, el("summary", { class: "small" }, entries.length + " entries"),
+        el("details", null, el("summary", { class: "small" }, entries.length + (entries.length === 1 ? " entry" : " entries")),
           el("ol", { class: "list ch-entries small", reversed: "" }, entries.map((e) => el("li", null,
             "R" + e.round + " · " + (e.yen ? yen(e.yen) : "") + (e.coupons ? (e.yen ? ", " : "") + (e.coupons > 0 ? "+" : "") + e.coupons + " coupon(s)" : "") +
             " · " + e.why + " · by " + (e.by === "host" ? "host" : e.by === null || e.by === undefined ? "the companion" : name(e.by)))))));

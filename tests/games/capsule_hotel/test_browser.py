@@ -1,0 +1,104 @@
+"""The purchase queue in two real headless browsers (Debian's chromium), phone-sized: each phone takes
+a seat on the live ledger page and chooses its loan in secret; one phone starts the 5-second count
+on the head of the queue and the other sees it within a second; at the deadline (an injected clock)
+the server removes the head's seal on both phones."""
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from companion import create_app  # noqa: E402
+from companion.testing import FakeClock, ServerThread  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+SHOTS = os.environ.get("CAPSULE_SHOTS")      # a folder: save screenshots there to look at
+
+
+@pytest.fixture(scope="module")
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, clock):
+    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("capsule"), "SSE_HEARTBEAT_S": 2, "CLOCK": clock})
+    with ServerThread(app, threads=16) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def phone(browser):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                              bypass_csp=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page, errors
+
+
+def post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as r:
+        return json.loads(r.read())
+
+
+def shot(page, name):
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, name + ".png"), full_page=True)
+
+
+def test_two_phones_share_the_purchase_queue_and_the_count(server, browser, clock):
+    code = post(server.url + "/api/tables", {"game": "capsule-hotel", "players": ["Aki", "Ben"],
+                                             "options": {"dice": "companion"}})["code"]
+    ctx1, aki, e1 = phone(browser)
+    ctx2, ben, e2 = phone(browser)
+    try:
+        for page, name in ((aki, "Aki"), (ben, "Ben")):
+            page.goto(f"{server.url}/t/{code}/board")
+            page.locator("#seat-buttons button", has_text=name).click()
+            page.wait_for_function("window.tkLink && tkLink.table && tkLink.mode === 'live'", timeout=10_000)
+        shot(aki, "loans")
+        aki.locator("#loan-buttons button", has_text="6,000").click()
+        ben.locator("#loan-status", has_text="Aki: chosen (sealed)").wait_for(timeout=3000)
+        ben.locator("#loan-buttons button", has_text="8,000").click()
+        # revealed together: Aki has fewer yen, so Aki's seal heads the queue
+        for page in (aki, ben):
+            page.locator("#queue li.head", has_text="Aki").wait_for(timeout=3000)
+        assert aki.locator("#purchase").is_visible() and not ben.locator("#purchase").is_visible()
+        shot(aki, "queue-head")
+        ben.locator("#start-count").click()
+        aki.locator("#count").wait_for(state="visible", timeout=1000)     # within a second
+        assert aki.locator("#count").inner_text().rstrip("…!") in {"5", "4", "3"}
+        shot(aki, "count")
+        clock.advance(5000)          # the deadline: the server removes Aki's seal
+        for page in (aki, ben):
+            page.locator("#queue li.head", has_text="Ben").wait_for(timeout=3000)
+        assert aki.locator("#count").is_hidden()
+        assert aki.locator("#join").is_visible()
+        # Ben purchases the yellow capsules at the head of the queue; Aki sees the ledger entry
+        ben.locator("#purchase-form select").first.select_option("capsules")
+        ben.locator("#purchase-form select").nth(1).select_option("yellow")
+        ben.locator("#buy").click()
+        aki.locator("#ledger-1 .ch-yen", has_text="7,000").wait_for(timeout=3000)
+        shot(ben, "after-purchase")
+        assert e1 == [] and e2 == []
+    finally:
+        ctx1.close()
+        ctx2.close()
