@@ -1,6 +1,278 @@
-"""Shin Bikkuri Man's rules, pure (no Flask, no I/O, importable on its own).
+"""Shin Bikkuri Man's rules (Copenhagen rules) as pure Python: `RULES`, the game's contract.Rules.
 
-So far only the arithmetic of building the façade (facade.py): what a tile costs, what a completed
-row or column scores. No `RULES` yet: the game's engine (a companion.games.contract.Rules subclass)
-comes with the game's issue and builds on it.
+Sources: ../shared/rules/shin-bikkuri-man.txt (the Board Game Arena game help), the component facts
+and edge cases of ../shared/reference/shin-bikkuri-man.md, and the canonical data in
+assets/shin-bikkuri-man/ (`data` = generator.canon.load("shin-bikkuri-man")): harbour size, cards
+taken, hand limit, starting hands, tile shapes and copies, costs, scoring, the coats of arms, the
+abilities and the end card are all read from `data`.
+
+Modules: facade (cost and row/column points), geometry (the façade notation of API.md, every
+placement of every tile, support, coats of arms, scoring), engine (set-up, deck, harbour and every
+move), legal (legal-move lists), views (result, hidden information, history lines, page hints),
+calc (the two calculators of API.md).
+
+Options: {"deck": "table" | "companion", "start_player": 0}
+  chance_modes: "table" = {"deck": "table"} (default: the real deck is used; the table enters the
+  starting hands, the harbour and each refill), "companion" = {"deck": "companion"} (the companion
+  shuffles from the seed kept in the state, deals and refills; replaying gives the same cards).
+
+State (plain JSON)
+------------------
+  game, mode, seed (companion mode), phase "deal" | "turn" | "discard" | "coats" | "refill" | "over",
+  turn, start_player, current (whose turn), done (["take"], ["build"]: actions taken this turn),
+  both (Both Actions declared this turn), coats (coat-of-arms actions pending),
+  harbour [colour] (space 0 first), deck (companion: the order, "end" = the end card; table: the
+  content), end_in_deck, shuffles (discards made a new deck), draws (cards revealed from the deck),
+  discard {colour: n}, supply {tile id: copies left, "white-1": white tiles left},
+  abilities_left {ability: tiles left in the box},
+  players [{name, hand {colour: n}, facade [9 strings, API.md notation, top row first], points,
+            abilities {ability id: "ready" | "used"}}],
+  deal (table mode set-up: {hands [bool], harbour bool}, else null), ended ("points" | "end-card"),
+  last (what the last move did, for the pages).
+
+Moves ("player" = the seat index; squares are [column, row], row 1 at the bottom)
+---------------------------------------------------------------------------------
+  {"type": "take", "player": 0, "spaces": [2, 3], "abilities": ["any-cards"]?}   harbour spaces from 0
+  {"type": "discard", "player": 0, "cards": ["red", "blue"]}                    down to the hand limit
+  {"type": "build", "player": 0, "tile": "red-4", "squares": [[1, 1], [2, 1], [1, 2], [2, 2]],
+     "brick": [1, 1], "abilities": ["construction-discount", "change-of-colours"]?,
+     "recolour": "blue"?, "pay": {"red": 2, "blue": 1}?}
+  {"type": "special-tile", "player": 0, "square": [3, 2]}          coat-of-arms action: a white tile
+  {"type": "take-ability", "player": 0, "ability": "both-actions"}  coat-of-arms action
+  {"type": "reactivate", "player": 0}                               coat-of-arms action
+  {"type": "decline", "player": 0}                     forgo the coat-of-arms actions still pending
+  {"type": "end-turn", "player": 0}           after one action declared with Both Actions, or stuck
+  table mode: {"type": "deal-hand", "player": 1, "cards": [...]}, {"type": "fill-harbour",
+  "cards": [7 colours]}, {"type": "refill", "cards": [colours in the order revealed, "end" stops]}.
+  "abilities": "both-actions" goes with the turn's first action (take or build).
+
+Decisions where the texts are silent (what Copenhagen players expect)
+---------------------------------------------------------------------
+  * The harbour: after cards are taken the remaining cards slide together towards space 0 (their
+    order kept) and the empty spaces at the end are refilled from the deck at the end of the turn
+    (after a Both Actions build too). Adjacency is by space number; no wrap-around.
+  * Table mode: the engine knows the deck's content (all cards minus the hands, the harbour and
+    the discard pile) and refuses an entry that cannot be (an 8th purple card when the deck holds
+    7). The end card may be entered only when it is in the deck and at most `bottom` (10) coloured
+    cards are left in it (it was shuffled into the bottom cards); when only the end card is left,
+    it must be entered.
+    When the deck is empty the discards become the new deck (the engine does it, as the table
+    does); the first reshuffle adds the end card with 3-4 players.
+  * The end card ends the game when it is revealed during a refill: no card is revealed after it,
+    the harbour is not refilled, nobody takes another turn; the winner has most points.
+  * 12 points end the game at once, on the tile (coloured or white) that reaches them, before any
+    coat-of-arms action of that turn (reference). The winner has most points (only the player who
+    reached 12 can have 12 or more).
+  * Tie-break: fewest empty squares (reference); a tie after that is a shared victory (house).
+  * Support: at least one square of the tile on row 1 or directly above a square already covered
+    (overhangs allowed, data `overhang`); white tiles follow the same rule. Tiles are rotated and
+    flipped freely (data); the move gives the squares the tile covers and where its brick is.
+  * Same-colour discount: a square of the new tile shares a side with a square of that colour.
+    It and Construction Discount add up; a cost never goes below 0. White tiles cost nothing.
+  * Coats of arms: each square coat covered and each marked row completed (rows 2, 4, 6, right
+    end) by a tile gives one action; a white tile placed by an action that covers or completes one
+    gives another. The actions are taken one at a time; "decline" forgoes those left; when none of
+    the three is possible (no white tile fits or is left, every ability type held, none used) the
+    remaining actions lapse by themselves, so the game never locks (reference edge case).
+  * Reactivate turns every used ability face up (data `flips = "all"`; with "one", the move names it).
+  * Abilities: used once each until reactivated. An ability named in a move that changes nothing
+    is not spent: Any Cards when the cards are next to each other anyway (reference), Construction
+    Discount on a tile that already costs 0, Change of Colours when no card of the other colour is
+    paid. Any Cards and Additional Card combine (3 cards from anywhere); with Additional Card alone
+    the 3 cards lie next to each other (data, house). Change of Colours: the move names the colour
+    `recolour` whose cards count as the tile's colour; the payment mixes both colours as the player
+    says (`pay`) or by default the tile's colour first. Both Actions is declared with the first
+    action; the other action may follow (in either order) or the player ends the turn; it is spent
+    only when the second action is taken. A player with an empty hand can still take cards, so
+    Change of Colours never locks (reference edge case).
+  * Hand limit: checked right after taking cards; the player discards at once (a "discard" move)
+    before doing anything else; discards go face up to the discard pile.
+  * Tiles and white tiles are a shared supply counted by player count (data); ability tiles: one
+    of each type per player in the box.
+  * Undo: in companion mode a move that revealed cards from the deck (a refill at the end of the
+    turn) cannot be undone; in table mode any move can.
 """
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games import contract
+from companion.games.contract import HOST, Actors, Ctx, Field, IllegalMove, Legal, MoveType
+
+from . import calc as _calc
+from . import engine as _en
+from . import legal as _legal
+from . import views as _views
+
+__all__ = ["RULES", "ShinBikkuriManRules"]
+
+_PLAYER = Field("player", {"type": "integer", "minimum": 0}, "the seat index of the player making the move")
+_SQUARE = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+           "description": "[column, row], column 1 at the left, row 1 at the bottom"}
+_COLOURS = {"type": "array", "items": {"type": "string"}, "description": "card colour ids (\"red\", …)"}
+_ABILITIES = Field("abilities", {"type": "array", "items": {"type": "string"}},
+                   "ability tiles used with this action (face-up ones)", required=False)
+
+MOVE_TYPES = (
+    MoveType("deal-hand", "Enter a starting hand", (_PLAYER, Field("cards", _COLOURS, "the cards dealt")),
+             doc="Table mode, set-up: the hand a player was dealt (a seat enters its own; the host any)."),
+    MoveType("fill-harbour", "Lay out the harbour", (Field("cards", _COLOURS, "the harbour cards, space 0 first"),),
+             who="table", doc="Table mode, set-up: the face-up harbour cards."),
+    MoveType("take", "Take cards", (
+        _PLAYER, Field("spaces", {"type": "array", "items": {"type": "integer", "minimum": 0}},
+                       "harbour spaces (0 = the first), next to each other"), _ABILITIES),
+             doc="Take one harbour card and the one next to it (no wrap-around)."),
+    MoveType("discard", "Discard down to the hand limit", (_PLAYER, Field("cards", _COLOURS, "the cards discarded")),
+             doc="Right after taking cards, when the hand holds more than the limit."),
+    MoveType("build", "Build a tile", (
+        _PLAYER, Field("tile", {"type": "string"}, "a coloured tile id, colour-size (\"red-4\")"),
+        Field("squares", {"type": "array", "items": _SQUARE}, "the squares the tile covers"),
+        Field("brick", {"oneOf": [_SQUARE, {"type": "null"}]}, "the square of its brick"),
+        _ABILITIES,
+        Field("recolour", {"type": "string"}, "with Change of Colours: the colour whose cards count "
+              "as the tile's", required=False),
+        Field("pay", {"type": "object", "additionalProperties": {"type": "integer"}},
+              "the cards paid by colour (default: the tile's colour first)", required=False)),
+             doc="Buy one tile, pay its cost in cards and place it on a supported spot of your façade."),
+    MoveType("special-tile", "Place a white tile", (_PLAYER, Field("square", _SQUARE, "where it goes")),
+             doc="Coat-of-arms action: a white one-square tile on a supported square."),
+    MoveType("take-ability", "Take an ability tile", (
+        _PLAYER, Field("ability", {"type": "string"}, "an ability type you do not have")),
+             doc="Coat-of-arms action: a new ability tile, face up."),
+    MoveType("reactivate", "Turn abilities face up", (
+        _PLAYER, Field("ability", {"type": "string"}, "only when one tile is turned: which", required=False)),
+             doc="Coat-of-arms action: your used ability tiles become usable again."),
+    MoveType("decline", "Forgo coat-of-arms actions", (_PLAYER,),
+             doc="Give up the coat-of-arms actions still pending."),
+    MoveType("end-turn", "End the turn", (_PLAYER,),
+             doc="After one action declared with Both Actions (or when no action is possible)."),
+    MoveType("refill", "Refill the harbour", (
+        Field("cards", {"type": "array", "items": {"type": "string"}},
+              "the cards revealed, in order; \"end\" for the end card (it ends the game)"),),
+             who="table", doc="Table mode, end of a turn: the cards that fill the harbour's empty spaces."),
+)
+
+_TABLE_MOVES = frozenset(mt.name for mt in MOVE_TYPES if mt.who == "table")
+
+
+class ShinBikkuriManRules(contract.Rules):
+    """Shin Bikkuri Man's rules bound to its data (see the module docstring)."""
+
+    id = "shin-bikkuri-man"
+    move_types = MOVE_TYPES
+    chance_modes = {"table": {"deck": _en.TABLE}, "companion": {"deck": _en.COMPANION}}
+    options_doc = {
+        "deck": "\"table\" (default): you deal the real cards and enter the harbour and its refills; "
+                "\"companion\": the companion shuffles, deals and refills the harbour.",
+        "start_player": "the seat index of the first player (default 0).",
+    }
+
+    def __init__(self, data: Any):
+        super().__init__(data)
+        self.ix = _en.Index(data)
+
+    # ---- the contract ---------------------------------------------------------------------------
+    def setup(self, players: list[str], options: dict, seed: int) -> dict:
+        return _en.setup(self.ix, players, options, seed)
+
+    def validate_options(self, players: list[str], options: dict) -> list[str]:
+        return _en.validate_options(self.ix, players, options)
+
+    def legal_moves(self, state: dict, player: int | None = None) -> Legal:
+        moves, complete = _legal.legal_moves(self.ix, state)
+        if player is not None:
+            moves = [m for m in moves if self.mover(m) in (None, player)]
+        return Legal(moves, complete)
+
+    def validate(self, state: dict, move: Any, ctx: Ctx = Ctx()) -> list[str]:
+        return self._sender(state, move, ctx) or _en.run(self.ix, state, move, act=False)
+
+    def apply(self, state: dict, move: dict, ctx: Ctx = Ctx()) -> dict:
+        reasons = self._sender(state, move, ctx)
+        if reasons:
+            raise IllegalMove(reasons)
+        new = _en.clone(state)
+        reasons = _en.run(self.ix, new, move, act=True)
+        if reasons:
+            raise IllegalMove(reasons)
+        return new
+
+    def actors(self, state: dict) -> Actors:
+        phase = state.get("phase")
+        if phase == "over":
+            return contract.NOBODY
+        if phase in ("deal", "refill"):
+            return Actors("all", tuple(range(len(state["players"]))))
+        return Actors("one", (state["current"],))
+
+    def result(self, state: dict) -> dict | None:
+        return _views.result(self.ix, state)
+
+    def public_view(self, state: dict, viewer: contract.Viewer = None) -> dict:
+        return _views.public_view(self.ix, state, viewer)
+
+    def public_move(self, move: dict, viewer: contract.Viewer = None) -> dict:
+        return _views.public_move(self.ix, move, viewer)
+
+    def secret_paths(self, state: dict, seat: int) -> list[tuple]:
+        return _views.secret_paths(state, seat)
+
+    def describe(self, state: dict, move: dict) -> str:
+        return _views.describe(self.ix, state, move)
+
+    def can_undo(self, state: dict, move: dict) -> list[str]:
+        """Companion mode: a move that revealed cards from the deck stays (no peeking, then undo)."""
+        if state.get("mode") != _en.COMPANION:
+            return []
+        try:
+            after = self.apply(state, move, Ctx())
+        except IllegalMove:
+            return []
+        if after["draws"] > state["draws"]:
+            return ["this move revealed cards from the deck; it cannot be taken back"]
+        return []
+
+    def needs(self, state: dict) -> dict:
+        return _views.needs(self.ix, state)
+
+    def mover(self, move: Any) -> int | None:
+        if not isinstance(move, dict):
+            return None
+        mtype = move.get("type")
+        if isinstance(mtype, str) and mtype in _TABLE_MOVES:
+            return None
+        player = move.get("player")
+        return player if isinstance(player, int) and not isinstance(player, bool) else None
+
+    # ---- helpers for the web layer, the pages and tests ----------------------------------------------
+    @property
+    def geometry(self):
+        return self.ix.geo
+
+    def score_board(self, body: Any) -> tuple[list[str], dict | None]:
+        """POST /api/shin-bikkuri-man/score: (reasons, {"points", "rows", "columns"})."""
+        return _calc.score(self.ix, body)
+
+    def place(self, body: Any) -> tuple[list[str], list[str], dict | None]:
+        """POST /api/shin-bikkuri-man/place: (malformed reasons, illegal reasons, result)."""
+        return _calc.place(self.ix, body)
+
+    def score_of(self, facade_rows: list[str]) -> dict:
+        breakdown, empty, s = _views.score_breakdown(self.ix, facade_rows)
+        return {**s, "breakdown": [{"label": k, "value": v} for k, v in breakdown], "empty": empty}
+
+    def supply(self, state: dict) -> list[dict]:
+        return _views.supply_view(self.ix, state)
+
+    # ---- internals --------------------------------------------------------------------------------
+    def _sender(self, state: dict, move: Any, ctx: Any) -> list[str]:
+        if not isinstance(ctx, Ctx) or ctx.seat == HOST:
+            return []
+        seat = self.mover(move)
+        if ctx.may_act_for(seat):
+            return []
+        who = _en.name(state, seat)
+        return [f"Only {who} (or the host) may make {who}'s moves."]
+
+
+RULES = ShinBikkuriManRules
