@@ -1,0 +1,108 @@
+"""layouts/sapporo-1876.toml as typed data: the dataclasses only; generator.layouts reads and checks it."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Literal
+
+from ...layouts import load_game_layout
+
+Box = tuple[float, float, float, float]
+Size = tuple[float, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class TextStyle:
+    size: float
+    min: float
+    font: Literal["regular", "bold"] = "regular"
+
+    def check(self):
+        if not 0 < self.min <= self.size:
+            return f"min ({self.min}) must be between 0 and size ({self.size})"
+
+
+@dataclasses.dataclass(frozen=True)
+class MainBoard:
+    size: Size
+    score_cell: float
+    score_sides: tuple[int, int]
+    title_box: Box
+    harvest_box: Box
+    settlement_box: Box
+    spots_box: Box
+    spot_gap: float
+    council_box: Box
+    persons_box: Box
+    buildings_box: Box
+    beside_box: Box
+    tile_space: float
+    title: TextStyle
+    head: TextStyle
+    body: TextStyle
+    small: TextStyle
+    reference: TextStyle
+
+
+@dataclasses.dataclass(frozen=True)
+class PersonalBoard:
+    size: Size
+    title_box: Box
+    columns_box: Box
+    academy_box: Box
+    area_box: Box
+    notes_box: Box
+    resources_box: Box
+    qr: Box
+    qr_caption: Box
+
+
+@dataclasses.dataclass(frozen=True)
+class Tile:
+    size: Size
+    cost: Box
+    name: Box
+    text: Box
+    qr: Box
+    back_label: Box
+    name_style: TextStyle
+    text_style: TextStyle
+    cost_style: TextStyle
+
+
+@dataclasses.dataclass(frozen=True)
+class Tokens:
+    resource: float
+    banknote: Size
+    worker: float
+    score_marker: float
+    pawn: float
+    marker: float
+    label: TextStyle
+    big: TextStyle
+
+
+@dataclasses.dataclass(frozen=True)
+class Colours:
+    ink: str
+    paper: str
+    board: str
+    orange: str
+    blue: str
+    council: str
+    track: str
+    icon: str
+    note: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    main_board: MainBoard
+    personal_board: PersonalBoard
+    tile: Tile
+    tokens: Tokens
+    colours: Colours
+
+
+def load_layout() -> Layout:
+    """layouts/sapporo-1876.toml (or TOKYO_KIT_LAYOUTS' copy), read once."""
+    return load_game_layout("sapporo-1876", Layout)
