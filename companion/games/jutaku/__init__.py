@@ -1,2 +1,2 @@
-"""Tokyo Jutaku's companion part: rules/ (pure Python: no Flask, no I/O). Its engine, web part,
-templates and static files come with the game's own issue."""
+"""Tokyo Jutaku's companion part: rules/ (pure Python: no Flask, no I/O: the main game, Bottle Bonus,
+Countdown and Izakaya), web.py (the live page, calculators, QR pages), templates/jutaku/, static/jutaku/."""

@@ -1,0 +1,26 @@
+/* Site card yen: tap cards (white, blue, off) -> POST /api/jutaku/score -> total yen. */
+(function () {
+  "use strict";
+  const { $, $$ } = tk;
+  let pending = 0;
+  async function score() {
+    const sites = $$(".jt-site").filter((b) => b.dataset.state !== "0")
+      .map((b) => b.dataset.site + (b.dataset.state === "2" ? ":blue" : ""));
+    const mine = ++pending;
+    const r = await tk.api("POST", "/api/jutaku/score", { sites });
+    if (mine !== pending) return;
+    if (r.status !== 200) { tk.say("#msg", "bad", r.body.error, r.body.reasons); return; }
+    tk.say("#msg", "info", "");
+    $("#yen").textContent = r.body.yen.toLocaleString("en-US");
+    $("#count").textContent = sites.length ? sites.length + " card" + (sites.length > 1 ? "s" : "") +
+      (sites.length >= 4 ? " — a 4th card ends the game" : "") : "No card yet.";
+  }
+  for (const b of $$(".jt-site")) {
+    b.addEventListener("click", () => {
+      b.dataset.state = String((Number(b.dataset.state) + 1) % 3);
+      b.setAttribute("aria-pressed", b.dataset.state !== "0" ? "true" : "false");
+      score();
+    });
+  }
+  $("#clear").addEventListener("click", () => { for (const b of $$(".jt-site")) { b.dataset.state = "0"; b.setAttribute("aria-pressed", "false"); } score(); });
+})();

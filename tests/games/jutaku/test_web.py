@@ -1,0 +1,182 @@
+"""Tokyo Jutaku's web part (companion/games/jutaku/web.py) over HTTP: the calculators of API.md,
+the QR pages, the live page of each mode, the game's own clocks run by the server's (fake) clock,
+"stop!" from two phones at once, sealed Izakaya bids."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from companion import create_app
+from companion.testing import FakeClock, token_client
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def app(tmp_path, clock):
+    return create_app({"DATA_DIR": tmp_path, "CLOCK": clock})
+
+
+@pytest.fixture
+def client(app):
+    return token_client(app)
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, players, **options):
+    r = client.post("/api/tables", json={"game": "jutaku", "players": list(players), "options": options})
+    assert r.status_code == 201, r.json
+    code = r.json["code"]
+    seats = [bearer(client.post(f"/api/tables/{code}/seats", json={"player": p}, auth=False).json["token"])
+             for p in range(len(players))]
+    return code, bearer(r.json["host_token"]), seats
+
+
+def move(client, code, m, who, expect=200):
+    seq = client.get(f"/api/tables/{code}").json["seq"]
+    r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq, "move": m}, headers=who, auth=False)
+    assert r.status_code == expect, r.json
+    return r.json
+
+
+def table(client, code, who=None):
+    return client.get(f"/api/tables/{code}", headers=who or {}, auth=False).json
+
+
+# -- calculators ------------------------------------------------------------------------------------
+def test_score_calculator(client):
+    r = client.post("/api/jutaku/score", json={"sites": ["meguro-1"]})
+    assert r.status_code == 200 and r.json["yen"] == 14000
+    assert r.json["sites"] == [{"site": "meguro-1", "side": "white", "requirement": "3.V///", "yen": 14000}]
+    both = client.post("/api/jutaku/score", json={"sites": ["meguro-1", "suginami-1:blue"]}).json
+    assert both["yen"] == 14000 + 5000
+    assert client.post("/api/jutaku/score", json={"sites": []}).json["yen"] == 0
+    bad = client.post("/api/jutaku/score", json={"sites": ["meguro-1", "meguro-1", "nowhere-9"]})
+    assert bad.status_code == 422 and len(bad.json["reasons"]) == 2
+    assert client.post("/api/jutaku/score", json={"sites": "meguro-1"}).status_code == 400
+    assert client.post("/api/jutaku/score", data="{}", content_type="text/plain").status_code == 415
+
+
+def test_izakaya_calculator(client):
+    body = {"prices": {"white": 200, "blue": 300}, "buildings": [{"floors": 3, "drinks": ["white", "white", "blue"]},
+                                                                {"floors": 1, "drinks": []}]}
+    r = client.post("/api/jutaku/izakaya", json=body)
+    assert r.status_code == 200 and r.json == {"yen": 2100, "buildings": [{"yen": 2100}, {"yen": 0}]}
+    # moved coins: black down to 0, blue up to 400
+    r = client.post("/api/jutaku/izakaya", json={"prices": {"black": 0, "blue": 400},
+                                                 "buildings": [{"floors": 2, "drinks": ["black", "blue"]}]})
+    assert r.json["yen"] == 800
+    for bad in ({"buildings": [{"floors": 1, "drinks": ["white"] * 5}]},
+                {"buildings": [{"floors": 1, "drinks": ["pink"]}]},
+                {"prices": {"white": 150}, "buildings": []},
+                {"prices": {"white": 1300}, "buildings": []},
+                {"buildings": [{"floors": 99, "drinks": []}]}):
+        assert client.post("/api/jutaku/izakaya", json=bad).status_code == 422, bad
+    assert client.post("/api/jutaku/izakaya", json={"buildings": [{"floors": "3"}]}).status_code == 400
+    assert client.post("/api/jutaku/izakaya", json={"buildings": {}}).status_code == 400
+
+
+def test_calculator_pages_and_openapi(client):
+    assert "Site card yen" in client.get("/jutaku/score").get_data(as_text=True)
+    assert "Izakaya scoring" in client.get("/jutaku/izakaya").get_data(as_text=True)
+    paths = client.get("/api/openapi.json").json["paths"]
+    assert {"/api/jutaku/score", "/api/jutaku/izakaya", "/jutaku/score", "/jutaku/izakaya"} <= set(paths)
+    assert "jutaku/options" in client.get("/new/jutaku").get_data(as_text=True) or \
+        "jt-mode" in client.get("/new/jutaku").get_data(as_text=True)
+
+
+# -- QR pages ---------------------------------------------------------------------------------------
+def test_site_card_page_without_and_with_a_table(client):
+    page = client.get("/q/jutaku/site-card/meguro-1").get_data(as_text=True)
+    assert "3.V///" in page and "14,000" in page and "exactly <strong>3</strong> storeys" in page
+    assert client.get("/q/jutaku/site-card/nowhere-9").status_code == 404
+    code, host, seats = create(client, ["Aki", "Ben"])
+    move(client, code, {"type": "start", "player": 0, "site": "suginami-1"}, seats[0])
+    client.set_cookie("tk_table", code)
+    client.set_cookie("tk_table_token", seats[1]["Authorization"].split()[1])
+    page = client.get("/q/jutaku/site-card/suginami-1").get_data(as_text=True)
+    assert "At your table" in page and "Aki is building on it" in page
+    assert "on the map, free" in client.get("/q/jutaku/site-card/meguro-1").get_data(as_text=True)
+
+
+def test_reference_card_opens_the_tables_clock(client):
+    assert client.get("/q/jutaku/reference/countdown").status_code == 200
+    assert client.get("/q/jutaku/reference/nothing").status_code == 404
+    code, _, _ = create(client, ["Aki"], mode="countdown")
+    client.set_cookie("tk_table", code)
+    page = client.get("/q/jutaku/reference/countdown").get_data(as_text=True)
+    assert f"/t/{code}/board" in page and "60 s" in page
+
+
+@pytest.mark.parametrize("options", [{}, {"bottle_bonus": True}, {"mode": "countdown"}, {"mode": "izakaya"}])
+def test_live_page_of_every_mode(client, options):
+    code, _, _ = create(client, ["Aki", "Ben"], **options)
+    page = client.get(f"/t/{code}/board")
+    assert page.status_code == 200 and "jutaku/board.js" in page.get_data(as_text=True)
+    assert "Open the board" in client.get(f"/t/{code}").get_data(as_text=True)
+
+
+# -- the game's clocks and several phones ------------------------------------------------------------------
+def wait_seq(client, code, want):
+    for _ in range(300):
+        if table(client, code)["seq"] >= want:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"seq {want} never came")
+
+
+def test_countdown_floors_run_on_the_server_clock(app, client, clock):
+    code, host, seats = create(client, ["Aki", "Ben"], mode="countdown")
+    move(client, code, {"type": "begin"}, seats[1])                 # a table move: any seat
+    (t,) = table(client, code)["timers"]
+    assert (t["name"], t["owner"], t["duration_ms"], t["deadline_ms"]) == ("floor", "game", 60_000, clock.now_ms + 60_000)
+    move(client, code, {"type": "pieces", "player": 0, "pieces": 3}, seats[1], expect=403)  # not Ben's
+    move(client, code, {"type": "pieces", "player": 0, "pieces": 3}, seats[0])
+    clock.advance(60_000)                                        # nobody asks: the server ends the floor
+    wait_seq(client, code, 3)
+    s = table(client, code)["state"]
+    assert s["phase"] == "count" and table(client, code)["timers"] == []
+    move(client, code, {"type": "pieces", "player": 1, "pieces": 2}, seats[1])
+    (t,) = table(client, code)["timers"]
+    assert t["duration_ms"] == 45_000 and table(client, code)["state"]["floor"] == 2
+    move(client, code, {"type": "pieces", "player": 0, "pieces": 0}, seats[0])
+    move(client, code, {"type": "pieces", "player": 1, "pieces": 0}, seats[1])   # early end, both out
+    res = table(client, code)["result"]
+    assert res["unit"] == "pieces" and [s["score"] for s in res["scores"]] == [3, 2] and res["winners"] == [0]
+
+
+def test_two_phones_call_stop_and_the_others_check(client):
+    code, host, seats = create(client, ["Aki", "Ben", "Chie"])
+    for p, site in enumerate(["suginami-1", "taito-2", "setagaya-3"]):
+        move(client, code, {"type": "start", "player": p, "site": site}, seats[p])
+    move(client, code, {"type": "begin"}, seats[2])
+    move(client, code, {"type": "stop", "player": 0}, seats[0])
+    move(client, code, {"type": "stop", "player": 1}, seats[1])          # at the same time: both checked
+    t = table(client, code)
+    assert t["state"]["phase"] == "check" and t["state"]["stops"] == [0, 1]
+    move(client, code, {"type": "verdict", "player": 0, "builder": 0, "ok": True}, seats[0], expect=422)
+    move(client, code, {"type": "verdict", "player": 2, "builder": 0, "ok": True}, seats[2])
+    move(client, code, {"type": "verdict", "player": 2, "builder": 1, "ok": False}, seats[2])
+    s = table(client, code)["state"]
+    assert s["phase"] == "move" and s["players"][0]["kept"][0]["site"] == "suginami-1"
+    assert s["players"][1]["site"] == "taito-2" and s["movers"] == [0, 1, 2]
+    legal = client.get(f"/api/tables/{code}/legal?player=0", headers=seats[0], auth=False).json["moves"]
+    assert legal and all(m["type"] == "move" for m in legal)
+
+
+def test_izakaya_bids_are_sealed_until_all_have_bid(client):
+    code, host, seats = create(client, ["Aki", "Ben"], mode="izakaya")
+    move(client, code, {"type": "bid", "player": 0, "amount": 300}, seats[0])
+    assert table(client, code, seats[1])["state"]["bids"] == {"0": "sealed"}
+    assert table(client, code, seats[0])["state"]["bids"] == {"0": 300}
+    assert table(client, code)["state"]["bids"] == {"0": "sealed"}
+    move(client, code, {"type": "bid", "player": 1, "amount": 300}, seats[1])
+    s = table(client, code)["state"]
+    assert s["order"] == [1, 0] and s["last"]["bids"] == {"0": 300, "1": 300}     # tied: they swap
