@@ -3,6 +3,10 @@
     python -m companion                  http://127.0.0.1:5000 (PORT in the environment also works)
     python -m companion --lan            every interface; prints the LAN address and its QR code
     python -m companion --port 8000 --data /some/dir
+    python -m companion export --data DIR [--out FILE]     what a (damaged) database still holds
+
+A data folder serves one companion at a time (a lock); a folder or database that cannot be used
+stops the start with one line saying why (exit status 2).
 """
 from __future__ import annotations
 
@@ -10,10 +14,12 @@ import argparse
 import logging
 import os
 import socket
+import sqlite3
 import sys
 import threading
+from pathlib import Path
 
-from . import create_app, qr
+from . import create_app, datadir, qr
 
 
 def lan_address() -> str:
@@ -52,19 +58,43 @@ def parse_args(argv=None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def default_data_dir() -> str:
+    """Where create_app keeps the database without --data: the Flask instance folder."""
+    from flask import Flask
+    return Flask("companion.app", instance_relative_config=True).instance_path
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["export"]:
+        from .export import main as export_main
+        return export_main(argv[1:])
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    config = {}
-    if args.data:
-        config["DATA_DIR"] = os.path.abspath(args.data)
+    data = os.path.abspath(args.data) if args.data else default_data_dir()
+    try:
+        lock = datadir.claim(Path(data))          # held (open) until the process ends
+        damage = datadir.check(Path(data) / datadir.DB_NAME)
+    except datadir.StorageProblem as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if damage:
+        print(f"warning: the database in {data} is damaged ({damage[0]}); the companion starts, "
+              "tables it cannot read answer 503; save what is readable with: python -m companion "
+              f"export --data {data}", file=sys.stderr)
+    config = {"DATA_DIR": data}
     if args.threads:
         config["THREADS"] = args.threads
         config["SSE_MAX_STREAMS"] = max(1, args.threads - 8)
     host = "0.0.0.0" if args.lan else args.host
     shown = lan_address() if args.lan else ("127.0.0.1" if host in ("0.0.0.0", "::") else host)
     config["BASE_URL"] = (args.base_url or f"http://{shown}:{args.port}").rstrip("/")
-    app = create_app(config)
+    try:
+        app = create_app(config)
+    except sqlite3.DatabaseError as exc:
+        print(f"error: the database in {data} cannot be opened ({exc}); move it away to start "
+              "afresh, or restore a copy", file=sys.stderr)
+        return 2
 
     import waitress
     # Bodies over the app's own limit are refused by waitress before it buffers them (the app
@@ -90,6 +120,7 @@ def main(argv=None) -> int:
     finally:
         app.extensions["tokyo"].hub.stop()
         server.close()
+        lock.close()
     return 0
 
 

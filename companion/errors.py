@@ -82,6 +82,18 @@ def register(app: Flask) -> None:
         log.warning("storage unavailable on %s %s: %s", request.method, request.path, exc)
         return answer(503, MESSAGES[503], headers={"Retry-After": "1"})
 
+    @app.errorhandler(sqlite3.DatabaseError)
+    def damaged(exc: sqlite3.DatabaseError):
+        """Pages of the database are damaged (not a passing lock): what touches them cannot be
+        read, the rest of the companion works. Nothing was written."""
+        if isinstance(exc, sqlite3.OperationalError):
+            return storage(exc)
+        log.error("damaged storage on %s %s: %s", request.method, request.path, exc)
+        return answer(503, "This table's data is damaged on the companion's disk; other tables "
+                           "still work. The person running the companion can save what is "
+                           "readable with: python -m companion export --data <folder>.",
+                      headers={"Retry-After": "60"})
+
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
         log.exception("unexpected error on %s %s", request.method, request.path)
