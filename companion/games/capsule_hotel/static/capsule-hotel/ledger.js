@@ -98,6 +98,7 @@
       bar.querySelector(".ch-limit-text").textContent = "Spent " + yen(st.expenses) + " of the limit " + yen(st.limit) + (st.limit_reached ? " · reached" : "");
     }
     renderLoans(w);
+    tick();
     renderQueue(w);
     renderPurchase(w);
     renderBarter(w);
@@ -135,9 +136,8 @@
       box.hidden = true;
       box.textContent = "";
     }
-    requestAnimationFrame(tick);
   }
-  requestAnimationFrame(tick);
+  setInterval(tick, 100);      // not requestAnimationFrame: a phone in the background still counts
 
   function renderQueue(w) {
     const sec = $("#queue-section");
