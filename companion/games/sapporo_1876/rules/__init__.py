@@ -441,9 +441,11 @@ def _action_options(ix: Index, state: dict, p: int, action: str, values, columns
     specs: list[dict] = []
     if action == "educate":
         left = ix.academy_size - pl["educated"]
-        specs += [{"workers": n, "bonus": ix.resources[0]} for n in range(1, min(left, 2) + 1)]
+        for n in range(1, min(left, 2) + 1):     # a choice of bonus where a tier with one is completed
+            bonus = [None] if _no_bonus(ix, pl, {"workers": n}) else ix.resources
+            specs += [{"workers": n, **({"bonus": b} if b else {})} for b in bonus]
         if left <= 1:
-            specs += [{"workers": left, "fame": k, "bonus": ix.resources[0]} for k in (1, 2)]
+            specs += [{"workers": left, "fame": k} for k in (1, 2)]
     elif action == "pioneer":
         for c in ix.columns:
             if not columns or c in columns:
@@ -461,8 +463,6 @@ def _action_options(ix: Index, state: dict, p: int, action: str, values, columns
             continue
         pays = E.payments(ix, pl, values, cost, limit=1)
         if pays:
-            spec = {k: v for k, v in spec.items() if not (k == "bonus" and "workers" in spec and
-                                                          _no_bonus(ix, pl, spec))}
             out.append({**spec, "pay": pays[0]})
     return out
 
@@ -483,15 +483,15 @@ def _building_options(ix: Index, state: dict, p: int) -> list[dict]:
             continue
         tile = ix.building[b["id"]]
         base = {"type": "use-building", "player": p, "tile": b["id"]}
+        takes = [None]
         for s in tile.effects:
             if s.effect != "action" and s.resource == E.ANY:
-                key = "give" if s.effect == "pay" else "take"
-                if key == "give":
+                if s.effect == "pay":
                     have = [r for r in ix.resources if pl["resources"][r] > 0]
-                    base[key] = have[0] if have else ix.resources[0]
+                    base["give"] = have[0] if have else ix.resources[0]
                 else:
-                    base[key] = ix.resources[0]
-        cands = [base]
+                    takes = ix.resources          # one suggestion per resource of your choice
+        cands = [{**base, **({"take": t} if t else {})} for t in takes]
         step = next((s for s in tile.effects if s.effect == "action"), None)
         if step is not None:
             sim = copy.deepcopy(state)
@@ -501,7 +501,7 @@ def _building_options(ix: Index, state: dict, p: int) -> list[dict]:
                 if s.effect == "gain" and s.resource == E.YEN:
                     spl["yen"] += s.amount
             values = {r: step.resource_ap for r in ix.resources}
-            for spec in _action_options(ix, sim, p, step.action, values, step.columns)[:2]:
+            for spec in _action_options(ix, sim, p, step.action, values, step.columns)[:4]:
                 cands.append({**base, "action": spec})
         for m in cands:
             if not E.check_building(ix, state, p, m)[0]:
@@ -575,7 +575,9 @@ def _describe(ix: Index, state: dict, move: dict) -> str:
             return f"{name} moves the action pawn to the {ix.spot[move['spot']].name}"
         if t == "educate":
             fame = f" and buys {move['fame']} × 2 fame" if move.get("fame") else ""
-            return f"{name} educates {move.get('workers', 0)} worker(s){fame}{_pay_text(ix, move.get('pay'))}"
+            bonus = f" (tier bonus: {ix.res_name[move['bonus']]})" if move.get("bonus") in ix.res_name else ""
+            return (f"{name} educates {move.get('workers', 0)} worker(s){fame}{bonus}"
+                    f"{_pay_text(ix, move.get('pay'))}")
         if t == "pioneer":
             return f"{name} pioneers {', '.join(ix.col[c].name for c in move['steps'])}{_pay_text(ix, move.get('pay'))}"
         if t == "invest":
@@ -586,7 +588,14 @@ def _describe(ix: Index, state: dict, move: dict) -> str:
         if t == "pass":
             return f"{name} performs no action"
         if t == "use-building":
-            return f"{name} uses {ix.tile_name[move['tile']]}"
+            extra = [f"gives 1 {ix.res_name[move['give']]}"] if move.get("give") in ix.res_name else []
+            extra += [f"takes 1 {ix.res_name[move['take']]}"] if move.get("take") in ix.res_name else []
+            act = move.get("action")
+            if isinstance(act, dict) and act:
+                kind = next(s.action for s in ix.building[move["tile"]].effects if s.effect == "action")
+                inner = _describe(ix, state, {**act, "type": kind, "player": move["player"]})
+                extra.append("then " + inner.split(" ", 1)[1] if " " in inner else inner)
+            return f"{name} uses {ix.tile_name[move['tile']]}" + (": " + ", ".join(extra) if extra else "")
         if t == "return-workers":
             return f"{name} takes workers back from {', '.join(ix.tile_name[x] for x in move['tiles'])}"
         if t == "end-turn":

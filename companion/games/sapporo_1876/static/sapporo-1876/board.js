@@ -123,8 +123,9 @@
 
   function tileChip(id, extra) {
     const t = B.tiles[id];
-    return el("span", { class: "tile" + (extra ? " " + extra : ""), title: t.text },
-              (t.kind === "person" ? "👤 " : "🏠 ") + t.name + " · " + t.cost);
+    return el("span", { class: "tile " + t.kind + (extra ? " " + extra : ""), title: t.text, "data-tile": id },
+              el("span", { class: "kind" }, t.kind === "person" ? "P" : "B"), " " + t.name + " · " + t.cost,
+              extra === "used" ? " · worker on it" : "");
   }
   function renderTiles() {
     const chips = [...st.persons, ...st.buildings].filter(Boolean).map((id) => tileChip(id));
@@ -159,5 +160,6 @@
         el("tr", null, el("td", null, b.label), el("td", { class: "num" }, String(b.value))))))));
   }
 
+  window.tkTable = link;     // for the browser tests
   link.start();
 })();

@@ -1,0 +1,108 @@
+"""A whole game of Sapporo 1876 in a real headless browser (Debian's chromium) on two phone-sized
+pages: each phone takes its seat on the board twin and taps the moves the engine suggests (with
+their cheapest payments) until the end screen shows the winner; the other phone sees every change.
+Also the calculator page in the browser."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from companion import create_app  # noqa: E402
+from companion.testing import ServerThread  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+SHOTS = os.environ.get("SAPPORO_SHOTS")      # a folder: save screenshots there to look at them
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("sapporo-browser"), "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def phone(browser):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                              bypass_csp=True)      # wait_for_function evaluates strings
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page, errors
+
+
+def test_a_whole_game_on_two_phones(server, browser):
+    import json
+    import urllib.request
+    req = urllib.request.Request(server.url + "/api/tables", method="POST", data=json.dumps(
+        {"game": "sapporo-1876", "players": ["Aki", "Ben"], "options": {"tiles": "companion"}, "seed": 8}
+    ).encode(), headers={"Content-Type": "application/json"})
+    code = json.loads(urllib.request.urlopen(req).read())["code"]
+    pages, errors = [], []
+    for seat in (0, 1):
+        ctx, page, errs = phone(browser)
+        errors.append(errs)
+        page.goto(server.url + f"/t/{code}/board")
+        page.locator("#seat-buttons button").nth(seat).click()
+        page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=10_000)
+        pages.append(page)
+    if SHOTS:
+        pages[0].screenshot(path=f"{SHOTS}/board-start.png", full_page=True)
+    moves = 0
+    for _ in range(400):
+        seq = pages[0].evaluate("tkTable.table.seq")
+        if pages[0].evaluate("!!tkTable.table.result"):
+            break
+        turn = pages[0].evaluate("tkTable.table.needs.players[0]")
+        page = pages[turn]
+        page.wait_for_function(f"tkTable.table.seq === {seq}", timeout=5_000)
+        buttons = page.locator("#moves button:not([disabled])")
+        buttons.first.wait_for(timeout=5_000)
+        if moves == 6 and SHOTS:
+            page.screenshot(path=f"{SHOTS}/board-action.png", full_page=True)
+        buttons.first.click()
+        for p in pages:      # both phones see the move
+            p.wait_for_function(f"tkTable.table.seq > {seq}", timeout=5_000)
+        moves += 1
+    for p in pages:
+        p.locator("#result").wait_for(state="visible", timeout=5_000)
+        text = p.locator("#result").inner_text()
+        assert "wins" in text and "fame" in text
+        assert p.evaluate("document.documentElement.scrollWidth") <= 390
+    if SHOTS:
+        pages[1].screenshot(path=f"{SHOTS}/board-end.png", full_page=True)
+    assert moves > 30
+    assert errors == [[], []]
+
+
+def test_the_calculator_page(server, browser):
+    ctx, page, errors = phone(browser)
+    page.goto(server.url + "/sapporo-1876/score")
+    page.locator("label.check", has_text="Second tier").locator("input").check()
+    page.locator("label.check", has_text="Top tier").locator("input").check()
+    page.locator("[data-field='council.right'] button[data-step='1']").click()
+    page.wait_for_function("document.querySelector('#points').textContent === '18'", timeout=5_000)
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/score.png", full_page=True)
+    # E. Dunn scores from the columns' spaces: sheep and cattle on the second space from the top
+    page.locator("label.check", has_text="E. Dunn").locator("input").check()
+    for col in ("sheep", "cattle"):
+        for _ in range(4):
+            page.locator(f"[data-field='pioneering.columns.{col}'] button[data-step='1']").click()
+    page.wait_for_function("document.querySelector('#points').textContent === String(18 + 2 + 2 + 7)",
+                           timeout=5_000)
+    assert errors == []
