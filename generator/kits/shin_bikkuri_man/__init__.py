@@ -1,0 +1,160 @@
+"""Shin Bikkuri Man's print-and-play kit (Copenhagen rules): 4 player boards, 62 facade tiles packed
+on sheets, 70 cards and the end card with their backs, 20 ability tiles (unused face front, used
+face back), a rules reference card and the harbour strip. Counts, shapes, scores and coats of arms
+come from the canonical data (assets/shin-bikkuri-man/); sizes and colours from
+layouts/shin-bikkuri-man.toml (layout.py). Modules:
+
+    layout.py      the layout file's dataclasses
+    facade.py      squares, tiles (with their cut outline), the board's grid and coats of arms
+    tiles.py       packing every tile copy on as few sheets as possible
+    components.py  player board, cards, card back, ability tiles, reference card, harbour strip
+
+`build_kit(data, ctx)` says what the kit holds; `render_component(data, kind, item_id)` draws what
+only this kit draws alone: the board twin's façade grid ("board-twin", "facade") and one tile
+("tile", "<tile id>") for the companion's pages.
+
+QR codes: each player board -> /q/shin-bikkuri-man/board/<n>, each ability tile ->
+/q/shin-bikkuri-man/ability/<ability id> (the companion's web part registers both kinds).
+"""
+from __future__ import annotations
+
+from ...draw.svg import SvgCanvas
+from ...layouts import load_layout as load_sheet_layout
+from ..base import BoardSection, CardSection, Item, Kit, KitContext, PageSection
+from . import components as comp
+from .facade import Palette, draw_grid, draw_tile
+from .layout import load_layout
+from .tiles import pack, tile_list
+
+GAME = "shin-bikkuri-man"
+BOARD_QR_KIND = "board"
+ABILITY_QR_KIND = "ability"
+TWIN = ("board-twin", "facade")
+DRAWN_ALONE = (TWIN, ("tile", "<tile id>"))
+
+
+def sheet_grid(layout, w: float, h: float) -> tuple[int, int]:
+    """Squares across and down that fit a printable area of w x h mm."""
+    return int(w // layout.square), int(h // layout.square)
+
+
+def tile_sheet_count(data, layout) -> int:
+    """Sheets of tiles on the home paper that needs most (the kit has the same sections on each)."""
+    sheets = load_sheet_layout()
+    m = sheets.margin
+    counts = []
+    for pid in sheets.home_papers:
+        pw, ph = sheets.papers[pid].size
+        counts.append(len(pack(data, *sheet_grid(layout, pw - 2 * m, ph - 2 * m))))
+    return max(counts)
+
+
+def build_kit(data, ctx: KitContext) -> Kit:
+    layout = load_layout()
+    pal = Palette(data, layout, ctx.ink_saver)
+    hi = data.players[1]
+
+    boards = tuple(Item(str(n), 1, f"Player board {n}",
+                        qr=(BOARD_QR_KIND, ctx.qr_payload(GAME, BOARD_QR_KIND, str(n))), data=n)
+                   for n in range(1, hi + 1))
+    most = max(data.deck.per_colour.values())
+    cards = tuple(Item(c.id, most, f"{c.name} card", data=c.id) for c in data.colours)
+    cards += (Item("end", data.end_card.count, "End card (mermaid)", data="end"),)
+    abilities = tuple(Item(a.id, data.ability_copies.per_player * hi, a.name,
+                           qr=(ABILITY_QR_KIND, ctx.qr_payload(GAME, ABILITY_QR_KIND, a.id)), data=a)
+                      for a in data.abilities)
+
+    def board_front(canvas, item):
+        comp.draw_board(canvas, data, layout, pal, item.data, item.qr[1])
+
+    def card_front(canvas, item):
+        if item.data == "end":
+            comp.draw_end_card(canvas, data, layout, pal)
+        else:
+            comp.draw_card(canvas, data, layout, pal, item.data)
+
+    def card_back(canvas, item):
+        comp.draw_card_back(canvas, data, layout, pal)
+
+    def ability_front(canvas, item):
+        comp.draw_ability(canvas, data, layout, pal, item.data, item.qr[1], used=False)
+
+    def ability_back(canvas, item):
+        comp.draw_ability(canvas, data, layout, pal, item.data, item.qr[1], used=True)
+
+    def ref_front(canvas, item):
+        comp.draw_reference(canvas, data, layout, pal, 0)
+
+    def ref_back(canvas, item):
+        comp.draw_reference(canvas, data, layout, pal, 1)
+
+    def tile_sheet(k: int):
+        def draw(canvas, w, h):
+            cols, rows = sheet_grid(layout, w, h)
+            sheets = pack(data, cols, rows)
+            if k >= len(sheets):
+                return
+            s = layout.square
+            ox = (w - cols * s) / 2
+            for placed in sheets[k].placed:
+                cells = dict(placed.cells)
+                mx = min(c for c, _ in cells)
+                my = min(r for _, r in cells)
+                rel = {(c - mx, r - my): ch for (c, r), ch in cells.items()}
+                with canvas.group(f"tile-{placed.tile}-{mx}-{my}", tile=placed.tile):
+                    draw_tile(canvas, pal, layout, placed.colour, rel, ox + mx * s, my * s)
+        return draw
+
+    n_sheets = tile_sheet_count(data, layout)
+    total_tiles = sum(copies for *_, copies in tile_list(data))
+    sections = [
+        CardSection("player-board", "Player boards", layout.board.size, boards, board_front,
+                    stock="card stock (200-300 g/m²)", file="boards"),
+        *[PageSection("facade-tiles", f"sheet-{k + 1}",
+                      f"Façade tiles, sheet {k + 1} of {n_sheets} ({total_tiles} tiles in all)",
+                      tile_sheet(k), stock="card stock (200-300 g/m²)", file="tiles")
+          for k in range(n_sheets)],
+        CardSection("card", "Cards and the end card", layout.card.size, cards, card_front, card_back),
+        CardSection("ability-tile", "Ability tiles (front: unused, back: used)", layout.ability.size,
+                    abilities, ability_front, ability_back),
+        CardSection("reference-card", "Rules reference card", layout.card.size,
+                    (Item("reference", hi, "Rules reference"),), ref_front, ref_back),
+        BoardSection("harbour", "harbour", "Harbour strip", comp.harbour_size(data, layout),
+                     lambda canvas: comp.draw_harbour(canvas, data, layout, pal), stock="paper or card",
+                     file="harbour"),
+    ]
+    return Kit(GAME, data.name, tuple(sections), notes=(
+        f"Tiles: cut along the solid outlines only (dashed lines are inside a tile); "
+        f"{total_tiles} tiles on {n_sheets} sheets.",
+        "Cards and ability tiles are double-sided: ability tiles show the unused face in front, "
+        "the used face on the back.",
+        "Harbour strip: tiled over pages; glue the pieces matching the marks.",
+    ))
+
+
+def render_component(data, kind: str, item_id: str) -> str | None:
+    """The board twin's façade grid ("board-twin", "facade"): the printed board's grid, coats of
+    arms and numbers, in board millimetres with the grid at (pad, pad); or one tile ("tile", id)."""
+    layout = load_layout()
+    pal = Palette(data, layout)
+    s = layout.square
+    if (kind, item_id) == TWIN:
+        pad = 10.0
+        cols, rows = data.board.columns, data.board.rows
+        w = cols * s + 2 * pad + 2 * layout.board.coat + 4
+        h = rows * s + 2 * pad
+        canvas = SvgCanvas(w, h, title=f"{data.name}: façade")
+        with canvas.group("facade-grid", square=f"{s:g}", pad=f"{pad:g}", columns=str(cols), rows=str(rows)):
+            draw_grid(canvas, data, layout, pal, pad, pad)
+        return canvas.tostring()
+    if kind == "tile":
+        found = {tid: (colour, cells) for tid, colour, cells, _ in tile_list(data)}
+        if item_id not in found:
+            return None
+        colour, cells = found[item_id]
+        cw = max(c for c, _ in cells) + 1
+        ch = max(r for _, r in cells) + 1
+        canvas = SvgCanvas(cw * s, ch * s, title=f"{data.name}: tile {item_id}")
+        draw_tile(canvas, pal, layout, colour, cells, 0, 0)
+        return canvas.tostring()
+    return None
