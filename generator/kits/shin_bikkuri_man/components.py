@@ -6,10 +6,25 @@ from __future__ import annotations
 from ...draw import Canvas, Style
 from ...draw.fit import fit_text
 from ...qr import draw_qr
-from ...sheets.text import wrap
+from ...draw import text_width
 from ...draw.base import PT
 from .facade import Palette, draw_coat, draw_grid, draw_square, draw_symbol, mix
 from .layout import Layout, TextStyle
+
+
+def wrap(text: str, width: float, size_pt: float, font: str = "regular") -> list[str]:
+    """`text` broken at spaces into lines no wider than `width` mm (a longer word stays whole)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, size_pt, font) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    lines.append(line)
+    return lines
 
 
 def paragraphs(canvas: Canvas, box, texts: list[str], style: TextStyle, fill: str, *,
