@@ -61,8 +61,8 @@ def test_a_whole_game_on_two_phones(server, browser):
         page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=10_000)
         pages.append(page)
     if SHOTS:
-        pages[0].screenshot(path=f"{SHOTS}/board-start.png", full_page=True)
-    moves = 0
+        pages[0].screenshot(path=f"{SHOTS}/sapporo-board-start.png", full_page=True)
+    moves, refused = 0, False
     for _ in range(400):
         seq = pages[0].evaluate("tkTable.table.seq")
         if pages[0].evaluate("!!tkTable.table.result"):
@@ -72,8 +72,16 @@ def test_a_whole_game_on_two_phones(server, browser):
         page.wait_for_function(f"tkTable.table.seq === {seq}", timeout=5_000)
         buttons = page.locator("#moves button:not([disabled])")
         buttons.first.wait_for(timeout=5_000)
-        if moves == 6 and SHOTS:
-            page.screenshot(path=f"{SHOTS}/board-action.png", full_page=True)
+        other = page.locator("#moves details summary", has_text="Pay otherwise")
+        if not refused and other.count():
+            # a payment that does not add up is refused with the engine's reasons, nothing changes
+            other.first.click()
+            page.locator("#moves button.pay-other").first.click()
+            page.locator("#msg.bad", has_text="AP").wait_for(timeout=5_000)
+            assert page.evaluate("tkTable.table.seq") == seq
+            refused = True
+            if SHOTS:
+                page.screenshot(path=f"{SHOTS}/sapporo-board-action.png", full_page=True)
         buttons.first.click()
         for p in pages:      # both phones see the move
             p.wait_for_function(f"tkTable.table.seq > {seq}", timeout=5_000)
@@ -84,8 +92,8 @@ def test_a_whole_game_on_two_phones(server, browser):
         assert "wins" in text and "fame" in text
         assert p.evaluate("document.documentElement.scrollWidth") <= 390
     if SHOTS:
-        pages[1].screenshot(path=f"{SHOTS}/board-end.png", full_page=True)
-    assert moves > 30
+        pages[1].screenshot(path=f"{SHOTS}/sapporo-board-end.png", full_page=True)
+    assert moves > 30 and refused
     assert errors == [[], []]
 
 
@@ -97,7 +105,7 @@ def test_the_calculator_page(server, browser):
     page.locator("[data-field='council.right'] button[data-step='1']").click()
     page.wait_for_function("document.querySelector('#points').textContent === '18'", timeout=5_000)
     if SHOTS:
-        page.screenshot(path=f"{SHOTS}/score.png", full_page=True)
+        page.screenshot(path=f"{SHOTS}/sapporo-score.png", full_page=True)
     # E. Dunn scores from the columns' spaces: sheep and cattle on the second space from the top
     page.locator("label.check", has_text="E. Dunn").locator("input").check()
     for col in ("sheep", "cattle"):

@@ -77,7 +77,7 @@
       return;
     }
     $("#moves").replaceChildren(...mine.map((o) => {
-      if (!o.payments || o.payments.length <= 1) {
+      if (!o.payments || !o.payments.length) {
         const b = el("button", { type: "button", class: o.move.type === "pass" || o.move.type === "end-turn" ? "secondary" : null,
                                  "data-type": o.move.type, onclick: () => send(o.move, b) }, o.text);
         return b;
@@ -88,8 +88,32 @@
           const b = el("button", { type: "button", class: i ? "secondary" : null, "data-type": o.move.type,
                                    onclick: () => send(Object.assign({}, o.move, { pay: p }), b) }, "Pay " + payText(p));
           return b;
-        })));
+        })),
+        otherPayment(o));
     }));
+  }
+
+  /** "Pay otherwise": steppers for the spot's two resources and yen; the engine checks the sum. */
+  function otherPayment(o) {
+    const kinds = [...Object.keys(o.values || {}), "yen"];
+    const pay = Object.fromEntries(kinds.map((k) => [k, 0]));
+    const total = el("span", { class: "small" });
+    const show = () => {
+      const ap = kinds.reduce((a, k) => a + pay[k] * (k === "yen" ? 1 : o.values[k]), 0);
+      total.textContent = ap + " of " + o.cost + " AP";
+    };
+    show();
+    const rows = kinds.map((k) => {
+      const out = el("output", null, "0");
+      const step = (d) => () => { pay[k] = Math.max(0, pay[k] + d); out.textContent = pay[k]; show(); };
+      return el("div", { class: "stepper" }, el("span", { class: "name" }, k === "yen" ? "Yen (1 AP)" : resName[k] + " (" + o.values[k] + " AP)"),
+        el("span", { class: "ctl", "data-pay": k },
+          el("button", { type: "button", class: "secondary", "aria-label": "one fewer", onclick: step(-1) }, "−"), out,
+          el("button", { type: "button", class: "secondary", "aria-label": "one more", onclick: step(1) }, "+")));
+    });
+    const b = el("button", { type: "button", class: "pay-other",
+                             onclick: () => send(Object.assign({}, o.move, { pay: Object.fromEntries(kinds.filter((k) => pay[k]).map((k) => [k, pay[k]])) }), b) }, "Pay this");
+    return el("details", { class: "small" }, el("summary", null, "Pay otherwise…"), rows, el("div", { class: "row" }, total, b));
   }
 
   function renderSpots() {
