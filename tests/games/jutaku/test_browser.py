@@ -1,0 +1,144 @@
+"""Tokyo Jutaku's live page in two real headless browsers (Debian's chromium), phone-sized: Countdown's
+floor clock counts down together on both phones, and a "stop!" on one phone shows on the other."""
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from companion import create_app  # noqa: E402
+from companion.testing import ServerThread  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("jutaku-browser"), "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def api(server, path, body=None, token=None):
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
+                                 headers=headers, method="GET" if body is None else "POST")
+    with urllib.request.urlopen(req) as r:
+        return json.loads(r.read())
+
+
+def table(server, players, options):
+    t = api(server, "/api/tables", {"game": "jutaku", "players": players, "options": options})
+    tokens = [api(server, f"/api/tables/{t['code']}/seats", {"player": p})["token"] for p in range(len(players))]
+    return t["code"], t["host_token"], tokens
+
+
+def play(server, code, host, move):
+    seq = api(server, f"/api/tables/{code}")["seq"]
+    return api(server, f"/api/tables/{code}/moves", {"expected_seq": seq, "move": move}, host)
+
+
+def phone(browser, server, code, seat, token):
+    # bypass_csp: wait_for_function evaluates strings, which the companion's policy forbids; the
+    # pages' own scripts are checked against it (no policy violation reported on the console)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                              bypass_csp=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(server.url + "/")
+    seats = {code: {"game": "jutaku", "player": seat, "token": token}}
+    page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
+    page.goto(server.url + f"/t/{code}/board")
+    page.wait_for_function("window.tkTable && tkTable.mode === 'live' && tkTable.table", timeout=10_000)
+    return ctx, page, errors
+
+
+def test_countdown_clock_is_the_same_on_two_phones(server, browser):
+    code, host, (aki_t, ben_t) = table(server, ["Aki", "Ben"], {"mode": "countdown"})
+    c1, aki, e1 = phone(browser, server, code, 0, aki_t)
+    c2, ben, e2 = phone(browser, server, code, 1, ben_t)
+    try:
+        aki.get_by_role("button", name="Begin!").click()
+        for page in (aki, ben):
+            page.wait_for_function("tkTable.table.state.phase === 'floor' && tkTable.table.timers.length === 1",
+                                   timeout=2_000)
+            page.locator("#clock-box").wait_for(state="visible", timeout=2_000)
+        deadline = "Date.now() + tkJutaku.remaining()"
+        assert abs(aki.evaluate(deadline) - ben.evaluate(deadline)) < 150
+        assert 55_000 < ben.evaluate("tkJutaku.remaining()") <= 60_000
+        assert ben.locator("#clock").inner_text() in ("1:00", "0:59", "0:58")
+        # Ben enters his pieces; Aki sees it within a second
+        ben.get_by_role("button", name="+").click()
+        ben.get_by_role("button", name="+").click()
+        ben.get_by_role("button", name="Enter").click()
+        aki.locator("#players li", has_text="done this floor").wait_for(timeout=1_000)
+        assert not e1 and not e2, e1 + e2
+    finally:
+        c1.close()
+        c2.close()
+
+
+def test_a_stop_on_one_phone_shows_on_the_other(server, browser):
+    code, host, (aki_t, ben_t) = table(server, ["Aki", "Ben"], {})
+    play(server, code, host, {"type": "start", "player": 0, "site": "suginami-1"})
+    play(server, code, host, {"type": "start", "player": 1, "site": "taito-2"})
+    c1, aki, e1 = phone(browser, server, code, 0, aki_t)
+    c2, ben, e2 = phone(browser, server, code, 1, ben_t)
+    try:
+        assert aki.locator("#map .jt-cell").count() == 36
+        aki.get_by_role("button", name="Begin!").click()
+        ben.locator("#stop").wait_for(state="visible", timeout=2_000)
+        ben.locator("#stop").click()
+        # Aki's phone shows Ben's stop and the check within a second
+        aki.locator("#checks [data-builder='1']", has_text="Ben called stop!").wait_for(timeout=1_000)
+        aki.get_by_role("button", name="Confirm").click()
+        ben.wait_for_function("tkTable.table.state.phase === 'move'", timeout=2_000)
+        assert ben.evaluate("tkTable.table.state.players[1].kept[0].site") == "taito-2"
+        # Ben moves by tapping a highlighted card on the map
+        ben.locator("#map button.jt-cell.target").first.click()
+        aki.wait_for_function("tkTable.table.state.mover === 1", timeout=2_000)
+        assert not e1 and not e2, e1 + e2
+    finally:
+        c1.close()
+        c2.close()
+
+
+def test_new_table_form_chooses_the_variant(server, browser):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    try:
+        page.goto(server.url + "/new/jutaku")
+        page.locator("#p0").fill("Aki")
+        page.locator("#p1").fill("Ben")
+        page.get_by_text("Countdown.").click()
+        page.get_by_role("button", name="Start the table").click()
+        page.wait_for_url("**/t/*")
+        code = page.url.rsplit("/", 1)[1]
+        state = api(server, f"/api/tables/{code}")["state"]
+        assert state["mode"] == "countdown" and state["floor_seconds"] == [60, 45, 30, 15]
+        assert not errors, errors
+    finally:
+        ctx.close()
