@@ -20,6 +20,7 @@ import threading
 from pathlib import Path
 
 from . import create_app, datadir, qr
+from .server import create_server
 
 
 def lan_address() -> str:
@@ -96,12 +97,7 @@ def main(argv=None) -> int:
               "afresh, or restore a copy", file=sys.stderr)
         return 2
 
-    import waitress
-    # Bodies over the app's own limit are refused by waitress before it buffers them (the app
-    # answers 413 JSON for anything between).
-    server = waitress.create_server(app, host=host, port=args.port, threads=app.config["THREADS"],
-                                    channel_timeout=60, connection_limit=200, ident="tokyo-companion",
-                                    max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])
+    server = create_server(app, host=host, port=args.port, threads=app.config["THREADS"])
     threading.Thread(target=warm_up, args=(app,), name="warm-up", daemon=True).start()
     port = server.effective_port
     if args.port == 0 and not args.base_url:      # a free port was asked for: now it is known

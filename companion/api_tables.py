@@ -180,14 +180,15 @@ def events(code):
             "application/json":
         events, seq = s.tables.events(code, after, viewer)
         return jsonify({"events": events, "seq": seq})
-    if not s.hub.try_open():
+    client = request.remote_addr or ""
+    if not s.hub.try_open(client):
         raise ApiError(503, "Too many live connections; poll with Accept: application/json instead.")
     cfg = current_app.config
     body = live.stream(s.tables, s.hub, code, after, viewer, s.clock, heartbeat_s=cfg["SSE_HEARTBEAT_S"],
                        max_s=cfg["SSE_MAX_S"], retry_ms=cfg["SSE_RETRY_MS"])
     response = Response(body, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    response.call_on_close(s.hub.close)  # the stream's slot is freed however the stream ends
+    response.call_on_close(lambda: s.hub.close(client))   # freed however the stream ends
     return response
 
 

@@ -31,7 +31,7 @@ def create_app(config: dict | None = None) -> Flask:
     store = Store(data_dir / "companion.sqlite3", app.config["BUSY_TIMEOUT_MS"])
     games = catalog.discover(app.config["EXTRA_GAMES"])
     clock = app.config["CLOCK"] or ServerClock()
-    hub = Hub(app.config["SSE_MAX_STREAMS"])
+    hub = Hub(app.config["SSE_MAX_STREAMS"], app.config["SSE_PER_CLIENT"])
     tables = Tables(store, games, clock, hub.notify, app.config["SNAPSHOT_EVERY"],
                     app.config["VIEW_CACHE_DEPTH"])
     expiry = Expiry(tables, clock)

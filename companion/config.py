@@ -40,6 +40,8 @@ DEFAULTS: dict = {
     # At most this many live streams at once; more get 503 and the page falls back to polling,
     # so that ordinary requests always find a free thread.
     "SSE_MAX_STREAMS": 24,
+    # Live streams one client address may hold (a phone needs one; a laptop with a few tabs more).
+    "SSE_PER_CLIENT": 4,
     # A comment line this often keeps proxies and phones from dropping an idle stream and frees the
     # thread of a phone that went away (the write fails).
     "SSE_HEARTBEAT_S": 15.0,

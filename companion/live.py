@@ -23,10 +23,12 @@ from typing import Callable, Iterator
 class Hub:
     """Wakes the streams of a table when an event is appended (in this process)."""
 
-    def __init__(self, max_streams: int):
+    def __init__(self, max_streams: int, per_client: int | None = None):
         self._cond = threading.Condition()
         self._versions: dict[str, int] = defaultdict(int)
         self._slots = threading.BoundedSemaphore(max(1, max_streams))
+        self.per_client = per_client or max(1, max_streams)
+        self._by_client: dict[str, int] = defaultdict(int)
         self.stopping = False
         self._on_stop: list[Callable[[], None]] = []
 
@@ -58,10 +60,22 @@ class Hub:
         for callback in self._on_stop:
             callback()
 
-    def try_open(self) -> bool:
-        return self._slots.acquire(blocking=False)
+    def try_open(self, client: str = "") -> bool:
+        """A stream slot for `client` (its address): at most `per_client` each, so one client
+        cannot hold every slot."""
+        with self._cond:
+            if self._by_client[client] >= self.per_client:
+                return False
+            if not self._slots.acquire(blocking=False):
+                return False
+            self._by_client[client] += 1
+            return True
 
-    def close(self) -> None:
+    def close(self, client: str = "") -> None:
+        with self._cond:
+            self._by_client[client] -= 1
+            if self._by_client[client] <= 0:
+                del self._by_client[client]
         self._slots.release()
 
 

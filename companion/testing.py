@@ -34,12 +34,13 @@ class FakeClock:
 
 
 class ServerThread:
-    """A real waitress server for `app` on 127.0.0.1 and a free port, in a background thread."""
+    """The companion's real server (companion.server) for `app` on 127.0.0.1 and a free port, in a
+    background thread."""
 
-    def __init__(self, app, threads: int = 16):
-        import waitress
+    def __init__(self, app, threads: int = 16, **options):
+        from .server import create_server
         self.app = app
-        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+        self.server = create_server(app, host="127.0.0.1", port=0, threads=threads, **options)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -1,0 +1,134 @@
+"""The companion's HTTP server: waitress, with what a table night on a shared Wi-Fi needs on top.
+
+- **Fair to every phone.** One client address may hold at most `per_client` connections (more are
+  answered 503 JSON and closed at once), so one stranger cannot take all of waitress's
+  `connection_limit` slots; a request must arrive whole within `request_deadline` seconds of its
+  first byte (a client trickling a byte every 20 s is closed), and idle connections close after
+  `channel_timeout`. Live streams are limited per address by the app itself (live.Hub).
+- **JSON errors from the HTTP layer too.** Waitress answers some requests itself, before the app
+  runs (a body over max_request_body_size, malformed headers): those answers are JSON like every
+  other error of the API (API.md), with the same security headers.
+
+`create_server(app, host, port, **options)` returns a server with `.run()`, `.close()` and
+`.effective_port`, like waitress.create_server.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
+from waitress.server import TcpWSGIServer
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
+
+from .errors import MESSAGES
+from .security import HEADERS
+
+log = logging.getLogger(__name__)
+
+#: Connections one client address may hold at once. A phone's browser opens up to 6 per host, plus
+#: its live stream; a laptop a few more.
+PER_CLIENT = 24
+#: Seconds a request may take to arrive whole, from its first byte.
+REQUEST_DEADLINE = 30.0
+
+
+def json_error(status: int, reason: str, detail: str = "") -> tuple[str, list, bytes]:
+    message = MESSAGES.get(status) or f"The request could not be handled ({reason})."
+    if detail and status == 400:
+        message = f"The request is malformed: {detail.strip().rstrip('.')}."
+    body = json.dumps({"error": message}).encode()
+    headers = [("Content-Type", "application/json"), *HEADERS.items()]
+    return f"{status} {reason}", headers, body
+
+
+class JsonErrorTask(ErrorTask):
+    """Waitress's own error answers (413, 400, 431, …) as API.md's JSON errors."""
+
+    def execute(self):
+        error = self.request.error
+        status, headers, body = json_error(error.code, error.reason, str(error.body))
+        self.status = status
+        self.response_headers.extend(headers)
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class CompanionChannel(HTTPChannel):
+    error_task_class = JsonErrorTask
+    request_started: float | None = None
+
+    def received(self, data):
+        if data and self.request is None:
+            self.request_started = time.monotonic()     # the first byte of a new request
+        return super().received(data)
+
+
+class CompanionServer(TcpWSGIServer):
+    channel_class = CompanionChannel
+
+    def __init__(self, *args, per_client: int = PER_CLIENT,
+                 request_deadline: float = REQUEST_DEADLINE, **kw):
+        self.per_client = per_client
+        self.request_deadline = request_deadline
+        super().__init__(*args, **kw)
+
+    def handle_accept(self):
+        try:
+            accepted = self.accept()
+            if accepted is None:
+                return
+            conn, addr = accepted
+            self.set_socket_options(conn)
+        except OSError:
+            return
+        addr = self.fix_addr(addr)
+        host = addr[0] if isinstance(addr, tuple) else addr
+        held = sum(1 for ch in self.active_channels.values()
+                   if isinstance(ch.addr, tuple) and ch.addr[0] == host)
+        if held >= self.per_client:
+            log.warning("refused a connection from %s: it holds %d already", host, held)
+            self._refuse(conn)
+            return
+        self.channel_class(self, conn, addr, self.adj, map=self._map)
+
+    @staticmethod
+    def _refuse(conn) -> None:
+        status, headers, body = json_error(503, "Service Unavailable")
+        lines = [f"HTTP/1.1 {status}", *(f"{k}: {v}" for k, v in headers),
+                 f"Content-Length: {len(body)}", "Connection: close", "Retry-After: 5", "", ""]
+        try:
+            conn.setblocking(True)
+            conn.settimeout(1.0)
+            conn.sendall("\r\n".join(lines).encode() + body)
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    def maintenance(self, now):
+        super().maintenance(now)
+        mono = time.monotonic()
+        for channel in list(self.active_channels.values()):
+            started = getattr(channel, "request_started", None)
+            if channel.request is not None and started is not None \
+                    and mono - started > self.request_deadline:
+                channel.will_close = True      # a request trickling in: its time is up
+
+
+def create_server(app, host: str = "127.0.0.1", port: int = 5000, *, threads: int = 32,
+                  per_client: int = PER_CLIENT, request_deadline: float = REQUEST_DEADLINE,
+                  **adjustments) -> CompanionServer:
+    # Bodies over the app's own limit are refused before they are buffered (as JSON: the app
+    # answers 413 JSON for anything between).
+    limit = 4 * int(app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024)
+    options = {"channel_timeout": 60, "connection_limit": 200, "ident": "tokyo-companion",
+               "cleanup_interval": 5, "max_request_body_size": limit, **adjustments}
+    adj = Adjustments(host=host, port=port, threads=threads, **options)
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(adj.threads)
+    return CompanionServer(app, map={}, dispatcher=dispatcher, adj=adj, sockinfo=adj.listen[0],
+                           per_client=per_client, request_deadline=request_deadline)
