@@ -58,7 +58,7 @@ def test_a_whole_game_on_two_phones(server, browser):
         errors.append(errs)
         page.goto(server.url + f"/t/{code}/board")
         page.locator("#seat-buttons button").nth(seat).click()
-        page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=10_000)
+        page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=20_000)
         pages.append(page)
     if SHOTS:
         pages[0].screenshot(path=f"{SHOTS}/sapporo-board-start.png", full_page=True)
@@ -69,25 +69,25 @@ def test_a_whole_game_on_two_phones(server, browser):
             break
         turn = pages[0].evaluate("tkTable.table.needs.players[0]")
         page = pages[turn]
-        page.wait_for_function(f"tkTable.table.seq === {seq}", timeout=5_000)
+        page.wait_for_function(f"tkTable.table.seq === {seq}", timeout=15_000)
         buttons = page.locator("#moves button:not([disabled])")
-        buttons.first.wait_for(timeout=5_000)
+        buttons.first.wait_for(timeout=15_000)
         other = page.locator("#moves details summary", has_text="Pay otherwise")
         if not refused and other.count():
             # a payment that does not add up is refused with the engine's reasons, nothing changes
             other.first.click()
             page.locator("#moves button.pay-other").first.click()
-            page.locator("#msg.bad", has_text="AP").wait_for(timeout=5_000)
+            page.locator("#msg.bad", has_text="AP").wait_for(timeout=15_000)
             assert page.evaluate("tkTable.table.seq") == seq
             refused = True
             if SHOTS:
                 page.screenshot(path=f"{SHOTS}/sapporo-board-action.png", full_page=True)
         buttons.first.click()
         for p in pages:      # both phones see the move
-            p.wait_for_function(f"tkTable.table.seq > {seq}", timeout=5_000)
+            p.wait_for_function(f"tkTable.table.seq > {seq}", timeout=15_000)
         moves += 1
     for p in pages:
-        p.locator("#result").wait_for(state="visible", timeout=5_000)
+        p.locator("#result").wait_for(state="visible", timeout=15_000)
         text = p.locator("#result").inner_text()
         assert "wins" in text and "fame" in text
         assert p.evaluate("document.documentElement.scrollWidth") <= 390
@@ -103,7 +103,7 @@ def test_the_calculator_page(server, browser):
     page.locator("label.check", has_text="Second tier").locator("input").check()
     page.locator("label.check", has_text="Top tier").locator("input").check()
     page.locator("[data-field='council.right'] button[data-step='1']").click()
-    page.wait_for_function("document.querySelector('#points').textContent === '18'", timeout=5_000)
+    page.wait_for_function("document.querySelector('#points').textContent === '18'", timeout=15_000)
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/sapporo-score.png", full_page=True)
     # E. Dunn scores from the columns' spaces: sheep and cattle on the second space from the top
@@ -112,5 +112,32 @@ def test_the_calculator_page(server, browser):
         for _ in range(4):
             page.locator(f"[data-field='pioneering.columns.{col}'] button[data-step='1']").click()
     page.wait_for_function("document.querySelector('#points').textContent === String(18 + 2 + 2 + 7)",
-                           timeout=5_000)
+                           timeout=15_000)
+    assert errors == []
+
+
+def test_table_mode_the_table_enters_its_tiles(server, browser):
+    import json
+    import urllib.request
+    req = urllib.request.Request(server.url + "/api/tables", method="POST", data=json.dumps(
+        {"game": "sapporo-1876", "players": ["Aki", "Ben"], "options": {"tiles": "table"}}).encode(),
+        headers={"Content-Type": "application/json"})
+    code = json.loads(urllib.request.urlopen(req).read())["code"]
+    ctx, page, errors = phone(browser)
+    page.goto(server.url + f"/t/{code}/board")
+    page.locator("#seat-buttons button").nth(0).click()
+    page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=20_000)
+    from generator import canon
+    data = canon.load("sapporo-1876")
+    persons = [p.name for p in data.persons][:6]
+    buildings = [b.name for b in data.building_tiles]
+    for group, names in (("persons", persons), ("buildings", buildings[:6]), ("beside", buildings[6:10])):
+        for name in names:
+            page.locator(f"fieldset[data-group={group}] label.check", has_text=name).locator("input").check()
+    # a building already on the board cannot also be beside it
+    assert page.locator(f"fieldset[data-group=beside] label.check", has_text=buildings[0]).locator(
+        "input").is_disabled()
+    page.locator("#lay-out").click()
+    page.wait_for_function("tkTable.table.state.phase === 'buy'", timeout=15_000)
+    assert page.evaluate("tkTable.table.state.beside.length") == 4
     assert errors == []

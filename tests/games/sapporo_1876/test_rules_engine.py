@@ -338,3 +338,75 @@ def test_seats_act_only_for_themselves(rules):
     s = at_spot(rules, "agricultural-college")
     assert rules.validate(s, {"type": "pass", "player": 0}, Ctx(0, 1))
     assert rules.validate(s, {"type": "pass", "player": 0}, Ctx(0, 0)) == []
+
+
+def test_harvest_returns_active_first_then_step_7_uses_a_freed_tile(rules):
+    s = started(rules)
+    s["harvest"] = 2
+    for pl in s["players"]:
+        pl["buildings"] = [{"id": "toyohira-bridge", "worker": True}] if pl is s["players"][0] else \
+            [{"id": "dairy", "worker": True}]
+        pl["area"] = 0
+    s = move(rules, s, type="move-pawn", player=0, spot="agricultural-college")
+    s = move(rules, s, type="pass", player=0)
+    s = move(rules, s, type="pass", player=1)
+    assert s["returns"] == [0, 1] and rules.actors(s).seats == (0,)
+    assert "turn" in refused(rules, s, type="return-workers", player=1, tiles=["dairy"])
+    s = move(rules, s, type="return-workers", player=0, tiles=["toyohira-bridge"])
+    s = move(rules, s, type="return-workers", player=1, tiles=["dairy"])
+    # step 7: the active player may use the tile the harvest just freed
+    assert s["phase"] == "end" and s["current"] == 0
+    yen = s["players"][0]["yen"]
+    s = move(rules, s, type="use-building", player=0, tile="toyohira-bridge")
+    assert s["players"][0]["yen"] == yen + 2
+    s = rules.apply(s, {"type": "end-turn", "player": 0}) if s["phase"] == "end" else s
+    assert s["current"] == 1 and s["phase"] == "move"
+
+
+def test_building_actions_pay_any_resource_at_2_ap_and_keep_to_their_columns(rules):
+    s = started(rules)
+    pl = s["players"][0]
+    pl["buildings"] = [{"id": "makomanai-farm", "worker": False}]
+    pl["resources"] = {"wheat": 1, "rice-bale": 0, "sheep": 0, "cattle": 0}
+    pl["yen"] = 0
+    assert "pioneers only" in refused(rules, s, type="use-building", player=0, tile="makomanai-farm",
+                                      action={"steps": ["wheat"], "pay": {"wheat": 1}})
+    assert "pioneers only" in refused(rules, s, type="use-building", player=0, tile="makomanai-farm",
+                                      action={"steps": ["sheep"], "pay": {"wheat": 1}})
+    # 1 yen from the tile, then a new cattle column (2 AP) paid with 1 wheat at 2 AP
+    s2 = move(rules, s, type="use-building", player=0, tile="makomanai-farm",
+              action={"steps": ["cattle"], "pay": {"wheat": 1}})
+    p2 = s2["players"][0]
+    assert p2["pioneer"]["cattle"] == 1 and p2["yen"] == 1 and p2["resources"]["wheat"] == 0
+    assert p2["area"] == pl["area"] - 2           # one worker on the tile, one in the new column
+
+
+def test_every_suggested_move_and_payment_is_legal(rules):
+    import random
+    rng = random.Random(4)
+    for mode in ("table", "companion"):
+        s = rules.setup(["Aki", "Ben"], {"tiles": mode}, 6)
+        while rules.result(s) is None:
+            needs = rules.needs(s)
+            assert needs["prompt"] and needs["players"]
+            for o in needs["options"]:
+                assert rules.validate(s, o["move"]) == [], o
+                for pay in o.get("payments", []):
+                    assert rules.validate(s, {**o["move"], "pay": pay}) == [], (o, pay)
+                    assert E_ap(rules, s, o, pay) >= o["cost"]
+            s = rules.apply(s, rng.choice(needs["options"])["move"])
+        assert rules.needs(s)["options"] == []
+
+
+def E_ap(rules, s, o, pay):
+    from companion.games.sapporo_1876.rules import engine
+    return engine.payment_value(rules.ix, pay, o["values"])
+
+
+def test_history_lines_read_as_sentences(rules):
+    s = at_spot(rules, "agricultural-college")
+    line = rules.describe(s, {"type": "educate", "player": 0, "workers": 1, "pay": {"rice-bale": 1}})
+    assert line == "Aki educates 1 worker(s) for 1 Rice bale"
+    assert rules.describe(s, {"type": "move-pawn", "player": 1, "spot": "pioneer-village"}) == \
+        "Ben moves the action pawn to the Pioneer Village"
+    assert rules.describe(s, {"junk": 1}) == "?"

@@ -67,8 +67,40 @@
     renderMoves(); renderSpots(); renderTracks(); renderCouncil(); renderTiles(); renderBoards(); renderPreview();
   }
 
+  /** Table mode, set-up: tap the tiles the table laid out (6 persons, 6 buildings, 4 beside). */
+  function layoutForm() {
+    const ids = (kind) => Object.keys(B.tiles).filter((id) => B.tiles[id].kind === kind);
+    const groups = [["persons", "On the 6 person spaces", ids("person"), 6], ["buildings", "On the 6 building spaces", ids("building"), 6],
+                    ["beside", "The 4 beside the board", ids("building"), 4]];
+    const chosen = { persons: [], buildings: [], beside: [] };
+    const boxes = [];
+    const send_ = el("button", { type: "button", id: "lay-out", disabled: true }, "Lay out these tiles");
+    const check = () => {
+      const taken = new Set([...chosen.buildings, ...chosen.beside]);
+      for (const [box, group, id] of boxes) box.disabled = !box.checked && (
+        chosen[group].length >= groups.find((g) => g[0] === group)[3] || (group !== "persons" && taken.has(id)));
+      send_.disabled = groups.some(([g, , , n]) => chosen[g].length !== n);
+    };
+    const sections = groups.map(([group, title, list, n]) => el("fieldset", { class: "card", "data-group": group },
+      el("legend", null, title + " (" + n + ")"),
+      list.map((id) => {
+        const box = el("input", { type: "checkbox", value: id, onchange: () => {
+          if (box.checked) chosen[group].push(id); else chosen[group] = chosen[group].filter((x) => x !== id);
+          check();
+        } });
+        boxes.push([box, group, id]);
+        return el("label", { class: "check" }, box, B.tiles[id].name + " · " + B.tiles[id].cost);
+      })));
+    send_.addEventListener("click", () => send({ type: "lay-out-tiles", ...chosen }, send_));
+    return [...sections, send_];
+  }
+
   function renderMoves() {
     const m = me(), host = tk.isHost(code);
+    if (st.phase === "tiles") {
+      if (!$("#lay-out")) $("#moves").replaceChildren(...layoutForm());
+      return;
+    }
     const mine = (needs.options || []).filter((o) => host || o.move.player === undefined || o.move.player === m);
     $("#moves-section").hidden = !!table.result;
     if (!mine.length) {
