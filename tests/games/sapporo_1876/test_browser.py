@@ -141,3 +141,22 @@ def test_table_mode_the_table_enters_its_tiles(server, browser):
     page.wait_for_function("tkTable.table.state.phase === 'buy'", timeout=15_000)
     assert page.evaluate("tkTable.table.state.beside.length") == 4
     assert errors == []
+
+
+def test_new_table_form_with_the_games_options(server, browser):
+    ctx, page, errors = phone(browser)
+    page.goto(server.url + "/new/sapporo-1876")
+    page.locator("#p0").fill("Aki")
+    page.locator("#p1").fill("Ben")
+    page.get_by_text("The companion draws.").click()
+    page.locator("select[name=start_player]").select_option("1")
+    page.get_by_role("button", name="Start the table").click()
+    page.wait_for_url(lambda url: "/t/" in url, timeout=20_000)
+    code = page.url.rsplit("/", 1)[1]
+    page.goto(server.url + f"/t/{code}/board")
+    page.wait_for_function("window.tkTable && tkTable.table", timeout=20_000)
+    state = page.evaluate("tkTable.table.state")
+    assert state["mode"] == "companion" and state["start_player"] == 1 and len(state["beside"]) == 4
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/sapporo-board-setup.png", full_page=True)
+    assert errors == []

@@ -447,10 +447,12 @@ def _action_options(ix: Index, state: dict, p: int, action: str, values, columns
         if left <= 1:
             specs += [{"workers": left, "fame": k} for k in (1, 2)]
     elif action == "pioneer":
-        for c in ix.columns:
-            if not columns or c in columns:
-                specs.append({"steps": [c]})
-                specs.append({"steps": [c, c]})
+        cols = [c for c in ix.columns if not columns or c in columns]
+        for c in cols:
+            specs.append({"steps": [c]})
+            specs.append({"steps": [c, c]})
+        started = [c for c in cols if pl["pioneer"][c]]
+        specs += [{"steps": [a, b]} for i, a in enumerate(started) for b in started[i + 1:]]
     elif action == "invest":
         specs += [{"tile": t} for t in state["persons"] + state["buildings"] if t]
     elif action == "appoint":
@@ -568,7 +570,7 @@ def _describe(ix: Index, state: dict, move: dict) -> str:
         if t == "lay-out-tiles":
             return "The tiles are laid out: " + ", ".join(ix.tile_name[x] for x in move["persons"])
         if t == "buy-building":
-            return f"{name} buys {ix.tile_name[move['tile']]}"
+            return f"{name} buys {ix.tile_name[move['tile']]} ({ix.building[move['tile']].cost} yen)"
         if t == "place-pioneer":
             return f"{name} places a pioneer in the {ix.col[move['column']].name}"
         if t == "move-pawn":
