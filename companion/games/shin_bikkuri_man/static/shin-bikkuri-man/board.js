@@ -302,5 +302,6 @@
 
   $("#play").addEventListener("click", () => { const m = fullDraft(); if (m) send(m); });
   $("#clear").addEventListener("click", () => { resetDraft(); ui.tile = null; say(""); render(); });
+  window.tkTable = link;        // for the browser tests
   link.start();
 })();

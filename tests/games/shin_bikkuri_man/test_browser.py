@@ -1,0 +1,79 @@
+"""Shin Bikkuri Man's board twin in a real headless Chromium on phone-sized windows (390 x 844):
+a tile chosen, rotated and flipped, its cost shown before Play, placed by a tap, and seen on another
+phone within a second."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+GAME = "shin-bikkuri-man"
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+def test_place_a_tile_with_rotate_and_flip_and_see_it_on_another_phone(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from companion import create_app
+    from companion.testing import ServerThread
+
+    app = create_app({"DATA_DIR": tmp_path, "SSE_HEARTBEAT_S": 2})
+    client = app.test_client()
+    made = client.post("/api/tables", json={"game": GAME, "players": ["Aki", "Ben"],
+                                            "options": {"deck": "table"}}).get_json()
+    code, host = made["code"], {"Authorization": f"Bearer {made['host_token']}"}
+    seq = 0
+    for move in ({"type": "fill-harbour", "cards": ["blue", "green", "blue", "yellow", "purple", "green", "blue"]},
+                 {"type": "deal-hand", "player": 0, "cards": ["red", "red"]},
+                 {"type": "deal-hand", "player": 1, "cards": ["green", "green", "yellow"]}):
+        r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq, "move": move}, headers=host)
+        assert r.status_code == 200, r.get_json()
+        seq += 1
+
+    with ServerThread(app, threads=16) as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            pages, errors = [], []
+            for _ in range(2):
+                ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                          has_touch=True, bypass_csp=True)
+                page = ctx.new_page()
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(server.url + f"/t/{code}/board")
+                pages.append(page)
+            aki, ben = pages
+            aki.locator("#seat-buttons button").nth(0).click()
+            ben.locator("#seat-buttons button").nth(1).click()
+            for page in pages:
+                page.wait_for_function("window.tkTable && tkTable.mode === 'live'", timeout=10_000)
+                page.locator("#facade svg #live-squares").wait_for(state="attached", timeout=5_000)
+            ben.locator("#seats button[data-seat='0']").click()         # Ben watches Aki's façade
+            assert aki.evaluate("document.documentElement.scrollWidth") <= 390
+            # the colour-blind cue: each harbour card carries its colour's symbol
+            assert aki.locator("#harbour button svg polygon, #harbour button svg circle").count() == 7
+
+            aki.locator(".tiles button[data-tile='red-2']").click()
+            aki.locator("#rotate").click()
+            aki.locator("#flip").click()
+            # a tap too high up: unsupported, and the page says why before anything is sent
+            aki.locator("#facade .hit[data-col='2'][data-row='5']").click()
+            aki.locator("#summary.bad").wait_for(timeout=3_000)
+            assert "not supported" in aki.locator("#summary").inner_text()
+            assert aki.locator("#play").is_disabled()
+            aki.locator("#facade .hit[data-col='2'][data-row='1']").click()
+            aki.wait_for_function("document.querySelector('#summary').textContent.includes('Cost 2')",
+                                  timeout=3_000)
+            assert aki.locator("#facade #preview .sq").count() == 2
+            squares = aki.evaluate("sbmBoard.draft.squares")
+            assert sorted(map(tuple, squares)) == [(2, 1), (2, 2)]
+            assert aki.evaluate("sbmBoard.draft.brick") == [2, 1]           # flipped: brick at the bottom
+            aki.get_by_role("button", name="Play", exact=True).click()
+            aki.locator("#facade #live-squares [data-square='2,1'][data-brick='1']").wait_for(timeout=2_000)
+            ben.locator("#facade #live-squares [data-square='2,2'][data-brick='0']").wait_for(timeout=1_000)
+            assert ben.locator("#facade #live-squares [data-square='2,1'] polygon, "
+                               "#facade #live-squares [data-square='2,1'] circle").count() >= 1
+            assert not errors, errors
+        finally:
+            browser.close()
