@@ -49,6 +49,8 @@ def page_data(data) -> dict:
         "thresholds": list(data.franchise.coupon_thresholds),
         "max_cemeteries": data.income.max_cemeteries_per_lot,
         "rounds": data.rounds.count,
+        "interest_percent": data.loan.interest_percent,
+        "penalty": data.income.golden_rule_penalty,
     }
 
 

@@ -34,7 +34,7 @@
     $("#out").replaceChildren(
       el("p", null, el("strong", null, "Franchises: "), Object.entries(res.franchise).map(([c, v]) => (B.colours.find((x) => x.id === c) || { name: c }).name + " " + yen(v)).join(" · ") || "none"),
       el("ul", { class: "list" }, res.hotels.map((h) => el("li", null, h.id + ": " + yen(h.franchise) + " + " + yen(h.attraction) + " − " + yen(h.deduction) + " → ", el("strong", null, yen(h.income)), h.capped ? " (capped)" : ""))),
-      el("p", { class: "total" }, res.players.map((p) => "Player " + (p.player + 1) + ": " + yen(p.income)).join(" · ")));
+      el("p", { class: "ch-price" }, res.players.map((p) => "Player " + (p.player + 1) + ": " + yen(p.income)).join(" · ")));
   }
   $("#add-lot").onclick = () => { lots.push({ cemeteries: 0, faces: [], hotels: [] }); render(); };
   render();

@@ -106,6 +106,33 @@
     renderLedgers(w);
     renderFranchises();
     renderMap();
+    renderCorrections();
+  }
+
+  // ---------- corrections (entries of the table, any phone) ----------
+  const corr = { player: 0, yen: 0, coupons: 0, note: "" };
+  function renderCorrections() {
+    const box = $("#correction-form");
+    if (st.phase === "over") { $("#corrections").hidden = true; return; }
+    if (box.dataset.built !== String(table.seq)) {
+      box.dataset.built = String(table.seq);
+      const note = el("input", { type: "text", value: corr.note, placeholder: "why (shown in the ledger)" });
+      note.oninput = () => { corr.note = note.value; };
+      const num = (key) => { const i = el("input", { type: "number", inputmode: "numeric", value: String(corr[key]) }); i.onchange = () => { corr[key] = parseInt(i.value, 10) || 0; }; return i; };
+      const who = el("select", null, st.players.map((p, i) => el("option", { value: String(i), selected: i === corr.player ? "" : null }, p.name)));
+      who.onchange = () => { corr.player = parseInt(who.value, 10); };
+      box.replaceChildren(field("Player", who), field("Yen (negative: taken)", num("yen")), field("Coupons (negative: taken)", num("coupons")),
+        field("Note", note), el("button", { type: "button", class: "secondary", onclick: async () => {
+          const r = await send({ type: "correction", player: corr.player, yen: corr.yen, coupons: corr.coupons, note: corr.note });
+          if (r.ok) { corr.yen = 0; corr.coupons = 0; corr.note = ""; box.dataset.built = ""; }
+        } }, "Record the correction"));
+    }
+    const hs = (st.hotels || []).filter((h) => !h.withheld);
+    $("#penalties").replaceChildren(el("h3", null, "Golden rule broken"),
+      el("p", { class: "small muted" }, "A hotel that should not have been built: its owner pays " + yen(B.penalty) + " per capsule per income phase since it was built, and it earns nothing until a vending machine or cemetery is added to its land."),
+      ...(hs.length ? hs.map((h) => el("div", { class: "row" }, el("span", { class: "grow" }, swatch(h.colour), h.id + " on " + h.land + " (" + h.capsules + " capsules)"),
+        el("button", { type: "button", class: "secondary", onclick: () => { if (confirm("Record the golden rule penalty for " + h.id + "?")) send({ type: "golden-rule-penalty", hotel: h.id }); } }, "Penalty")))
+        : [el("p", { class: "small muted" }, "No hotel yet.")]));
   }
 
   function renderLoans(w) {
@@ -352,7 +379,7 @@
   // ---------- ledgers ----------
   function renderLedgers(w) {
     $("#ledgers").replaceChildren(...st.players.map((p, i) => {
-      const interest = p.loan ? p.loan / 10 : 0;
+      const interest = p.loan ? p.loan * B.interest_percent / 100 : 0;
       const debt = p.loan ? p.loan + interest * st.round : null;
       const entries = st.entries.filter((e) => e.seat === i).slice().reverse();
       return el("div", { class: "ch-led" + (i === w ? " me" : ""), id: "ledger-" + i },
