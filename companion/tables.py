@@ -115,22 +115,28 @@ class Tables:
         self._cache: collections.OrderedDict[str, collections.deque[View]] = collections.OrderedDict()
         self._lock = threading.Lock()
         self._due: dict[str, int] = {}
+        self._tokens: dict[str, dict[str, Who]] = {}     # code -> {token hash: HOST | seat}
+        self._rows: dict[str, TableRow] = {}              # tables never change once created
         store.on_lost = self._forget_all
 
     # -- who is asking ------------------------------------------------------------------------------
     def who(self, code: str, token: str | None) -> Who:
-        """HOST, the seat index the token holds at table `code`, or None."""
+        """HOST, the seat index the token holds at table `code`, or None. The table's tokens are
+        read once and kept (seat changes forget them), so a write does not read them again."""
         if not token:
             return None
         digest = token_hash(token)
-        with self.store.read() as tx:
-            table = self._table(tx, code)
-            if table.host_hash is not None and secrets.compare_digest(table.host_hash, digest):
-                return HOST
-            for player, held in tx.seats(code).items():
-                if secrets.compare_digest(held, digest):
-                    return player
-        return None
+        known = self._tokens.get(code)
+        if known is None:
+            with self.store.read() as tx:
+                table = self._table(tx, code)
+                known = {held: player for player, held in tx.seats(code).items()}
+                if table.host_hash is not None:
+                    known[table.host_hash] = HOST
+            with self._lock:
+                self._tokens[code] = known
+        # (a dict lookup by the hash: the hash, not the token, is what an attacker would time)
+        return known.get(digest)
 
     # -- reading ------------------------------------------------------------------------------------
     def get(self, code: str, viewer: Who = None) -> dict:
@@ -265,6 +271,7 @@ class Tables:
                                     "host (the phone that started the table) can hand it to you, or "
                                     "that phone can give it up.", seq=tx.seq(code))
             tx.claim_seat(code, player, token_hash(token), self.clock())
+        self._forget_tokens(code)
         self.notify(code)
         return 201, {"player": player, "name": table.players[player], "token": token}
 
@@ -277,6 +284,7 @@ class Tables:
             if who != HOST and who != player:
                 raise ApiError(403, "Only the phone in that seat, or the host, can give it up.")
             tx.free_seat(code, player)
+        self._forget_tokens(code)
         self.notify(code)
         return {"player": player, "claimed": False}
 
@@ -501,7 +509,14 @@ class Tables:
 
     # -- deriving -----------------------------------------------------------------------------------
     def _table(self, tx: Tx, code: str) -> TableRow:
-        table = tx.table(code) if code else None
+        table = self._rows.get(code)
+        if table is None:
+            table = tx.table(code) if code else None
+            if table is not None:
+                with self._lock:
+                    if len(self._rows) >= 4 * MAX_CACHED_TABLES:
+                        self._rows.clear()
+                    self._rows[code] = table
         if table is None:
             raise ApiError(404, f"There is no table with the code {codes.display(code)}; check the "
                                 "code and try again.")
@@ -614,9 +629,16 @@ class Tables:
         return None
 
     def _forget_all(self) -> None:
-        """A group commit failed: views of its uncommitted events may be cached; drop them all."""
+        """A group commit failed: views of its uncommitted events may be cached (and seats of it):
+        drop them all."""
         with self._lock:
             self._cache.clear()
+            self._tokens.clear()
+            self._rows.clear()
+
+    def _forget_tokens(self, code: str) -> None:
+        with self._lock:
+            self._tokens.pop(code, None)
 
     def _remember_view(self, code: str, view: View) -> None:
         with self._lock:
