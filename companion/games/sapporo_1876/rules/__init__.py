@@ -28,6 +28,11 @@ State (plain JSON)
               persons [ids], buildings [{id, worker}], fame (gained during the game)}]
     history [{event, turn, gains | fame}]   last (what the last pawn move did, for the pages)
 
+needs(state) (the board twin's hints): {"phase", "players", "prompt", "moves", "options": [{"move",
+"text", and for actions "cost", "payments" (the cheapest, each minimal), "values" (AP per resource
+here)}], "preview": the final scoring as if the game ended now, per player (`score`)}. The options
+are a sample of the legal moves (legal_moves is never complete: payments and step orders are many).
+
 Moves ("player" = the seat making it; "pay" = {"<resource id>" | "yen": n})
 ------------------------------------------------------------------------------
   {"type": "lay-out-tiles", "persons": [6], "buildings": [6], "beside": [4]}            table mode, set-up
@@ -441,7 +446,7 @@ def _action_options(ix: Index, state: dict, p: int, action: str, values, columns
     specs: list[dict] = []
     if action == "educate":
         left = ix.academy_size - pl["educated"]
-        for n in range(1, min(left, 2) + 1):     # a choice of bonus where a tier with one is completed
+        for n in range(1, min(left, 3) + 1):     # a choice of bonus where a tier with one is completed
             bonus = [None] if _no_bonus(ix, pl, {"workers": n}) else ix.resources
             specs += [{"workers": n, **({"bonus": b} if b else {})} for b in bonus]
         if left <= 1:
@@ -546,8 +551,9 @@ def _legal(ix: Index, state: dict) -> list[dict]:
         pl = state["players"][p]
         occ = [b["id"] for b in pl["buildings"] if b["worker"]]
         out = [{"type": "return-workers", "player": p, "tiles": [t]} for t in occ]
-        if len(occ) > 1 and pl["yen"] >= 1:
-            out.append({"type": "return-workers", "player": p, "tiles": occ[:2]})
+        cost = ix.data.harvest.building_return_cost
+        out += [{"type": "return-workers", "player": p, "tiles": occ[:k]} for k in range(2, len(occ) + 1)
+                if (k - ix.data.harvest.free_building_returns) * cost <= pl["yen"]]
         return out
     if phase == "end":
         return [{"type": "end-turn", "player": cur}] + _building_options(ix, state, cur)
