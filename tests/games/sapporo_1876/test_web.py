@@ -109,3 +109,58 @@ def test_illegal_moves_are_422_with_reasons(client):
     r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": 0, "move": {
         "type": "lay-out-tiles", "persons": ["b-ryan"], "buildings": [], "beside": []}})
     assert r.status_code == 422 and r.json["reasons"]
+
+
+def body_of(rules, state, p):
+    """The calculator request for player p of a finished game, as a player would count it."""
+    pl = state["players"][p]
+    ix = rules.ix
+    top = len(ix.col[ix.columns[0]].spaces)
+    tiers = [pl["educated"] >= e for e in ix.tier_end]
+    return {"fame": pl["fame"],
+            "academy": {"lower_tier": tiers[0], "second_tier": tiers[1], "top_tier": tiers[2]},
+            "pioneering": {"top": sum(1 for v in pl["pioneer"].values() if v == top),
+                           "second": sum(1 for v in pl["pioneer"].values() if v == top - 1),
+                           "columns": dict(pl["pioneer"])},
+            "council": {c: sum(1 for s in sp if s == p) for c, sp in state["council"].items()},
+            "yen": pl["yen"], "resources": sum(pl["resources"].values()),
+            "resources_by_kind": dict(pl["resources"]), "persons": list(pl["persons"]),
+            "buildings": len(pl["buildings"]), "workers_in_area": pl["area"]}
+
+
+def test_the_calculator_agrees_with_the_engine_on_finished_games(client):
+    from companion.games.sapporo_1876.rules import RULES
+    rules = RULES(canon.load("sapporo-1876"))
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(12):
+        s = rules.setup(["Aki", "Ben"], {"tiles": "companion"}, seed)
+        while rules.result(s) is None:
+            options = rules.needs(s)["options"]
+            # prefer doing something to passing, so the boards fill up
+            doing = [o for o in options if o["move"]["type"] not in ("pass", "end-turn")]
+            s = rules.apply(s, rng.choice(doing or options)["move"])
+        for row in rules.result(s)["scores"]:
+            r = client.post("/api/sapporo-1876/score", json=body_of(rules, s, row["player"]))
+            assert r.status_code == 200, r.json
+            assert r.json["points"] == row["score"]
+            assert r.json["breakdown"] == row["breakdown"]
+            checked += 1
+    assert checked == 24
+
+
+@pytest.mark.parametrize("body, needs", [
+    ({"persons": ["w-clark"], "academy": {"second_tier": False}}, "academy.lower_tier"),
+    ({"persons": ["w-wheeler"]}, "pioneering.columns"),
+    ({"persons": ["h-capron"]}, "buildings"),
+    ({"persons": ["h-murahashi"]}, "workers_in_area"),
+])
+def test_the_calculator_names_the_field_a_person_needs(client, body, needs):
+    r = client.post("/api/sapporo-1876/score", json=body)
+    assert r.status_code == 422 and needs in " ".join(r.json["reasons"])
+
+
+def test_the_calculator_refuses_more_workers_than_a_player_has(client):
+    r = client.post("/api/sapporo-1876/score", json={"council": {"left": 3, "middle": 3, "right": 3},
+                                                     "pioneering": {"top": 1}})
+    assert r.status_code == 422 and "9 workers" in " ".join(r.json["reasons"])
