@@ -174,6 +174,8 @@ def components(game: str, kit: Kit) -> list[dict]:
             rows.append({"game": game, "kind": section.kind, "id": section.id, "copies": 1})
         elif isinstance(section, PageSection):
             rows.append({"game": game, "kind": section.kind, "id": section.id, "copies": section.copies})
+            rows += [{"game": game, "kind": kind, "id": cid, "copies": copies * section.copies}
+                     for kind, cid, copies in section.holds]
     return rows
 
 

@@ -77,6 +77,9 @@ class PageSection:
     copies: int = 1
     stock: str = "paper"
     file: str = "sheets"
+    #: the components printed on the page, (kind, id, copies), for manifest.json (e.g. the tiles
+    #: packed on a sheet of tiles); empty for a page that is a component by itself
+    holds: tuple[tuple[str, str, int], ...] = ()
 
 
 Section = CardSection | BoardSection | PageSection

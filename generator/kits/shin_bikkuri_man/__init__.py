@@ -38,15 +38,22 @@ def sheet_grid(layout, w: float, h: float) -> tuple[int, int]:
     return int(w // layout.square), int(h // layout.square)
 
 
-def tile_sheet_count(data, layout) -> int:
-    """Sheets of tiles on the home paper that needs most (the kit has the same sections on each)."""
+def tile_grid(layout) -> tuple[int, int]:
+    """Squares across and down of a sheet of tiles: what fits the printable area of every home
+    paper, so the sheets (and what each holds) are the same on Letter and A4."""
     sheets = load_sheet_layout()
     m = sheets.margin
-    counts = []
-    for pid in sheets.home_papers:
-        pw, ph = sheets.papers[pid].size
-        counts.append(len(pack(data, *sheet_grid(layout, pw - 2 * m, ph - 2 * m))))
-    return max(counts)
+    grids = [sheet_grid(layout, w - 2 * m, h - 2 * m)
+             for w, h in (sheets.papers[pid].size for pid in sheets.home_papers)]
+    return min(c for c, _ in grids), min(r for _, r in grids)
+
+
+def tile_sheets(data, layout):
+    return pack(data, *tile_grid(layout))
+
+
+def tile_sheet_count(data, layout) -> int:
+    return len(tile_sheets(data, layout))
 
 
 def build_kit(data, ctx: KitContext) -> Kit:
@@ -88,15 +95,14 @@ def build_kit(data, ctx: KitContext) -> Kit:
     def ref_back(canvas, item):
         comp.draw_reference(canvas, data, layout, pal, 1)
 
+    packed = tile_sheets(data, layout)
+
     def tile_sheet(k: int):
         def draw(canvas, w, h):
-            cols, rows = sheet_grid(layout, w, h)
-            sheets = pack(data, cols, rows)
-            if k >= len(sheets):
-                return
+            sheet = packed[k]
             s = layout.square
-            ox = (w - cols * s) / 2
-            for placed in sheets[k].placed:
+            ox = (w - sheet.columns * s) / 2
+            for placed in sheet.placed:
                 cells = dict(placed.cells)
                 mx = min(c for c, _ in cells)
                 my = min(r for _, r in cells)
@@ -105,14 +111,15 @@ def build_kit(data, ctx: KitContext) -> Kit:
                     draw_tile(canvas, pal, layout, placed.colour, rel, ox + mx * s, my * s)
         return draw
 
-    n_sheets = tile_sheet_count(data, layout)
+    n_sheets = len(packed)
     total_tiles = sum(copies for *_, copies in tile_list(data))
     sections = [
         CardSection("player-board", "Player boards", layout.board.size, boards, board_front,
                     stock="card stock (200-300 g/m²)", file="boards"),
         *[PageSection("facade-tiles", f"sheet-{k + 1}",
                       f"Façade tiles, sheet {k + 1} of {n_sheets} ({total_tiles} tiles in all)",
-                      tile_sheet(k), stock="card stock (200-300 g/m²)", file="tiles")
+                      tile_sheet(k), stock="card stock (200-300 g/m²)", file="tiles",
+                      holds=tuple(("facade-tile", tid, n) for tid, n in sorted(packed[k].count().items())))
           for k in range(n_sheets)],
         CardSection("card", "Cards and the end card", layout.card.size, cards, card_front, card_back),
         CardSection("ability-tile", "Ability tiles (front: unused, back: used)", layout.ability.size,

@@ -13,7 +13,7 @@ from generator.build import BuildOptions, build
 from generator.canon import load
 from generator.draw import Canvas
 from generator.kits.base import BoardSection, CardSection, KitContext, PageSection
-from generator.kits.shin_bikkuri_man import build_kit, render_component, sheet_grid, tile_sheet_count
+from generator.kits.shin_bikkuri_man import build_kit, render_component, sheet_grid, tile_grid, tile_sheet_count
 from generator.kits.shin_bikkuri_man.facade import Palette, draw_grid, draw_tile
 from generator.kits.shin_bikkuri_man.layout import load_layout
 from generator.kits.shin_bikkuri_man.tiles import pack, tile_list
@@ -88,13 +88,14 @@ def test_counts_match_the_data(kit, data):
     assert kit.not_printed == ()
 
 
-@pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_tiles_are_all_packed_on_as_few_sheets_as_the_area_allows(data, paper):
+def test_tiles_are_all_packed_on_as_few_sheets_as_the_area_allows(data):
     layout = load_layout()
     sl = sheet_layout()
-    m = sl.margin
-    w, h = (v - 2 * m for v in sl.papers[paper].size)
-    cols, rows = sheet_grid(layout, w, h)
+    cols, rows = tile_grid(layout)
+    for paper in ("letter", "a4"):                 # the sheet grid fits the printable area of both
+        w, h = (v - 2 * sl.margin for v in sl.papers[paper].size)
+        assert cols * layout.square <= w and rows * layout.square <= h
+        assert sheet_grid(layout, w, h)[0] >= cols
     sheets = pack(data, cols, rows)
     placed = Counter()
     squares = 0
@@ -106,8 +107,9 @@ def test_tiles_are_all_packed_on_as_few_sheets_as_the_area_allows(data, paper):
         squares += len(cells)
     wanted = {tid: copies for tid, _, _, copies in tile_list(data)}
     assert placed == Counter(wanted) and sum(wanted.values()) == 62
-    assert len(sheets) == -(-squares // (cols * rows))                          # the fewest possible
-    assert tile_sheet_count(data, layout) == len(sheets) == 2
+    assert len(sheets) == -(-squares // (cols * rows)) == 2                     # the fewest possible
+    assert sum(len(c) for p in sheets[0].placed for c in [p.cells]) == cols * rows  # sheet 1 is full
+    assert tile_sheet_count(data, layout) == len(sheets)
     # each placed tile keeps its exact shape and brick (some orientation of the data's shape)
     from generator.canon.polyomino import canonical
     shapes = {tid: canonical(cells) for tid, _, cells, _ in tile_list(data)}
@@ -135,7 +137,7 @@ def test_a_tile_square_is_the_board_square(data):
         assert bw <= pw - 2 * sl.margin and bh <= ph - 2 * sl.margin
 
 
-def test_pdfs_page_sizes_and_files(out, manifest):
+def test_pdfs_page_sizes_and_files(out, manifest, data):
     for paper, size in (("letter", (612, 792)), ("a4", (595.28, 841.89))):
         folder = out / paper / GAME
         names = sorted(p.name for p in folder.glob("*.pdf"))
@@ -152,6 +154,12 @@ def test_pdfs_page_sizes_and_files(out, manifest):
     ids = {(c["kind"], c["id"]): c["copies"] for c in manifest["components"] if c["game"] == GAME}
     assert ids[("card", "red")] == 14 and ids[("card", "end")] == 1
     assert ids[("ability-tile", "both-actions")] == 4
+    tiles = Counter()
+    for c in manifest["components"]:
+        if c["game"] == GAME and c["kind"] == "facade-tile":
+            tiles[c["id"]] += c["copies"]
+    assert tiles == Counter({c.id: c.count for c in data.components() if c.kind == "facade-tile"})
+    assert sum(tiles.values()) == 62
     assert manifest["not_printed"] == [] or all(n["game"] != GAME for n in manifest["not_printed"])
 
 
