@@ -144,8 +144,10 @@ SCHEMAS: dict[str, Any] = {
                  "description": "A game id (GET /api/games lists them; an unknown one is a 404)."},
         "players": {"type": "array", "items": {
             "type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": PLAYER_NAME,
-            "description": "Not only spaces; no control or invisible formatting characters. Runs "
-                           "of spaces become one, and the name is NFC-normalised. The number of "
+            "description": "Not only spaces; no control or invisible formatting characters; at "
+                           "least one visible character (Hangul fillers, the blank Braille pattern "
+                           "and tag characters are invisible); at most 3 combining marks on a "
+                           "letter. Runs of spaces become one, and the name is NFC-normalised. The number of "
                            "players and duplicate names (ignoring case) are the game's to refuse "
                            "(422)."}},
         "options": {"type": "object", "description": "Game options (see each game's engine)."},

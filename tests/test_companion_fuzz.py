@@ -277,10 +277,14 @@ PLAYER_NAME = re.compile(api_tables.PLAYER_NAME)
 @FAST
 @given(name=st.text(max_size=30))
 def test_the_documented_name_pattern_is_the_check(api, name):
-    """The OpenAPI document's pattern and maxLength for a name say exactly what the server takes."""
+    """The OpenAPI document's pattern and maxLength for a name, and the two rules its description
+    adds (a visible character, at most 3 combining marks on a letter), say exactly what the server
+    takes."""
     schema = api.doc["components"]["schemas"]["CreateTable"]["properties"]["players"]["items"]
-    documented = bool(PLAYER_NAME.fullmatch(name)) and len(name) <= schema["maxLength"]
+    documented = bool(PLAYER_NAME.fullmatch(name)) and len(name) <= schema["maxLength"] \
+        and api_tables.name_problem(name) is None
     assert schema["pattern"] == api_tables.PLAYER_NAME
+    assert "visible character" in schema["description"] and "combining marks" in schema["description"]
     r = api.post("/api/tables", json={"game": "counter", "players": [name]})
     assert r.status_code == (201 if documented else 400), (name, r.json)
 
