@@ -228,8 +228,9 @@ def draw_roll_table(canvas: Canvas, width: float, height: float, data: CapsuleHo
             label(canvas, (3, y, cw[0] - 2, 5), str(k + 1), t.small, fill=pal.ink, where="roll n")
             for i, b in enumerate(blds):
                 f = b.rolled_faces[k]
-                parts = ([yen(f.yen)] if f.yen else []) + ([f"{f.coupons} coupon" + ("s" if f.coupons > 1 else "")]
-                                                           if f.coupons else []) + (["no cemetery deduction"] if f.no_cemetery else [])
+                parts = ([yen(f.yen)] if f.yen else []) \
+                    + ([f"{f.coupons} coupon" + ("s" if f.coupons > 1 else "")] if f.coupons else []) \
+                    + (["no cemetery deduction"] if f.no_cemetery else [])
                 label(canvas, (2 + cw[0] + i * cw[1] + 1, y, cw[1] - 2, 5), " + ".join(parts), t.small, fill=pal.ink,
                       where="roll cell")
             y += 5

@@ -8,7 +8,7 @@ import pytest
 
 from generator.build import BuildOptions, build
 from generator.canon import load
-from generator.kits.base import CardSection, KitContext, PageSection
+from generator.kits.base import CardSection, KitContext
 from generator.kits.capsule_hotel import build_kit
 from generator.kits.capsule_hotel.pieces import die_buildings
 

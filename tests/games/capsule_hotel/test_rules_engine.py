@@ -3,7 +3,6 @@ of the Italian text played through moves, the purchase queue with an injected cl
 limit, barter conservation and the end of the game. The rules' own sentences are checked last in a
 test, skipped with a reason when ../shared is absent."""
 import copy
-import random
 
 import pytest
 
@@ -104,7 +103,7 @@ def test_loans_phase_ends_the_game_when_someone_can_repay(rules):
     assert res["winners"] == [0] and res["unit"] == "yen"
     labels = [b["label"] for b in res["scores"][0]["breakdown"]]
     assert "Loan received" in labels and "Income round 1" in labels and "Loan repaid" in labels
-    assert any(l.startswith("Interest (2 rounds") for l in labels)
+    assert any(ld.startswith("Interest (2 rounds") for ld in labels)
     assert rules.legal_moves(s).moves == [] and rules.actors(s).mode == "none"
 
 
@@ -192,7 +191,9 @@ def test_at_most_5_cemeteries_per_lot(rules, data):
     p = s["queue"][0]
     lot = land_of(s, p)
     for _ in range(5):
-        s = to_head(rules, s, p) if p in s["queue"] else to_head(rules, play(rules, s, {"type": "join-queue", "player": p}), p)
+        if p not in s["queue"]:
+            s = play(rules, s, {"type": "join-queue", "player": p})
+        s = to_head(rules, s, p)
         s = head_buys(rules, s, item="cemetery", land=lot)
     s = to_head(rules, play(rules, s, {"type": "join-queue", "player": p}), p)
     assert "5 cemeteries" in " ".join(rules.validate(s, {"type": "purchase", "player": p, "item": "cemetery",
@@ -381,7 +382,7 @@ def test_park_side_b_gives_adjacent_lots_500_and_starting_lots_as_one(data):
                     "adjoins": ["S1"]}}
     park = [{"id": "B1", "kind": "park", "land": "L1", "side": "B"}]
     r = I.compute(data, lands, [], park, {"B1": 1})
-    att = {l["lot"]: l["attraction"] for l in r["lots"]}
+    att = {ld["lot"]: ld["attraction"] for ld in r["lots"]}
     assert att == {"S1": 500, "S2": 500, "S3": 500, "L1": 1000}
 
 
@@ -491,8 +492,8 @@ def _totals(s):
     for p in s["players"]:
         for c, n in p["capsules"].items():
             caps[c] = caps.get(c, 0) + n
-    pieces = (len(s["hotels"]), len(s["buildings"]), sum(l["vending"] for l in s["lands"].values()),
-              sum(l["cemeteries"] for l in s["lands"].values()))
+    pieces = (len(s["hotels"]), len(s["buildings"]), sum(ld["vending"] for ld in s["lands"].values()),
+              sum(ld["cemeteries"] for ld in s["lands"].values()))
     return (sum(p["yen"] for p in s["players"]), sum(p["coupons"] for p in s["players"]), caps, pieces)
 
 
@@ -596,7 +597,6 @@ def test_tallest_hotel_variant(rules):
 
 def test_junk_never_raises(rules):
     s = start(rules, (6000, 6000))
-    rng = random.Random(0)
     for junk in (None, 3, [], {}, {"type": "purchase"}, {"type": "purchase", "player": 0, "item": "lot",
                  "board": [1]}, {"type": "propose-barter", "player": 0, "with": 1, "give": {"capsules": [1]},
                  "get": "x"}, {"type": "confirm-barter", "player": 0, "barter": {}}):

@@ -90,15 +90,12 @@ Decisions where the Italian text is silent
 from __future__ import annotations
 
 import copy
-from typing import Any
-
 from companion.games import clock
 from companion.games.contract import (HOST, NOBODY, Actors, Ctx, Field, IllegalMove, Legal, MoveType,
                                       Rules, leaders, result, score_row, seat_index)
 from generator.canon.capsule_hotel import PINK
 
 from . import engine as E
-from . import income as _income
 from . import ledger
 
 INT = {"type": "integer"}
@@ -468,21 +465,32 @@ class CapsuleHotelRules(Rules):
         if t == "pay-income":
             return f"Income of round {state['round']} paid."
         if t == "correction":
-            return f"Correction for {who}: {move.get('yen')} yen, {move.get('coupons', 0)} coupons ({move.get('note')})."
+            return (f"Correction for {who}: {move.get('yen')} yen, {move.get('coupons', 0)} coupons "
+                    f"({move.get('note')}).")
         if t == "golden-rule-penalty":
             return f"Golden rule broken by {move.get('hotel')}: penalty."
         return f"{who}: {self.move_type(t).label.lower() if self.move_type(t) else t}."
 
     def needs(self, state):
+        """The phase, a prompt, the seats that may act and the move types of the phase (works on a
+        public view)."""
         ph = state["phase"]
+        players = list(self.actors(state).seats)
         if ph == "loans":
-            return {"phase": "loans", "prompt": "Every player chooses a loan on their phone (secret)."}
+            return {"phase": "loans", "prompt": "Round 1: every player chooses a loan on their phone (secret).",
+                    "players": players, "moves": ["choose-loan"]}
         if ph == "purchase":
             head = state["queue"][0] if state["queue"] else None
-            return {"phase": "purchase", "prompt": (f"{E.name(state, head)} purchases (head of the queue)."
-                                                    if head is not None else "Join the queue, barter or pass.")}
+            prompt = (f"Round {state['round']}: {E.name(state, head)} purchases (head of the queue)."
+                      if head is not None else f"Round {state['round']}: join the queue, barter or pass.")
+            if state["limit_reached"]:
+                prompt = f"Round {state['round']}: the purchase limit is reached; finish the open barters."
+            return {"phase": "purchase", "prompt": prompt, "players": players, "head": head,
+                    "moves": ["purchase", "start-count", "leave-queue", "join-queue", "pass", "propose-barter",
+                              "confirm-barter", "cancel-barter", "correction", "golden-rule-penalty"]}
         if ph == "income":
-            return {"phase": "income", "prompt": "Roll the bonus dice, then pay the income."}
+            return {"phase": "income", "prompt": f"Round {state['round']}: roll the bonus dice, then pay the income.",
+                    "players": players, "moves": ["roll", "pay-income", "correction", "golden-rule-penalty"]}
         return None
 
     def result(self, state):
@@ -589,7 +597,7 @@ def _purchase_samples(rules, state, p):
     data = rules.data
     pl = state["players"][p]
     lands = E.owned(state, p)
-    lots = [lid for lid, l in state["lands"].items() if l["parent"] is None]
+    lots = [lid for lid, ld in state["lands"].items() if ld["parent"] is None]
     cands = []
     for board in data.lot_boards:
         if lots:

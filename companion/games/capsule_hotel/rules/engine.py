@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games import clock
 from generator.canon.capsule_hotel import PINK, CapsuleHotel
 
 from . import income as _income
@@ -225,7 +224,7 @@ def reveal_loans(data: CapsuleHotel, state: dict, by: Any) -> None:
 # ------------------------------------------------------------------------------------ map look-ups
 
 def owned(state: dict, seat: int) -> list[str]:
-    return [lid for lid, l in state["lands"].items() if l["owner"] == seat]
+    return [lid for lid, ld in state["lands"].items() if ld["owner"] == seat]
 
 
 def hotels_on(state: dict, land: str) -> list[dict]:
@@ -233,7 +232,7 @@ def hotels_on(state: dict, land: str) -> list[dict]:
 
 
 def lot_cemeteries(state: dict, lot: str) -> int:
-    return sum(l["cemeteries"] for lid, l in state["lands"].items()
+    return sum(ld["cemeteries"] for lid, ld in state["lands"].items()
                if _income.root(state["lands"], lid) == lot)
 
 
@@ -245,9 +244,9 @@ def golden_waived(data: CapsuleHotel, state: dict, land: str) -> bool:
 
 def golden_room(data: CapsuleHotel, state: dict, land: str, extra: int = 1) -> bool:
     """The golden rule with `extra` more hotels on `land`: hotels <= vending machines + cemeteries."""
-    l = state["lands"][land]
+    ld = state["lands"][land]
     return golden_waived(data, state, land) or \
-        len(hotels_on(state, land)) + extra <= l["vending"] + l["cemeteries"]
+        len(hotels_on(state, land)) + extra <= ld["vending"] + ld["cemeteries"]
 
 
 def card_side(data: CapsuleHotel, state: dict, kind: str, asked: Any) -> tuple[list[str], str | None]:
@@ -304,7 +303,7 @@ def plan_purchase(data: CapsuleHotel, state: dict, move: dict) -> tuple[list[str
         if not isinstance(board, str) or board not in data.lot_board:
             return [f"board must be one of {', '.join(data.lot_board)}"], plan
         adj = move.get("adjoins")
-        lots = [lid for lid, l in state["lands"].items() if l["parent"] is None]
+        lots = [lid for lid, ld in state["lands"].items() if ld["parent"] is None]
         if not isinstance(adj, list) or not adj or not all(isinstance(a, str) and a in lots for a in adj) \
                 or len(set(adj)) != len(adj):
             return ["adjoins: the lots the new lot shares part of a side with (at least one, "
@@ -371,9 +370,9 @@ def plan_purchase(data: CapsuleHotel, state: dict, move: dict) -> tuple[list[str
                 if have < caps:
                     return [f"{p['name']} has {have} {data.capsule[colour].name} capsules, not {caps}"], plan
                 if not golden_room(data, state, land):
-                    l = state["lands"][land]
+                    ld = state["lands"][land]
                     return [f"golden rule of hotel placement: {land} has {len(hotels_on(state, land))} "
-                            f"hotel(s) and {l['vending'] + l['cemeteries']} vending machine(s) and "
+                            f"hotel(s) and {ld['vending'] + ld['cemeteries']} vending machine(s) and "
                             f"cemetery(ies); buy one more first"], plan
                 floors = move.get("floors")
                 most = max_floors(data, colour, caps, item == "building")

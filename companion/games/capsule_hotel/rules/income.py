@@ -62,7 +62,8 @@ def franchise_income_of(data: CapsuleHotel, lands: dict, hotels: list, colour: s
 def compute(data: CapsuleHotel, lands: dict, hotels: list, buildings: list, rolls: dict) -> dict:
     """{"lots": [{"lot", "owner", "attraction", "attraction_parts", "cemeteries", "deduction",
     "no_cemetery", "hotels": [{"id", "owner", "colour", "capsules", "franchise", "income",
-    "withheld"}]}], "franchises": {...}, "by_owner": {"seat": yen}, "coupons": {"seat": n} (seats as strings: plain JSON),
+    "withheld"}]}], "franchises": {...}, "by_owner": {"seat": yen}, "coupons": {"seat": n}
+    (seats as strings: plain JSON),
     "coupon_parts": [...]}"""
     franchises = franchise_table(data, lands, hotels)
     lots = [lid for lid, land in lands.items() if land.get("parent") is None]
@@ -101,13 +102,13 @@ def compute(data: CapsuleHotel, lands: dict, hotels: list, buildings: list, roll
                     coupon_parts.append({"owner": owner, "coupons": face.coupons, "building": b["id"],
                                          "why": f"{name}: coupon face"})
     for park_lot, amount, as_one in park_lots:
-        near = {l for l in lots if l != park_lot and (
-            l in lands[park_lot].get("adjoins", ()) or park_lot in lands[l].get("adjoins", ()))}
-        if as_one and any(lands[l].get("start") for l in near):
-            near |= {l for l in lots if lands[l].get("start") and l != park_lot}
-        for l in sorted(near):
-            attraction[l] += amount
-            parts[l].append({"building": None, "name": "Park (side B): adjacent lot", "yen": amount,
+        near = {ld for ld in lots if ld != park_lot and (
+            ld in lands[park_lot].get("adjoins", ()) or park_lot in lands[ld].get("adjoins", ()))}
+        if as_one and any(lands[ld].get("start") for ld in near):
+            near |= {ld for ld in lots if lands[ld].get("start") and ld != park_lot}
+        for ld in sorted(near):
+            attraction[ld] += amount
+            parts[ld].append({"building": None, "name": "Park (side B): adjacent lot", "yen": amount,
                              "fixed": True})
     cem = {lid: 0 for lid in lots}
     for lid, land in lands.items():
@@ -124,7 +125,8 @@ def compute(data: CapsuleHotel, lands: dict, hotels: list, buildings: list, roll
             if h.get("withheld"):
                 amount = 0
             else:
-                amount = ledger.hotel_income(data, fr, attraction[lid], min(cem[lid], data.income.max_cemeteries_per_lot),
+                amount = ledger.hotel_income(data, fr, attraction[lid],
+                                             min(cem[lid], data.income.max_cemeteries_per_lot),
                                              h["capsules"], no_cemetery=no_cem[lid])
             rows.append({"id": h["id"], "owner": owner, "colour": h["colour"], "capsules": h["capsules"],
                          "land": h["land"], "franchise": fr, "income": amount,
