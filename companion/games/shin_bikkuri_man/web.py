@@ -42,6 +42,7 @@ def page_data(game) -> dict:
         "abilities": [{"id": a.id, "name": a.name, "text": a.text, "action": a.action} for a in data.abilities],
         "coat_squares": [list(s) for s in data.coat_squares], "coat_rows": list(data.coat_rows),
         "hand_limit": data.turn.hand_limit, "harbour": data.turn.harbour, "end_points": data.end.points,
+        "starting_hands": list(data.starting_hands.by_seat),
         "rotate": data.building.rotate, "flip": data.building.flip,
         "facade_url": twin.url(),
     }

@@ -208,20 +208,32 @@
   }
 
   function cardEntry() {
-    const type = st.phase === "refill" ? "refill" : "fill-harbour";
+    // table mode: the harbour laid out, each starting hand, each refill: colour buttons in order
+    let type = st.phase === "refill" ? "refill" : "fill-harbour", player = null, want;
     if (st.phase === "deal" && st.deal && st.deal.harbour) {
-      return el("p", { class: "small" }, "Each player enters their starting hand on the table page's move form.");
+      const open = st.deal.hands.map((done, i) => (done ? null : i)).filter((i) => i !== null);
+      const m = me();
+      player = tk.isHost(code) ? open[0] : open.includes(m) ? m : null;
+      if (player === null || player === undefined) return el("p", { class: "muted" }, "Waiting for the starting hands.");
+      type = "deal-hand";
+      const seat = (player - st.start_player + st.players.length) % st.players.length;
+      want = page.starting_hands[seat];
+    } else {
+      want = st.phase === "refill" ? (needs.enter || {}).cards : page.harbour;
     }
-    const want = st.phase === "refill" ? (needs.enter || {}).cards : page.harbour;
     const picks = () => (draft && draft.type === type ? draft.cards : []);
-    const add = (c) => { draft = { type, cards: [...picks(), c] }; renderActions(); renderSummary(); };
-    return el("div", null, el("p", null, "Enter the " + want + " card(s) revealed, in order:"),
+    const add = (c) => {
+      draft = Object.assign({ type, cards: [...picks(), c] }, player === null ? {} : { player });
+      renderActions(); renderSummary();
+    };
+    const who = type === "deal-hand" ? st.players[player].name + "'s starting hand" : "the card(s) revealed";
+    return el("div", null, el("p", null, "Enter " + who + (want ? " (" + want + ")" : "") + ", in order:"),
       el("div", { class: "row" }, ...page.colours.filter((c) => c.id !== "white").map((c) => {
-        const b = el("button", { type: "button", class: "secondary", onclick: () => add(c.id) });
+        const b = el("button", { type: "button", class: "secondary", "data-enter": c.id, onclick: () => add(c.id) });
         b.append(SBM.chip(page, c.id));
         return b;
-      }), st.phase === "refill" ? el("button", { type: "button", class: "secondary", onclick: () => add("end") }, "End card") : null),
-      el("p", { class: "small" }, "Entered: " + picks().join(", ")));
+      }), st.phase === "refill" ? el("button", { type: "button", class: "secondary", "data-enter": "end", onclick: () => add("end") }, "End card") : null),
+      el("p", { class: "small" }, "Entered: " + (picks().join(", ") || "none yet")));
   }
 
   function tapSpace(i) {
@@ -285,7 +297,7 @@
       else if (pv) text = (m.type === "build" ? "Cost " + pv.cost + " card(s) · " : "") + pv.coats_of_arms + " coat(s) of arms · +" + pv.points + " point(s)";
     }
     if (m.type === "discard") text = "Discard " + m.cards.map(colourName).join(", ");
-    if (m.type === "refill" || m.type === "fill-harbour") text = "Enter " + m.cards.join(", ");
+    if (m.type === "refill" || m.type === "fill-harbour" || m.type === "deal-hand") text = "Enter " + m.cards.join(", ");
     box.textContent = text;
     $("#play").disabled = !!(ui.preview && ui.preview.bad && (m.type === "build" || m.type === "special-tile"));
   }
