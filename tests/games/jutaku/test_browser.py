@@ -142,3 +142,23 @@ def test_new_table_form_chooses_the_variant(server, browser):
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_both_phones_ring_when_the_floor_runs_out(server, browser):
+    code, host, (aki_t, ben_t) = table(server, ["Aki", "Ben"], {"mode": "countdown", "floor_seconds": [2]})
+    c1, aki, e1 = phone(browser, server, code, 0, aki_t)
+    c2, ben, e2 = phone(browser, server, code, 1, ben_t)
+    try:
+        for page in (aki, ben):
+            page.evaluate("window.rang = 0; tk.alarm.ring = () => { window.rang += 1; }; 0")  # (a function value would be called)
+        play(server, code, host, {"type": "begin"})
+        for page in (aki, ben):
+            page.wait_for_function("tkTable.table.state.phase === 'count'", timeout=8_000)
+            page.wait_for_function("window.rang >= 1", timeout=3_000)
+        for page in (aki, ben):
+            assert page.evaluate("window.rang") == 1          # once, whichever comes first: its own zero or the server
+        assert aki.locator("#prompt").inner_text().startswith("Time!")
+        assert not e1 and not e2, e1 + e2
+    finally:
+        c1.close()
+        c2.close()

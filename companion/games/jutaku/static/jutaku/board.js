@@ -9,7 +9,8 @@
   const code = data.code;
   let legal = [];           // legal moves of the seat this phone acts for
   let legalSeq = -1;
-  let rung = new Set();
+  const rung = new Set();
+  let lastTimer = null;
   let asked = 0;
 
   const link = new tk.TableLink(code, {
@@ -65,7 +66,7 @@
     if (g) return g.status === "running" ? g.deadline_ms - tk.clock.now() : g.remaining_ms;
     return null;
   }
-  window.tkJutaku = { remaining: clockMs };
+  window.tkJutaku = { remaining: clockMs, rung };
   function tick() {
     const t = link.table;
     if (t) {
@@ -97,6 +98,13 @@
     const s = t.state;
     tk.renderResult($("#result"), t, link);
     const g = gameTimer(t);
+    // A running clock that the server ended at its deadline rings here too (the update may come
+    // before this phone's own countdown reaches zero); one ended early by a move does not.
+    if (lastTimer && lastTimer.status === "running" && (!g || g.deadline_ms !== lastTimer.deadline_ms)) {
+      const tag = lastTimer.name + "@" + lastTimer.deadline_ms;
+      if (!rung.has(tag) && tk.clock.now() >= lastTimer.deadline_ms - 1500) { rung.add(tag); tk.alarm.ring(); }
+    }
+    lastTimer = g;
     tk.wake.set(!!g && g.status === "running" || (s.mode === "jutaku" && s.phase === "building"));
     if (s.mode === "countdown") renderCountdown(t, s);
     else if (s.mode === "izakaya") renderIzakaya(t, s);
@@ -300,6 +308,19 @@
       el("strong", null, yen(pl.yen)))));
   }
 
+  /** Corner spots where a drink may go now: free, shared by 4 cards first, then by 2 (the rules). */
+  function cornerSpots(s) {
+    const n = s.size, four = [], two = [];
+    const shared = (x, y) => [x - 1, x].filter((c) => c >= 0 && c < n).length * [y - 1, y].filter((r) => r >= 0 && r < n).length;
+    for (let y = 0; y <= n; y++) for (let x = 0; x <= n; x++) {
+      const k = x + "," + y;
+      if (k in s.corners) continue;
+      if (shared(x, y) === 4) four.push(k); else if (shared(x, y) === 2) two.push(k);
+    }
+    return four.length ? four : two;
+  }
+  const spotName = (i) => String.fromCharCode(65 + (i % 26)) + (i >= 26 ? Math.floor(i / 26) : "");
+
   function sel(options, value) {
     const s = el("select", { style: "width:auto" }, options.map(([v, label]) => el("option", { value: String(v) }, label)));
     if (value !== undefined) s.value = String(value);
@@ -308,15 +329,17 @@
 
   function actionForm(s, a) {
     const n = s.size;
-    const cards = []; for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) cards.push([c + "," + r, "row " + (r + 1) + ", col " + (c + 1)]);
-    const corners = []; for (let y = 1; y < n; y++) for (let x = 0; x <= n; x++) corners.push([x + "," + y, x + "," + y]);
-    for (let x = 1; x < n; x++) { corners.push([x + ",0", x + ",0"]); corners.push([x + "," + n, x + "," + n]); }
+    const cards = []; for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+      const site = s.cards[c + "," + r];
+      cards.push([c + "," + r, "r" + (r + 1) + " c" + (c + 1) + (site ? " " + B.sites[site].label : "")]);
+    }
+    const corners = cornerSpots(s).map((k, i) => [k, "spot " + spotName(i)]);
     const colours = Object.keys(s.prices).map((d) => [d, B.drinks[d].name]);
     const pos = (v) => v.split(",").map(Number);
     const box = el("div", { class: "card stack" });
     const bonus = s.bonus !== null;
     if (!bonus) {
-      const bc = sel(colours.filter(([d]) => !s.used.includes(d) && s.crates[d] > 0)), bk = sel(corners);
+      const bc = sel(colours.filter(([d]) => !s.used.includes(d) && s.crates[d] > 0)), bk = sel(corners.length ? corners : [["", "no spot left"]]);
       box.append(el("div", { class: "row" }, el("strong", null, "Bottle"), bc, "corner", bk,
         button("Place", () => send({ type: "bottle", player: a, drink: bc.value, corner: pos(bk.value) }))));
       if (!s.price_used) {
@@ -356,6 +379,16 @@
       if (b.length) add("text", { x: pad + c * u + u / 2, y: pad + r * u + u / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700 },
         b.map((x) => x.floors + "F").join(" / "));
       if (owner !== undefined) add("text", { x: pad + c * u + 6, y: pad + r * u + 16, "font-size": 11 }, "▲" + s.players[owner].name.slice(0, 4));
+    }
+    if (s.phase === "actions") cornerSpots(s).forEach((k, i) => {
+      const [x, y] = k.split(",").map(Number);
+      add("circle", { cx: pad + x * u, cy: pad + y * u, r: 7, fill: "#fff", stroke: "#2e7d32", "stroke-width": 1.5 });
+      add("text", { x: pad + x * u, y: pad + y * u + 3.5, "text-anchor": "middle", "font-size": 9, "font-weight": 700 }, spotName(i));
+    });
+    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+      const site = s.cards[c + "," + r];
+      add("text", { x: pad + c * u + u - 6, y: pad + r * u + u - 7, "text-anchor": "end", "font-size": 8, fill: "#555" },
+        site ? B.sites[site].label : "r" + (r + 1) + " c" + (c + 1));
     }
     for (const [k, d] of Object.entries(s.corners)) {
       const [x, y] = k.split(",").map(Number);
