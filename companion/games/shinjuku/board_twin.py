@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import logging
+import multiprocessing
 import threading
+from concurrent.futures import ProcessPoolExecutor
 
 from generator.render import component_svg
 
@@ -27,9 +30,37 @@ def map_svg(data) -> tuple[str, str]:
     with _lock:
         hit = _cache.get(key)
         if hit is None or hit[0] is not data:
-            svg = component_svg(GAME, *TWIN, data=data)
-            hit = _cache[key] = (data, svg, hashlib.sha1(svg.encode()).hexdigest()[:16])
+            hit = _keep(data, component_svg(GAME, *TWIN, data=data))
     return hit[1], hit[2]
+
+
+def _keep(data, svg: str) -> tuple[object, str, str]:
+    hit = _cache[id(data)] = (data, svg, hashlib.sha1(svg.encode()).hexdigest()[:16])
+    return hit
+
+
+def _draw() -> str:
+    """In a child process: the map from the canonical data on disk (the same files, the same bytes)."""
+    return component_svg(GAME, *TWIN)
+
+
+def draw_in_background(data) -> None:
+    """Draw the map at server start without holding the server's GIL for seconds (the drawing is
+    pure Python: in a thread it slowed every request of the first seconds several times over): a
+    child process draws it, this process only keeps the text. Falls back to drawing here."""
+    if map_version(data) is not None:
+        return
+    try:
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            svg = pool.submit(_draw).result(timeout=120)
+    except Exception:  # noqa: BLE001 - no child process here: draw in this one
+        logging.getLogger(__name__).info("drawing the board twin in this process", exc_info=True)
+        map_svg_gzip(data)
+        return
+    with _lock:
+        if map_version(data) is None:
+            _keep(data, svg)
+    map_svg_gzip(data)
 
 
 def map_version(data) -> str | None:

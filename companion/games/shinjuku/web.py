@@ -200,9 +200,10 @@ OPENAPI = {
 
 
 def warm_up(game) -> None:
-    """Draw the map twin now, so the first phone to open a board page does not wait ~3 s."""
+    """Draw the map twin now (in a child process), so the first phone to open a board page does
+    not wait ~3 s and no request waits for the drawing meanwhile."""
     if game.data is not None:
-        board_twin.map_svg_gzip(game.data)
+        board_twin.draw_in_background(game.data)
 
 
 WEB = GameWeb(
