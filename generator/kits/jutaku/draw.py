@@ -146,8 +146,9 @@ def draw_site_face(canvas: Canvas, data: Jutaku, layout: Layout, pal: Palette, s
     number = site.id.rsplit("-", 1)[-1]
     _text(canvas, (x, 0.6, room * 0.42, 5.0), face.requirement, sc.requirement, f"{where}: requirement",
           fill=pal.ink)
-    _text(canvas, (x, 5.6, room * 0.42, 3.8), f"{side.upper()} · {number}", sc.small, f"{where}: side",
-          fill=pal.ink)
+    col, row = site.position
+    _text(canvas, (x, 5.6, room * 0.42, 3.8), f"{side.upper()} · {number} · map {row + 1}-{col + 1}", sc.small,
+          f"{where}: side and map square (row-column)", fill=pal.ink)
     nx = x + room * 0.45
     _text(canvas, (nx, 0.6, room * 0.55, 4.6), f"{district.name} {district.kanji}", sc.district,
           f"{where}: district", fill=pal.ink)

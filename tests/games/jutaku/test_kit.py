@@ -145,3 +145,25 @@ def test_the_pdfs_rasterize(built, tmp_path):
         r = subprocess.run(["pdftoppm", "-png", "-r", "20", "-f", "1", "-l", "2", str(out / f["path"]),
                             str(tmp_path / "p")], capture_output=True)
         assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_site_card_backs_are_in_register_for_long_edge_duplex(kit, paper):
+    from generator.sheets import impose
+    (doc,) = [d for d in impose(kit, paper) if any(p.section == "site-card" for p in d.pages)]
+    pages = [p for p in doc.pages if p.section == "site-card"]
+    fronts = [p for p in pages if p.role == "front"]
+    backs = [p for p in pages if p.role == "back"]
+    assert len(fronts) == len(backs) == 6
+    seen = []
+    for front, back in zip(fronts, backs):
+        width = front.size[0]
+        at_back = {pl.id: pl.box for pl in back.placements if pl.kind == "site-card"}
+        for pl in front.placements:
+            if pl.kind != "site-card":
+                continue
+            x, y, w, h = pl.box
+            bx, by, bw, bh = at_back[pl.id]
+            assert (round(bx + bw, 6), round(by, 6)) == (round(width - x, 6), round(y, 6)), pl.id
+            seen.append(pl.id)
+    assert sorted(seen) == sorted(i.id for i in section(kit, "site-card")[0].items)
