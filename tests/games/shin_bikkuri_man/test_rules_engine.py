@@ -434,3 +434,60 @@ def test_describe_reads_like_a_sentence():
     s = make(hand={"red": 3}, harbour=HARBOUR)
     assert R.describe(s, {"type": "take", "player": 0, "spaces": [0, 1]}) == "Aki takes red, yellow from the harbour"
     assert "red 3-square tile" in R.describe(s, build("red-3", [(1, 1), (2, 1), (1, 2)], (1, 2)))
+
+
+def test_each_phase_says_who_acts_and_what_comes_next():
+    s = R.setup(NAMES[:3], {"deck": "table"}, 0)
+    assert R.actors(s).mode == "all" and R.needs(s)["phase"] == "deal"
+    assert "harbour" in R.needs(s)["prompt"]
+    for m in R.legal_moves(s).moves:
+        assert R.describe(s, m)
+        s = apply(s, m)
+    assert R.actors(s).mode == "one" and R.actors(s).seats == (0,)
+    n = R.needs(s)
+    assert n["players"] == [0] and set(n["moves"]) == {"take", "build", "end-turn"}
+    assert n["deck_size"] == 60 - 7 - 8 and n["last_cards"] is False
+    s = apply(s, {"type": "take", "player": 0, "spaces": [0, 1]})
+    assert R.needs(s)["enter"] == {"cards": 2} and R.actors(s).mode == "all"
+    assert R.needs(R.public_view(s, 1))["deck_size"] == R.needs(s)["deck_size"]
+
+
+def test_every_move_type_has_a_history_line():
+    s = make(hand={"red": 3}, harbour=HARBOUR)
+    for move in ({"type": "take", "player": 0, "spaces": [0, 1], "abilities": ["any-cards"]},
+                 {"type": "discard", "player": 0, "cards": ["red"]},
+                 build("red-3", [(1, 1), (2, 1), (1, 2)], (1, 2), abilities=["change-of-colours"], recolour="blue"),
+                 {"type": "special-tile", "player": 0, "square": [3, 1]},
+                 {"type": "take-ability", "player": 0, "ability": "both-actions"},
+                 {"type": "reactivate", "player": 0}, {"type": "decline", "player": 0},
+                 {"type": "end-turn", "player": 0}, {"type": "refill", "cards": ["red", "end"]},
+                 {"type": "fill-harbour", "cards": ["red"]}, {"type": "deal-hand", "player": 1, "cards": []}):
+        line = R.describe(s, move)
+        assert line and line[0].isupper() and "Aki" in line or move["type"] in ("refill", "fill-harbour", "deal-hand")
+    assert "the end card" in R.describe(s, {"type": "refill", "cards": ["red", "end"]})
+
+
+def test_a_whole_table_mode_game_ends_on_the_end_card_entered():
+    s = make(mode="table", seed=2)
+    turns = 0
+    while s["phase"] != "over":
+        moves = R.legal_moves(s).moves
+        if s["phase"] == "refill":
+            ends = [m for m in moves if m["cards"] and m["cards"][0] == "end"]
+            move = ends[0] if ends and engine.deck_count(s) <= 3 else moves[-1]
+        else:
+            takes = [m for m in moves if m["type"] == "take" and "abilities" not in m]
+            move = takes[0] if takes else moves[0]
+        s = apply(s, move)
+        turns += 1
+        assert turns < 2000
+    assert s["ended"] == "end-card" and R.result(s)["winners"]
+    assert R.legal_moves(s).moves == []
+
+
+def test_stuck_player_may_end_the_turn():
+    s = make(hand={}, harbour=[])
+    assert engine.stuck(R.ix, s)
+    assert R.legal_moves(s).moves == [{"type": "end-turn", "player": 0}]
+    s2 = apply(s, {"type": "end-turn", "player": 0})
+    assert s2["current"] == 1

@@ -121,6 +121,7 @@
   function renderActions() {
     const box = $("#actions");
     const parts = [];
+    $("#act-h").parentElement.hidden = st.phase === "over";
     if (st.phase === "over") { box.replaceChildren(); return; }
     if (!canAct() && !(st.phase === "deal" || st.phase === "refill")) {
       box.replaceChildren(el("p", { class: "muted" }, "Waiting for " + (st.players[mover()] || {}).name + "."));
