@@ -72,8 +72,17 @@ Decisions where the text is silent
   * Settlement 1-1 ties are broken by the higher space (the text); with three spaces per column no
     other tie can occur (the data checks it).
   * The end: after step 7 of the turn of the 5th harvest or settlement. Ties: the last active player.
-  * Setup without tiles to buy (none affordable cannot happen: every building costs at most the
-    4 yen each player starts with, which the data checks).
+  * Set-up: the mandatory purchase cannot be impossible (every building costs at most the 4 yen each
+    player starts with, which the data checks), so there is no move to skip it. The 2 tiles left
+    beside the board go back to the box once the start player has bought.
+  * Table mode: the laid-out tiles are entered in one move ("lay-out-tiles", any seat of the table);
+    a tile may not be entered twice (a building on the board cannot also lie beside it).
+  * House data the engine relies on (marked in assets/sapporo-1876/): the AP of three action spots,
+    the tracks' lengths and icon rows, council costs, academy costs and the lowest tier's bonus,
+    the pioneering spaces, tile names, prices and the eight influential persons the rules do not
+    describe. Every worked example of the rules holds with them (tests/games/sapporo_1876/).
+  * The preview (`score`, needs()["preview"], the personal boards' QR page) is the final scoring
+    applied to the current state: what each player would have if the game ended now.
 """
 from __future__ import annotations
 
