@@ -16,7 +16,18 @@ def draw_capsule(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palett
     canvas.rect(0, 0, w, h, Style(fill=pal.fill(colour.hex), stroke=pal.ink, width=0.3))
     ink = "#ffffff" if not pal.ink_saver and colour.id in ("black", "blue", "purple", "green") else pal.ink
     pattern(canvas, colour.pattern, 0.5, 4.5, w - 1, h - 5, ink)
-    label(canvas, (0.3, 0.3, w - 0.6, 4), colour.name[0], layout.text.token, fill=ink, where=f"capsule {colour.id}")
+    label(canvas, (0.3, 0.3, w - 0.6, 4), capsule_code(data, colour.id), layout.text.token, fill=ink,
+          where=f"capsule {colour.id}")
+
+
+def capsule_code(data: CapsuleHotel, colour_id: str) -> str:
+    """The shortest start of the colour's name no other colour shares ("Y", "Pi", "Pu", "Blu", "Bla")."""
+    name = data.capsule[colour_id].name
+    others = [c.name.lower() for c in data.capsules if c.id != colour_id]
+    for n in range(1, len(name) + 1):
+        if not any(o.startswith(name[:n].lower()) for o in others):
+            return name[:n]
+    return name
 
 
 def draw_entrance(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palette) -> None:

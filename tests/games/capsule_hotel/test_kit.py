@@ -142,3 +142,10 @@ def test_every_qr_code_reads_back_from_the_pdfs(built):
             for code in zxingcpp.read_barcodes(raster(path, number, 200)):
                 decoded.add(code.text)
     assert decoded == expected
+
+
+def test_capsule_colours_are_never_told_by_colour_alone(data):
+    from generator.kits.capsule_hotel.pieces import capsule_code
+    codes = [capsule_code(data, c.id) for c in data.capsules]
+    assert len(set(codes)) == len(codes)                       # a letter code each
+    assert len({c.pattern for c in data.capsules}) == len(data.capsules)   # and a pattern each

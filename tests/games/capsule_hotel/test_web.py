@@ -122,3 +122,32 @@ def test_ledger_page_and_scans(client):
     page = client.get("/q/capsule-hotel/ledger/3").get_data(as_text=True)
     assert "Chie" in page
     assert "Open the live queue" in client.get("/q/capsule-hotel/queue/round-expenses-board").get_data(as_text=True)
+
+
+def test_new_table_form_has_the_game_options(client):
+    page = client.get("/new/capsule-hotel").get_data(as_text=True)
+    for needle in ("ch-dice", "ch-cards", "ch-tallest", "ch-outside", "ch-seconds", "tkOptions"):
+        assert needle in page
+    r = client.post("/api/tables", json={"game": GAME, "players": ["Aki", "Ben"], "options": {
+        "dice": "companion", "attraction_cards": "buyer-chooses", "tallest_hotel": True, "outside_money": True,
+        "declare_seconds": 8}})
+    assert r.status_code == 201, r.json
+    bad = client.post("/api/tables", json={"game": GAME, "players": ["Aki", "Ben"],
+                                           "options": {"declare_seconds": 0, "colour": "red"}})
+    assert bad.status_code in (400, 422) and bad.json["error"]
+
+
+def test_scan_pages_show_the_joined_table(client):
+    r = client.post("/api/tables", json={"game": GAME, "players": ["Aki", "Ben"],
+                                         "options": {"attraction_cards": "all-side-b"}})
+    code = r.json["code"]
+    for p in range(2):
+        move(client, code, {"type": "choose-loan", "player": p, "amount": 6000})
+    client.set_cookie("tk_table", code)
+    client.set_cookie("tk_table_token", seat(client, code, 0)["Authorization"].split()[1])
+    page = client.get("/q/capsule-hotel/attraction/attraction-sumo-dohyo").get_data(as_text=True)
+    assert "side B" in page and "golden rule does not apply" in page
+    page = client.get("/q/capsule-hotel/franchise/franchise-income-board").get_data(as_text=True)
+    assert "No hotel on the map yet" in page and "500" in page
+    page = client.get("/q/capsule-hotel/queue/round-expenses-board").get_data(as_text=True)
+    assert "6,000" in page and "purchasing" in page
