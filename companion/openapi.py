@@ -412,6 +412,13 @@ PATHS: dict[str, Any] = {
                                  "responses": {"200": {"description": "SVG", "content": {
                                      "image/svg+xml": {"schema": {"type": "string"}}}},
                                      "404": _html("Unknown table.")}}},
+    "/fonts/{name}": {"get": {
+        "summary": "The pages' Japanese font (the project's Noto Sans JP subset) and its licence.",
+        "tags": ["pages"],
+        "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "The file.", "content": {"*/*": {"schema": {
+                          "type": "string", "format": "binary"}}}},
+                      "404": _html("No such font.")}}},
     "/kits/{name}": {"get": {
         "summary": "A file of the printed kits in output/ (name may contain /).", "tags": ["pages"],
         "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],

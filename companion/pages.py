@@ -9,6 +9,8 @@ from __future__ import annotations
 from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
                    send_from_directory, url_for)
 
+from generator.bundle import bundled
+
 from . import codes, kits, qr
 from .errors import ApiError
 from .security import absolute
@@ -91,6 +93,20 @@ def table_qr(code):
     t = table_or_404(code)
     svg = qr.svg(absolute("pages.table", code=t["code"]))
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+
+
+#: The project's own Noto Sans JP subset (assets/fonts, SIL OFL): the pages' kanji show on a phone or
+#: computer without a Japanese font too (app.css loads it only for the Japanese characters).
+FONTS = ("NotoSansJP-Kit-Regular.ttf", "NotoSansJP-Kit-Bold.ttf", "OFL.txt")
+
+
+@bp.get("/fonts/<name>")
+def font(name):
+    if name not in FONTS:
+        abort(404)
+    response = send_from_directory(bundled("assets") / "fonts", name, max_age=31536000)
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
 
 
 @bp.get("/kits/<path:name>")
