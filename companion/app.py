@@ -39,8 +39,8 @@ def create_app(config: dict | None = None) -> Flask:
     hub.on_stop(expiry.stop)
     app.extensions["tokyo"] = Services(store, tables, hub, games, clock, expiry)
 
-    from . import api_clock, api_plays, api_tables, openapi, pages, scan
-    for module in (api_tables, api_clock, api_plays, openapi, pages, scan):
+    from . import api_clock, api_plays, api_tables, app_shell, openapi, pages, scan
+    for module in (api_tables, api_clock, api_plays, openapi, pages, scan, app_shell):
         app.register_blueprint(module.bp)
     for game in games.values():
         if game.web is not None:

@@ -412,6 +412,20 @@ PATHS: dict[str, Any] = {
                                  "responses": {"200": {"description": "SVG", "content": {
                                      "image/svg+xml": {"schema": {"type": "string"}}}},
                                      "404": _html("Unknown table.")}}},
+    "/manifest.webmanifest": {"get": {
+        "summary": "The web app manifest: the companion installs to a phone's home screen.",
+        "tags": ["pages"], "responses": {"200": {"description": "The manifest.", "content": {
+            "application/manifest+json": {"schema": {"type": "object"}}}}}}},
+    "/sw.js": {"get": {
+        "summary": "The service worker: pages, scripts and fonts open with no connection once loaded.",
+        "tags": ["pages"], "responses": {"200": {"description": "JavaScript.", "content": {
+            "text/javascript": {"schema": {"type": "string"}}}}}}},
+    "/icons/{size}.png": {"get": {
+        "summary": "The app's icon (192 or 512 px).", "tags": ["pages"],
+        "parameters": [{"name": "size", "in": "path", "required": True, "schema": {"type": "integer"}}],
+        "responses": {"200": {"description": "PNG", "content": {"image/png": {"schema": {
+                          "type": "string", "format": "binary"}}}},
+                      "404": _html("No icon of that size.")}}},
     "/fonts/{name}": {"get": {
         "summary": "The pages' Japanese font (the project's Noto Sans JP subset) and its licence.",
         "tags": ["pages"],

@@ -251,7 +251,7 @@
 
     async reload() {
       const r = await tk.api("GET", this.url(), undefined, { token: this.token });
-      if (r.status === 200) this.setTable(r.body);
+      if (r.status === 200) { this.setTable(r.body); if (tk.outbox.items().length) tk.outbox.flush(this); }
       else if (r.status === 0) this.status("offline");
       return r;
     }
@@ -340,7 +340,16 @@
     async send(path, payload) {
       if (!this.table) return { ok: false, status: 0, body: { error: "Not connected yet." } };
       const body = Object.assign({ expected_seq: this.table.seq }, payload);
-      const r = await tk.api("POST", this.url(path), body, { token: this.token });
+      const key = tk.newKey();
+      const r = await tk.api("POST", this.url(path), body, { token: this.token, key });
+      if (r.status === 0) {
+        // No connection: the move waits on this phone, with its key, and is sent when the
+        // connection returns (a retry of the same key can never count twice).
+        tk.outbox.add({ url: this.url(path), body, key, token: this.token, code: this.code,
+                        label: (payload.move && payload.move.type) || path.replace("/", "") });
+        return { ok: false, queued: true, status: 0,
+                 body: { error: "No connection: this is kept on the phone and sent when the connection returns." } };
+      }
       if (r.status === 200) {
         const t = Object.assign({}, this.table, { seq: r.body.seq });
         if ("state" in r.body) t.state = r.body.state;
@@ -354,6 +363,66 @@
       return { ok: r.status === 200, status: r.status, body: r.body };
     }
   };
+
+  // ---------- moves made offline ----------
+  /**
+   * Writes that found no connection wait here (localStorage "tk.outbox") with their idempotency
+   * keys, and are sent in order when the connection returns. One the table no longer accepts (it
+   * moved on meanwhile) is dropped and the player is told plainly.
+   */
+  const OUTBOX = "tk.outbox";
+  tk.outbox = {
+    items() { try { return JSON.parse(localStorage.getItem(OUTBOX)) || []; } catch (e) { return []; } },
+    save(list) { try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch (e) { /* private mode */ } this.show(); },
+    add(item) { this.save(this.items().concat([Object.assign({ at: Date.now() }, item)])); },
+    busy: false,
+    async flush(link) {
+      if (this.busy) return;
+      this.busy = true;
+      try {
+        let list = this.items();
+        while (list.length) {
+          const item = list[0];
+          const r = await tk.api("POST", item.url, item.body, { token: item.token, key: item.key });
+          if (r.status === 0) break;                      // still offline: keep it and stop
+          list = this.items().slice(1);
+          this.save(list);
+          if (r.status !== 200) {
+            tk.notice("Not sent: “" + item.label + "” — " + (r.status === 409
+              ? "the table moved on while this phone was offline; look at the table and play it again."
+              : (r.body && r.body.error) || "the companion refused it."), "bad");
+          } else {
+            tk.notice("Sent: “" + item.label + "”, made while this phone was offline.", "good");
+          }
+        }
+      } finally { this.busy = false; }
+      if (link) { link.reload(); link.catchUp(); }
+    },
+    show() {
+      const n = this.items().length;
+      let box = document.getElementById("tk-outbox");
+      if (!n) { if (box) box.remove(); return; }
+      if (!box) {
+        box = tk.el("div", { id: "tk-outbox", class: "banner warn", role: "status" });
+        document.body.prepend(box);
+      }
+      box.textContent = n === 1 ? "1 change waits for the connection." : n + " changes wait for the connection.";
+    },
+  };
+  window.addEventListener("online", () => tk.outbox.flush(window.tkTable));
+  document.addEventListener("DOMContentLoaded", () => tk.outbox.show());
+
+  /** A short message at the top of the page that goes away by itself (kind: good | bad | info). */
+  tk.notice = function (text, kind) {
+    const box = tk.el("div", { class: "banner " + (kind || "info"), role: "status" }, text);
+    document.body.prepend(box);
+    setTimeout(() => box.remove(), 8000);
+  };
+
+  // ---------- an app on the home screen ----------
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* pages work without */ });
+  }
 
   // ---------- the end of a game ----------
   /**
