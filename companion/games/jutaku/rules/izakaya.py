@@ -37,7 +37,10 @@ def setup(rules, players: list[str], o: dict, seed: int) -> dict:
         "game": "jutaku", "mode": "izakaya", "chance": o["chance"], "seed": seed,
         "size": size, "blocked": blocked, "cards": cards, "action_card": action_card,
         "phase": "bid", "final": False, "phase_no": 1, "pile": 0, "threshold": iz.end_threshold(n),
-        "order": order, "turn": 0, "bids": {}, "used": [], "price_used": False, "bonus": None,
+        "order": order, "turn": 0, "bids": {}, "used": [], "price_uses": 0, "bonus": None,
+        # from the data: drink spots by cards sharing them (best first), the line bonus, the discs
+        # each action spot takes per action phase (0 = no limit)
+        "spots": list(iz.drink_spots), "line": iz.line_bonus, "limits": {a.id: a.limit for a in iz.action},
         "prices": dict(iz.start_price), "crates": {d: rules.data.drink_info.per_colour for d in iz.stock.order},
         "corners": {}, "edges": {}, "owners": {}, "buildings": {}, "lines": [],
         "pieces_left": rules.data.contents.pieces, "last": None,
@@ -52,6 +55,7 @@ def copy(state: dict) -> dict:
         s[k] = dict(state[k])
     s["buildings"] = {k: [dict(b) for b in v] for k, v in state["buildings"].items()}
     s["order"], s["used"], s["lines"] = list(state["order"]), list(state["used"]), list(state["lines"])
+    s["spots"], s["limits"] = list(state["spots"]), dict(state["limits"])
     s["players"] = [dict(p) for p in state["players"]]
     return s
 
@@ -67,11 +71,14 @@ def cards_at(state: dict, x: int, y: int) -> int:
 
 def corner_spots(state: dict) -> list[tuple[int, int]]:
     """Corner spots where a drink may go now: free, shared by 4 cards, or by 2 once every 4-card
-    spot holds a drink; never a corner of one card only."""
+    spot holds a drink (state["spots"], from the data); never a corner of one card only."""
     n = state["size"]
     free = [(x, y) for y in range(n + 1) for x in range(n + 1) if key((x, y)) not in state["corners"]]
-    four = [p for p in free if cards_at(state, *p) == 4]
-    return four or [p for p in free if cards_at(state, *p) == 2]
+    for shared in state["spots"]:
+        tier = [p for p in free if cards_at(state, *p) == shared]
+        if tier:
+            return tier
+    return []
 
 
 def touching(state: dict, card: str) -> list[str]:
@@ -121,8 +128,9 @@ def new_lines(state: dict, p: int, edge: str) -> list[str]:
     else:              # between two cards of a column: lines run down the column
         run = [(c1, r) for r in range(state["size"])]
     edges = [edge_key(run[i], run[i + 1]) for i in range(len(run) - 1)]
-    for i in range(len(edges) - 2):
-        trio = edges[i:i + 3]
+    size = state["line"]
+    for i in range(len(edges) - size + 1):
+        trio = edges[i:i + size]
         if edge in trio and all(e in mine for e in trio):
             line = "/".join(trio)
             if line not in state["lines"]:
@@ -183,7 +191,7 @@ def _action_reasons(rules, state: dict, p: int, move: dict) -> list[str]:
         d = move.get("drink")
         if d not in state["crates"]:
             return [f"{d!r} is not a drink colour ({', '.join(state['crates'])})"]
-        if d in state["used"]:
+        if not _free_spot(state, "bottle", state["used"].count(d)):
             return [f"a disc is on the {d} stock card already this action phase"]
         if state["crates"][d] < 1:
             return [f"the {d} crate is empty"]
@@ -193,13 +201,14 @@ def _action_reasons(rules, state: dict, p: int, move: dict) -> list[str]:
         if key(at) in state["corners"]:
             return ["a drink is on that corner already"]
         shared = cards_at(state, *at)
-        if shared < 2:
+        if shared not in state["spots"]:
             return ["a drink never goes on an outside corner of a single card"]
         if at not in corner_spots(state):
-            return ["every corner shared by 4 cards needs a drink before a corner shared by 2"]
+            return ["every corner shared by " + " cards needs a drink before a corner shared by ".join(
+                str(x) for x in state["spots"])]
         return []
     if t == "price":
-        if state["price_used"]:
+        if not _free_spot(state, "price", state["price_uses"]):
             return ["the price adjustment spot is taken this action phase"]
         a, b = move.get("from"), move.get("to")
         if a not in state["prices"] or b not in state["prices"] or a == b:
@@ -249,9 +258,14 @@ def _action_reasons(rules, state: dict, p: int, move: dict) -> list[str]:
     return ["unknown action"]
 
 
+def _free_spot(state: dict, action: str, uses: int) -> bool:
+    limit = state["limits"].get(action, 0)
+    return not limit or uses < limit
+
+
 def _possible(rules, state: dict, p: int) -> bool:
     """Whether player p has any action but passing."""
-    if not state["price_used"]:
+    if _free_spot(state, "price", state["price_uses"]):
         return True
     return _supply_left(rules, state, p)
 
@@ -260,7 +274,8 @@ def _supply_left(rules, state: dict, p: int | None = None) -> bool:
     """A bottle, claim or build is possible (for p, or for anyone)."""
     if state["pieces_left"] > 0:
         return True
-    if corner_spots(state) and any(c > 0 and d not in state["used"] for d, c in state["crates"].items()):
+    if corner_spots(state) and any(c > 0 and _free_spot(state, "bottle", state["used"].count(d))
+                                   for d, c in state["crates"].items()):
         return True
     who = range(len(state["players"])) if p is None else [p]
     if any(state["players"][q]["discs"] > 0 and state["players"][q]["pyramids"] > 0 for q in who):
@@ -291,7 +306,7 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
         coin = rules.data.izakaya.coin
         s["prices"][move["from"]] -= coin
         s["prices"][move["to"]] += coin
-        s["price_used"] = True
+        s["price_uses"] += 1
     elif t == "claim":
         ek = edge_key(*move["edge"])
         s["edges"][ek] = p
@@ -332,7 +347,7 @@ def _reveal(s: dict) -> None:
     s["bids"] = {}
     if s["pile"] >= s["threshold"]:
         s["final"] = True
-    s["phase"], s["turn"], s["used"], s["price_used"], s["bonus"] = "actions", 0, [], False, None
+    s["phase"], s["turn"], s["used"], s["price_uses"], s["bonus"] = "actions", 0, [], 0, None
 
 
 def _advance(rules, s: dict) -> dict:
@@ -367,9 +382,9 @@ def legal(rules, state: dict, player=None) -> Legal:
     if state["bonus"] is None:
         spots = corner_spots(state)
         for d, c in state["crates"].items():
-            if c and d not in state["used"]:
+            if c and _free_spot(state, "bottle", state["used"].count(d)):
                 moves += [{"type": "bottle", "player": p, "drink": d, "corner": list(at)} for at in spots[:3]]
-        if not state["price_used"]:
+        if _free_spot(state, "price", state["price_uses"]):
             cols = list(state["prices"])
             moves += [{"type": "price", "player": p, "from": a, "to": b} for a in cols for b in cols
                       if a != b and state["prices"][a] >= coin][:6]

@@ -310,14 +310,16 @@
 
   /** Corner spots where a drink may go now: free, shared by 4 cards first, then by 2 (the rules). */
   function cornerSpots(s) {
-    const n = s.size, four = [], two = [];
+    const n = s.size;
+    const tiers = {};
     const shared = (x, y) => [x - 1, x].filter((c) => c >= 0 && c < n).length * [y - 1, y].filter((r) => r >= 0 && r < n).length;
     for (let y = 0; y <= n; y++) for (let x = 0; x <= n; x++) {
       const k = x + "," + y;
       if (k in s.corners) continue;
-      if (shared(x, y) === 4) four.push(k); else if (shared(x, y) === 2) two.push(k);
+      tiers[shared(x, y)] = (tiers[shared(x, y)] || []).concat([k]);
     }
-    return four.length ? four : two;
+    for (const t of s.spots) if (tiers[t] && tiers[t].length) return tiers[t];
+    return [];
   }
   const spotName = (i) => String.fromCharCode(65 + (i % 26)) + (i >= 26 ? Math.floor(i / 26) : "");
 
@@ -339,10 +341,10 @@
     const box = el("div", { class: "card stack" });
     const bonus = s.bonus !== null;
     if (!bonus) {
-      const bc = sel(colours.filter(([d]) => !s.used.includes(d) && s.crates[d] > 0)), bk = sel(corners.length ? corners : [["", "no spot left"]]);
+      const bc = sel(colours.filter(([d]) => (!s.limits.bottle || s.used.filter((u) => u === d).length < s.limits.bottle) && s.crates[d] > 0)), bk = sel(corners.length ? corners : [["", "no spot left"]]);
       box.append(el("div", { class: "row" }, el("strong", null, "Bottle"), bc, "corner", bk,
         button("Place", () => send({ type: "bottle", player: a, drink: bc.value, corner: pos(bk.value) }))));
-      if (!s.price_used) {
+      if (!s.limits.price || s.price_uses < s.limits.price) {
         const pf = sel(colours), pt = sel(colours, colours[1][0]);
         box.append(el("div", { class: "row" }, el("strong", null, "Price"), pf, "→", pt,
           button("Move ¥100", () => send({ type: "price", player: a, from: pf.value, to: pt.value }))));
