@@ -314,7 +314,24 @@
         caps.length ? field("Capsules", select([["", "none"]].concat(caps.map((c) => [c, colour(c).name + " (has " + st.players[p].capsules[c] + ")"])), o.capColour || "", (v) => { o.capColour = v; })) : null,
         o.capColour ? field("How many", number(o.capN || 1, 1, 99, (v) => { o.capN = v; })) : null,
         lands(p).length ? field("Land (with everything on it)", select([["", "none"]].concat(lands(p).map((l) => [l, l])), o.land || "", (v) => { o.land = v; })) : null,
+        lands(p).length ? field("Subdivide (the new area goes to the other player)", select([["", "no"]].concat(lands(p).map((l) => [l, "part of " + l])), o.subOf || "", (v) => { o.subOf = v; o.subH = []; o.subB = []; pf.dataset.built = ""; renderBarter(who()); })) : null,
+        o.subOf ? subFields(o) : null,
         field("Promise (a note, not binding)", (() => { const i = el("input", { type: "text", value: o.promise || "" }); i.oninput = () => { o.promise = i.value; }; return i; })()));
+    };
+    const subFields = (o) => {
+      const land = st.lands[o.subOf];
+      const box = el("div", { class: "stack small" });
+      if (land.vending) box.append(field("Vending machines in it (of " + land.vending + ")", number(o.subV || 0, 0, land.vending, (v) => { o.subV = v; })));
+      if (land.cemeteries) box.append(field("Cemeteries in it (of " + land.cemeteries + ")", number(o.subC || 0, 0, land.cemeteries, (v) => { o.subC = v; })));
+      const check = (list, id, text) => {
+        const c = el("input", { type: "checkbox", checked: list.includes(id) ? "" : null });
+        c.onchange = () => { const k = list.indexOf(id); if (c.checked && k < 0) list.push(id); if (!c.checked && k >= 0) list.splice(k, 1); };
+        return el("label", { class: "row" }, c, text);
+      };
+      st.hotels.filter((h) => h.land === o.subOf).forEach((h) => box.append(check(o.subH, h.id, "hotel " + h.id + " (" + colour(h.colour).name + ")")));
+      st.buildings.filter((b) => b.land === o.subOf).forEach((b) => box.append(check(o.subB, b.id, building(b.kind).name + " " + b.id)));
+      box.append(el("p", { class: "muted" }, "The golden rule must hold in the new area and in what is left."));
+      return box;
     };
     const build = (o) => {
       const out = {};
@@ -322,6 +339,13 @@
       if (o.coupons) out.coupons = o.coupons;
       if (o.capColour) out.capsules = { [o.capColour]: o.capN || 1 };
       if (o.land) out.lands = [o.land];
+      if (o.subOf) {
+        out.subdivision = { of: o.subOf };
+        if (o.subV) out.subdivision.vending = o.subV;
+        if (o.subC) out.subdivision.cemeteries = o.subC;
+        if (o.subH && o.subH.length) out.subdivision.hotels = o.subH.slice();
+        if (o.subB && o.subB.length) out.subdivision.buildings = o.subB.slice();
+      }
       if (o.promise && o.promise.trim()) out.promise = o.promise.trim();
       return out;
     };
