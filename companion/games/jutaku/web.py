@@ -252,7 +252,8 @@ OPENAPI = {
             "operationId": "jutakuIzakaya",
             "summary": "Izakaya scoring: each building pays its floors x the prices of the drinks touching its card.",
             "tags": ["calculators"],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("JutakuIzakayaRequest")}}},
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": _ref("JutakuIzakayaRequest")}}},
             "responses": {"200": {"description": "Total yen and each building's payment.", "content": {
                 "application/json": {"schema": _ref("JutakuIzakayaResult")}}},
                 **error_responses(400, 404, 413, 415, 422)}}},

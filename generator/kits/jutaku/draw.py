@@ -163,7 +163,7 @@ def draw_piece_block(canvas: Canvas, width: float, height: float, data: Jutaku, 
                      pal: Palette, block: Block, index: int, count: int) -> None:
     p = layout.pieces
     cell = data.card.cell_mm
-    bw, bh = block.cols * cell, block.rows * cell
+    bw = block.cols * cell
     x0 = max(0.0, (width - bw) / 2)
     title = (f"Tokyo Jutaku — the {len(data.pieces)} building pieces"
              + (f" ({index} of {count})" if count > 1 else "")
@@ -209,7 +209,8 @@ def draw_drink(canvas: Canvas, layout: Layout, pal: Palette, drink) -> None:
     canvas.circle(r, r, r, Style(fill=fill, stroke=pal.ink, width=0.4))
     ink = pal.text_on(drink.hex)
     # a small bottle: body and neck
-    canvas.rect(r - d * 0.11, r - d * 0.36, d * 0.22, d * 0.34, Style(fill=None, stroke=ink, width=0.35), radius=d * 0.05)
+    canvas.rect(r - d * 0.11, r - d * 0.36, d * 0.22, d * 0.34, Style(fill=None, stroke=ink, width=0.35),
+                radius=d * 0.05)
     canvas.rect(r - d * 0.05, r - d * 0.44, d * 0.10, d * 0.08, Style(fill=None, stroke=ink, width=0.35))
     _text(canvas, (r - r * 0.8, r + d * 0.04, r * 1.6, d * 0.24), drink.name.upper(), layout.tokens.label,
           f"drink {drink.id}: name", anchor="middle", fill=ink)
@@ -314,7 +315,7 @@ def reference_text(data: Jutaku, ref: str) -> list[str]:
                 "bottle, price, claim, build.",
                 f"End: one more action phase once the yen bid reaches {ends}.",
                 "Score: floors × drinks on the card's corners, plus yen kept. Tie: most yen kept."]
-    return [f"Everyone builds at once. Say stop! when the building has exactly the storeys and pieces "
+    return ["Everyone builds at once. Say stop! when the building has exactly the storeys and pieces "
             "(3.V/// = 3 storeys, 8 pieces).",
             f"Completed: keep the card. Move up to {r.move} spaces, no diagonals; gaps do not count.",
             f"The game ends at a player's {r.end_sites}th card. Most yen wins; ties share."]

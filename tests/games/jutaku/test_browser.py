@@ -150,7 +150,8 @@ def test_both_phones_ring_when_the_floor_runs_out(server, browser):
     c2, ben, e2 = phone(browser, server, code, 1, ben_t)
     try:
         for page in (aki, ben):
-            page.evaluate("window.rang = 0; tk.alarm.ring = () => { window.rang += 1; }; 0")  # (a function value would be called)
+            # (the trailing 0: Playwright calls a function the expression evaluates to)
+            page.evaluate("window.rang = 0; tk.alarm.ring = () => { window.rang += 1; }; 0")
         play(server, code, host, {"type": "begin"})
         for page in (aki, ben):
             page.wait_for_function("tkTable.table.state.phase === 'count'", timeout=8_000)

@@ -87,9 +87,10 @@ def test_every_site_card_has_a_qr_code_on_a_face_with_room(g, kit):
             cell = g.card.cell_mm
             inside = {c for b in item.data.side(side).borders for c in b}
             # the code covers no square of a site border by more than the layout allows
+            slack = layout.site_card.qr_corner_free
             covered = {(cx, cy) for cx in range(8) for cy in range(8)
-                       if x + layout.site_card.qr_corner_free < (cx + 1) * cell and cx * cell < x + size - layout.site_card.qr_corner_free
-                       and y + layout.site_card.qr_corner_free < (cy + 1) * cell and cy * cell < y + size - layout.site_card.qr_corner_free}
+                       if x + slack < (cx + 1) * cell and cx * cell < x + size - slack
+                       and y + slack < (cy + 1) * cell and cy * cell < y + size - slack}
             assert not covered & inside, (item.id, side)
 
 

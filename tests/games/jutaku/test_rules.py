@@ -247,7 +247,8 @@ def test_bottle_bonus_table_enters_the_draw_and_blue_pays_200_if_won(R):
 
 def test_black_flips_the_site_card(R, g):
     s = R.setup(NAMES[:2], {"bottle_bonus": True}, 1)
-    s = play(R, s, {"type": "start", "player": 0, "site": "suginami-1"}, {"type": "start", "player": 1, "site": "taito-2"})
+    s = play(R, s, {"type": "start", "player": 0, "site": "suginami-1"},
+             {"type": "start", "player": 1, "site": "taito-2"})
     s["players"][0]["drinks"] = {"black": 1}
     s = play(R, s, {"type": "spend", "player": 0, "drink": "black"}, {"type": "begin"})
     assert s["players"][0]["side"] == "blue"

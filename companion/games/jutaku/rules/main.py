@@ -412,7 +412,8 @@ def timers(state: dict) -> dict:
 # ------------------------------------------------------------------------------------- legal moves
 def legal(rules, state: dict, player=None) -> Legal:
     phase, n = state["phase"], len(state["players"])
-    mine = (lambda p: player is None or p == player)
+    def mine(p):
+        return player is None or p == player
     moves: list[dict] = []
     if phase == "over":
         return Legal([])
