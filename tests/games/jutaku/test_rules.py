@@ -357,3 +357,18 @@ def test_countdown_seconds_for(g):
     assert [countdown.seconds_for(g, n) for n in range(1, 7)] == [60, 45, 30, 15, 15, 15]
     with pytest.raises(ValueError):
         countdown.seconds_for(g, 0)
+
+
+def test_moving_away_puts_the_card_back_and_no_card_in_reach_means_any(R):
+    s = started(R, 2)
+    s = play(R, s, {"type": "stop", "player": 0}, {"type": "verdict", "player": 1, "builder": 0, "ok": True})
+    s = play(R, s, {"type": "move", "player": 0, "site": s["map"][sorted(main.destinations(R, s, 0)[0])[0]]})
+    # Ben did not complete: he may move, and his card goes back on its square
+    assert s["players"][1]["at"] == "5,0" and s["map"]["5,0"] is None
+    s = play(R, s, {"type": "move", "player": 1, "site": "taito-3"})
+    assert s["map"]["5,0"] == "taito-2" and s["players"][1]["site"] == "taito-3"
+    # a map with no free card within 2 spaces: any free card will do
+    far = {k: None for k in s["map"]}
+    far["0,5"] = "setagaya-3"
+    s2 = {**s, "map": far}
+    assert main.destinations(R, s2, 1) == ({"0,5"}, True)
