@@ -22,7 +22,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("browser"), "SSE_HEARTBEAT_S": 2})
+    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("browser"), "SSE_HEARTBEAT_S": 2,
+                      "SSE_PER_CLIENT": 16})      # every phone of the test is 127.0.0.1
     with ServerThread(app, threads=24) as s:
         yield s
 
@@ -179,3 +180,38 @@ def test_the_end_of_a_game_on_the_table_page_and_the_home_page(tmp_path, browser
             assert not errors and not csp, errors + csp
         finally:
             ctx.close()
+
+
+def test_turn_cue_and_undo_notice_on_the_other_phones(tmp_path, browser):
+    """Whose turn it is shows in the page title of that phone; an undo of your move by another
+    phone (here the host's) is told on yours (issue 9)."""
+    from testgames import COUNTER
+    # (every phone here is 127.0.0.1: let one address hold their streams, and the ones they drop)
+    app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}, "SSE_HEARTBEAT_S": 2,
+                      "SSE_PER_CLIENT": 16})
+    with ServerThread(app, threads=16) as s:
+        phones = [phone(browser) for _ in range(3)]
+        (hctx, host, _), (actx, aki, _), (bctx, ben, _) = phones
+        try:
+            host.goto(s.url + "/new/counter")
+            host.get_by_role("button", name="Start the table").click()
+            host.wait_for_url(re.compile(r"/t/[0-9A-Z]{8}$"))
+            code = host.url.rsplit("/", 1)[1]
+            host.get_by_role("button", name="Just watching").click()
+            for page, name in ((aki, "Aki"), (ben, "Ben")):
+                page.goto(f"{s.url}/t/{code}")
+                page.locator("#seat-buttons button", has_text=name).click()
+                page.wait_for_function("window.tkTable && tkTable.mode === 'live'", timeout=10_000)
+            aki.wait_for_function("document.title.startsWith('● ')", timeout=5_000)   # Aki starts
+            assert not ben.title().startswith("● ")
+            r = aki.evaluate("async () => (await tkTable.send('/moves', {move: {player: 0, add: 1}})).status")
+            assert r == 200
+            ben.wait_for_function("document.title.startsWith('● ')", timeout=2_000)
+            aki.wait_for_function("!document.title.startsWith('● ')", timeout=2_000)
+            host.wait_for_function("tkTable.table.seq === 1", timeout=2_000)
+            assert host.evaluate("async () => (await tkTable.send('/undo', {})).status") == 200
+            aki.locator(".banner", has_text="The host undid your move").wait_for(timeout=2_000)
+            assert ben.locator(".banner", has_text="undid your move").count() == 0
+        finally:
+            for ctx, _, _ in phones:
+                ctx.close()

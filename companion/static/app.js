@@ -112,6 +112,21 @@
   // ---------- sound, vibration, wake lock ----------
   tk.alarm = {
     ctx: null,
+    /** Two soft notes: your turn. */
+    chime() {
+      const ctx = this.ctx;
+      if (!ctx) return;
+      const t = ctx.currentTime + 0.02;
+      [660, 880].forEach((f, i) => {
+        const osc = ctx.createOscillator(), gain = ctx.createGain();
+        osc.type = "sine"; osc.frequency.value = f;
+        gain.gain.setValueAtTime(0.0001, t + i * 0.18);
+        gain.gain.exponentialRampToValueAtTime(0.25, t + i * 0.18 + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t + i * 0.18 + 0.3);
+        osc.connect(gain).connect(ctx.destination);
+        osc.start(t + i * 0.18); osc.stop(t + i * 0.18 + 0.32);
+      });
+    },
     unlock() {
       const AC = window.AudioContext || window.webkitAudioContext;
       if (!AC) return;
@@ -237,6 +252,7 @@
     async start() {
       await this.reload();
       await this.catchUp();
+      this.started = true;          // from now on, events are news (undo notices)
       this.openStream();
       document.addEventListener("visibilitychange", () => {
         if (document.visibilityState !== "visible") return;
@@ -258,7 +274,9 @@
 
     setTable(t) {
       if (this.table && t.seq < this.table.seq) return;   // an older answer overtaken by a newer one
+      const before = this.table;
       this.table = t;
+      tk.turnCue(this.code, before, t);
       if (this.h.table) this.h.table(t);
     }
 
@@ -280,6 +298,21 @@
         fresh.push(e);
       }
       if (fresh.length && this.h.events) this.h.events(fresh, this);
+      if (fresh.length && this.started) this.tellUndos(fresh);
+    }
+
+    /** "Ben undid your move": an undo from another phone of a move this phone's seat made. */
+    tellUndos(fresh) {
+      const me = tk.me(this.code);
+      if (me === null || me < 0) return;
+      for (const e of fresh) {
+        if (e.kind !== "undo" || e.by === me) continue;
+        const target = this.events.get(e.undoes);
+        if (!target || !target.move || target.move.player !== me) continue;
+        const players = (this.table && this.table.players) || [];
+        const who = e.by === "host" ? "The host" : players[e.by] || "Another phone";
+        tk.notice(who + " undid your move: " + (target.summary || "#" + target.seq), "info");
+      }
     }
 
     openStream() {
@@ -471,6 +504,63 @@
       t.textContent = new Date(Number(t.dataset.ms)).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
     });
   });
+
+  // ---------- your turn ----------
+  /**
+   * When it becomes this phone's seat's turn (or the seat is among those to act at once): a dot in
+   * the page title, and, unless turned off on the table page, a chime and a vibration.
+   */
+  const TITLE = document.title;
+  tk.cuesOn = () => localStorage.getItem("tk.cues") !== "off";
+  tk.setCues = (on) => { try { localStorage.setItem("tk.cues", on ? "on" : "off"); } catch (e) { /* private */ } };
+  tk.myTurn = function (code, t) {
+    const me = tk.me(code);
+    return !!(t && !t.result && me !== null && me >= 0 && t.actors && t.actors.seats.includes(me));
+  };
+  tk.turnCue = function (code, before, after) {
+    const now = tk.myTurn(code, after);
+    document.title = (now ? "● " : "") + TITLE;
+    if (now && before && !tk.myTurn(code, before) && tk.cuesOn()) {
+      if (navigator.vibrate) navigator.vibrate([120, 80, 120]);
+      tk.alarm.chime();
+    }
+  };
+
+  // ---------- undo, on every page of a table ----------
+  /** The latest move not undone yet, from the log. */
+  tk.undoTarget = function (link) {
+    const stack = [];
+    for (const e of [...link.events.values()].sort((a, b) => a.seq - b.seq)) {
+      if (e.kind === "move") stack.push(e);
+      else if (e.kind === "undo") stack.pop();
+    }
+    return stack.length ? stack[stack.length - 1] : null;
+  };
+  /** An undo button in `button` (two taps: the first says what would be undone), messages in `msg`. */
+  tk.UndoButton = class {
+    constructor(button, msg, link) {
+      this.b = button; this.msg = msg; this.link = link; this.armed = null;
+      button.addEventListener("click", () => this.tap());
+    }
+    render() {
+      const target = tk.undoTarget(this.link);
+      this.b.disabled = !target;
+      if (!this.armed) this.b.textContent = target ? "Undo #" + target.seq : "Nothing to undo";
+    }
+    async tap() {
+      const target = tk.undoTarget(this.link);
+      if (!target) return;
+      if (!this.armed) {
+        this.armed = setTimeout(() => { this.armed = null; this.render(); }, 4000);
+        this.b.textContent = "Tap again to undo: " + target.summary;
+        return;
+      }
+      clearTimeout(this.armed); this.armed = null;
+      const r = await this.link.send("/undo", {});
+      tk.say(this.msg, r.ok ? "good" : "bad", r.ok ? "Undone." : tk.explain(r), r.body && r.body.reasons);
+      this.render();
+    }
+  };
 
   /** A friendly sentence for a failed write. */
   tk.explain = function (r) {

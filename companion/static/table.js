@@ -82,14 +82,6 @@
   }
 
   // ---- history and undo ----
-  function undoTarget() {
-    const stack = [];
-    for (const e of [...link.events.values()].sort((a, b) => a.seq - b.seq)) {
-      if (e.kind === "move") stack.push(e);
-      else if (e.kind === "undo") stack.pop();
-    }
-    return stack.length ? stack[stack.length - 1] : null;
-  }
   const SHORT = 8;
   let showAll = false;
   $("#history-more").addEventListener("click", () => { showAll = !showAll; renderHistory(); });
@@ -107,26 +99,15 @@
         el("span", { class: "when" }, new Date(e.at_ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }))))
       : [el("li", { class: "muted" }, "Nothing has happened yet.")]));
   }
-  let armed = null;
-  function renderUndo() {
-    const target = undoTarget();
-    const b = $("#undo");
-    b.disabled = !target;
-    if (!armed) b.textContent = target ? "Undo #" + target.seq : "Nothing to undo";
+  const undo = new tk.UndoButton($("#undo"), $("#undo-msg"), link);
+  function renderUndo() { undo.render(); }
+
+  // ---- turn cues ----
+  const cues = $("#cues");
+  if (cues) {
+    cues.checked = tk.cuesOn();
+    cues.addEventListener("change", () => { tk.setCues(cues.checked); if (cues.checked) tk.alarm.chime(); });
   }
-  $("#undo").addEventListener("click", async () => {
-    const target = undoTarget();
-    if (!target) return;
-    if (!armed) {          // two taps: the first says what would be undone
-      armed = setTimeout(() => { armed = null; renderUndo(); }, 4000);
-      $("#undo").textContent = "Tap again to undo: " + target.summary;
-      return;
-    }
-    clearTimeout(armed); armed = null;
-    const r = await link.send("/undo", {});
-    tk.say("#undo-msg", r.ok ? "good" : "bad", r.ok ? "Undone." : tk.explain(r), r.body && r.body.reasons);
-    renderUndo();
-  });
 
   // ---- a move as JSON (games without a board twin, and for checking) ----
   const moveForm = $("#move-form");

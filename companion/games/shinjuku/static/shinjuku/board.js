@@ -30,7 +30,9 @@
   let draft = null;          // the move being built
   let ui = {};               // per-field UI state (which ward a station picker shows, ...)
 
+  let timerPrimed = false;
   const link = new tk.TableLink(code, {
+    events() { undo.render(); },
     status(mode) {
       const s = $("#conn");
       s.className = "status " + mode;
@@ -41,11 +43,18 @@
       table = t; st = t.state; needs = t.needs || { moves: [], players: [] };
       if (fresh && draft && !needs.moves.includes(draft.type)) draft = null;
       renderSeat();
+      if (!timerPrimed) { timer.primed(t); timerPrimed = true; }
+      timer.update(t);
+      undo.render();
       tk.renderResult($("#result"), t, link);
       if (t.result) { $("#seat").hidden = true; $(".sticky-actions").hidden = true; }
       render();
     },
   });
+
+  // Undo and the table's timer on this page too (the table page has them as well).
+  const undo = new tk.UndoButton($("#undo"), $("#undo-msg"), link);
+  const timer = new tk.TimerWidget($("#timer"), link, "table");
 
   // ---------- who am I ----------
   const me = () => tk.me(code);
