@@ -8,7 +8,7 @@ at the generic /t/<code>/board through `WEB.board`; scans: /q/sapporo-1876/build
 """
 from __future__ import annotations
 
-from flask import abort, jsonify, render_template, request, url_for
+from flask import abort, jsonify, render_template
 
 from ... import codes, jsonapi
 from ...errors import ApiError
@@ -151,7 +151,8 @@ def person_tile(game, tile_id: str, joined: dict | None) -> dict | None:
         scores = [{"name": pl["name"],
                    "points": F.person_fame(p.scoring, E.counter(game.rules.ix, st, i, p.scoring))}
                   for i, pl in enumerate(st["players"])]
-    return {"tile": p, "kind_name": "Influential person", "component": _component("influential-person", tile_id), "owner": _owner(joined, tile_id),
+    return {"tile": p, "kind_name": "Influential person", "owner": _owner(joined, tile_id),
+            "component": _component("influential-person", tile_id),
             "when": "At the end of the game, its owner gains:", "scores": scores}
 
 
@@ -165,7 +166,8 @@ def building_tile(game, tile_id: str, joined: dict | None) -> dict | None:
             for x in pl.get("buildings", []):
                 if x.get("id") == tile_id:
                     worker = x.get("worker")
-    return {"tile": b, "kind_name": "Building tile", "component": _component("building-tile", tile_id), "owner": _owner(joined, tile_id), "worker": worker,
+    return {"tile": b, "kind_name": "Building tile", "owner": _owner(joined, tile_id), "worker": worker,
+            "component": _component("building-tile", tile_id),
             "when": "On your own turn, place a worker from your worker area on it, once until a harvest "
                     "frees it:", "scores": None}
 
@@ -196,7 +198,8 @@ OPENAPI = {
         "SapporoScoreRequest": {"type": "object", "properties": {
             "fame": dict(_COUNT, description="fame points gained during the game"),
             "academy": {"type": "object", "properties": {
-                "second_tier": {"type": "boolean", "description": "both workers of the second tier from the top educated"},
+                "second_tier": {"type": "boolean",
+                                "description": "both workers of the second tier from the top educated"},
                 "top_tier": {"type": "boolean", "description": "both workers of the top tier educated"},
                 "lower_tier": {"type": "boolean", "description": "both workers of the lowest tier educated "
                                "(needed for W. Clark when second_tier is false)"}}},

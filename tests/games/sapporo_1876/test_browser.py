@@ -64,11 +64,11 @@ def test_a_whole_game_on_two_phones(server, browser):
         pages[0].screenshot(path=f"{SHOTS}/sapporo-board-start.png", full_page=True)
     moves, refused = 0, False
     for _ in range(400):
-        seq = pages[0].evaluate("tkTable.table.seq")
-        if pages[0].evaluate("!!tkTable.table.result"):
+        now = json.loads(urllib.request.urlopen(server.url + f"/api/tables/{code}").read())
+        seq = now["seq"]
+        if now["result"]:
             break
-        turn = pages[0].evaluate("tkTable.table.needs.players[0]")
-        page = pages[turn]
+        page = pages[now["needs"]["players"][0]]
         page.wait_for_function(f"tkTable.table.seq === {seq}", timeout=15_000)
         buttons = page.locator("#moves button:not([disabled])")
         buttons.first.wait_for(timeout=15_000)
@@ -135,7 +135,7 @@ def test_table_mode_the_table_enters_its_tiles(server, browser):
         for name in names:
             page.locator(f"fieldset[data-group={group}] label.check", has_text=name).locator("input").check()
     # a building already on the board cannot also be beside it
-    assert page.locator(f"fieldset[data-group=beside] label.check", has_text=buildings[0]).locator(
+    assert page.locator("fieldset[data-group=beside] label.check", has_text=buildings[0]).locator(
         "input").is_disabled()
     page.locator("#lay-out").click()
     page.wait_for_function("tkTable.table.state.phase === 'buy'", timeout=15_000)

@@ -164,3 +164,19 @@ def test_the_calculator_refuses_more_workers_than_a_player_has(client):
     r = client.post("/api/sapporo-1876/score", json={"council": {"left": 3, "middle": 3, "right": 3},
                                                      "pioneering": {"top": 1}})
     assert r.status_code == 422 and "9 workers" in " ".join(r.json["reasons"])
+
+
+def test_tile_pages_at_a_joined_table_say_where_the_tile_is(client):
+    r = client.post("/api/tables", json={"game": "sapporo-1876", "players": ["Aki", "Ben"],
+                                         "options": {"tiles": "companion"}, "seed": 2})
+    code = r.json["code"]
+    t = client.get(f"/api/tables/{code}", auth=False).json
+    person, beside = t["state"]["persons"][0], t["state"]["beside"][0]
+    client.set_cookie("tk_table", code)
+    page = client.get(f"/q/sapporo-1876/influential-person/{person}").get_data(as_text=True)
+    assert "on the main board" in page and "would score" in page
+    buyer = t["needs"]["players"][0]
+    client.post(f"/api/tables/{code}/moves", json={"expected_seq": 0, "move": {
+        "type": "buy-building", "player": buyer, "tile": beside}})
+    page = client.get(f"/q/sapporo-1876/building-tile/{beside}").get_data(as_text=True)
+    assert t["players"][buyer] in page and "free to use" in page

@@ -258,7 +258,7 @@ class SapporoRules(contract.Rules):
         if reasons:
             return reasons, None
         if isinstance(ctx, Ctx) and ctx.seat != HOST and not ctx.may_act_for(self.mover(move)):
-            return [f"Only that player (or the host) may make this move."], None
+            return ["Only that player (or the host) may make this move."], None
         try:
             return _step(self.ix, state, move, act)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:

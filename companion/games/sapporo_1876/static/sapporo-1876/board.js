@@ -18,7 +18,13 @@
       s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
     },
     table(t) {
-      table = t; st = t.state; needs = t.needs || { options: [], players: [], preview: [] };
+      // After our own move the link has the new seq and state before the new hints (needs) arrive:
+      // show no moves until they do, so a stale suggestion is never tapped.
+      const stale = table && t.seq !== table.seq && t.needs === table.needs;
+      table = t; st = t.state;
+      needs = stale ? { options: [], players: [], preview: (t.needs || {}).preview || [], prompt: "Updating…" }
+        : t.needs || { options: [], players: [], preview: [] };
+      if (stale) link.reloadSoon();
       renderSeat();
       tk.renderResult($("#result"), t, link);
       if (t.result) $("#seat").hidden = true;
@@ -95,8 +101,14 @@
     return [...sections, send_];
   }
 
+  let movesFor = null;        // the seq and seat the moves were drawn for: a reload of the same
+                             // table keeps them (and an open "Pay otherwise" with its numbers)
   function renderMoves() {
     const m = me(), host = tk.isHost(code);
+    // (the options too: after a move the table has the new seq before its new hints arrive)
+    const key = table.seq + "/" + m + "/" + host + "/" + JSON.stringify(needs.options || []);
+    if (key === movesFor) return;
+    movesFor = key;
     if (st.phase === "tiles") {
       if (!$("#lay-out")) $("#moves").replaceChildren(...layoutForm());
       return;
