@@ -14,7 +14,6 @@
     "fill-queue": "Fill the queue", "place-customers": "Place customers", "move-matsuri": "Move Matsuri",
     "open-store": "Open store", "expand-track": "Expand track", "upgrade-store": "Upgrade store",
     "income": "Draw income", "decline-income": "Decline income", "move-customers": "Move customers",
-    "end-turn": "End turn",
   };
   const wardName = (id) => (B.wards.find((w) => w.id === id) || { name: id }).name;
   const stName = (id) => (B.stations[id] || { name: id }).name;
@@ -31,6 +30,7 @@
   let ui = {};               // per-field UI state (which ward a station picker shows, ...)
 
   let timerPrimed = false;
+  let sending = false;          // this phone's own move is on its way (its answer is no news)
   const link = new tk.TableLink(code, {
     events() { undo.render(); },
     status(mode) {
@@ -40,8 +40,12 @@
     },
     table(t) {
       const fresh = !table || t.seq !== table.seq;
+      const elsewhere = fresh && table && !sending;      // another phone changed the table
       table = t; st = t.state; needs = t.needs || { moves: [], players: [] };
-      if (fresh && draft && !needs.moves.includes(draft.type)) draft = null;
+      if (draft && (elsewhere || !needs.moves.includes(draft.type))) {
+        draft = null; ui = {};
+        if (elsewhere) tk.say("#msg", "info", "The table changed on another phone: choose your move again.");
+      }
       renderSeat();
       if (!timerPrimed) { timer.primed(t); timerPrimed = true; }
       timer.update(t);
@@ -125,7 +129,7 @@
 
   function renderTypes() {
     let types = needs.moves || [];
-    if (st.phase === "actions" && needs.actions_left) types = types.filter((t) => t === "end-turn" || needs.actions_left.includes(t));
+    if (st.phase === "actions" && needs.actions_left) types = types.filter((t) => needs.actions_left.includes(t));
     $("#types").replaceChildren(...types.map((t) => el("button", {
       type: "button", "aria-pressed": String(!!draft && draft.type === t),
       onclick: () => { draft = { type: t }; ui = {}; tk.say("#msg", "info", ""); render(); },
@@ -335,6 +339,16 @@
     return section("Path", ...body);
   }
 
+  /** The first field the move still needs, or null when it is complete. */
+  function missing() {
+    if (!draft) return null;
+    return fieldsNow().find(([name, kind, opt]) => !opt.optional && (kind === "tokens"
+      ? (draft[name] || []).length < opt.count : kind === "cards" ? false : draft[name] === undefined)) || null;
+  }
+  const NEEDED = { ward: "the ward", station: "the station", connection: "the track", card: "the card to play",
+                   goods: "the goods", token: "the customer to spend", tokens: "the customers drawn",
+                   player: "who plays", path: "the path", cards: "the cards drawn" };
+
   function summary() {
     const play = $("#play");
     if (!draft) { $("#summary").textContent = "Choose a move above."; play.disabled = true; return; }
@@ -350,8 +364,9 @@
     if (draft.cards) parts.push(draft.cards.map(wardName).join(", "));
     if (draft.customers) parts.push(draft.customers.map(tokenLabel).join(", "));
     if (draft.customer) parts.push("spending " + tokenLabel(draft.customer));
-    $("#summary").textContent = parts.join(" ");
-    play.disabled = false;
+    const left = missing();
+    $("#summary").textContent = parts.join(" ") + (left ? " — still to choose: " + (NEEDED[left[1]] || left[0]) : " — ready");
+    play.disabled = !!left;          // Play only for a whole move: a half-built one has nothing to say yet
   }
 
   $("#play").addEventListener("click", async () => {
@@ -359,7 +374,9 @@
     const move = Object.assign({}, draft);
     if (move.player === null) delete move.player;
     $("#play").disabled = true;
+    sending = true;
     const r = await link.send("/moves", { move });
+    sending = false;
     $("#play").disabled = false;
     if (r.ok) { tk.say("#msg", "good", "Played."); draft = null; ui = {}; render(); }
     else tk.say("#msg", "bad", tk.explain(r), r.body && r.body.reasons);

@@ -1,0 +1,53 @@
+"""The board page as players use it (issue 9): Play only for a whole move, and a move being built
+is reset, with a word, when another phone changes the table. Two phones in a real Chromium."""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+import requests
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from companion import create_app  # noqa: E402
+from companion.testing import ServerThread  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(tmp_path):
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        r = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
+                                                       "options": {"deck": "companion"}, "seed": 4})
+        code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
+        assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
+            "expected_seq": 0, "move": {"type": "place-customers", "player": 0}}).status_code == 200
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)
+        aki = ctx.new_page()
+        aki.goto(f"{s.url}/t/{code}")
+        aki.locator("#seat-buttons button", has_text="Aki").click()
+        aki.goto(f"{s.url}/t/{code}/board")
+        aki.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=15_000)
+        aki.locator("#types button", has_text=re.compile("Matsuri")).first.click()
+        assert aki.locator("#play").is_disabled()              # no ward chosen yet
+        assert "still to choose: the ward" in aki.locator("#summary").inner_text()
+        aki.locator("#builder .picks button").first.click()
+        assert aki.locator("#play").is_enabled() and "ready" in aki.locator("#summary").inner_text()
+        aki.locator("#clear").click()
+        # Aki starts building; the host's phone moves the Matsuri meanwhile
+        aki.locator("#types button", has_text=re.compile("Matsuri")).first.click()
+        ward = requests.get(f"{s.url}/api/tables/{code}", timeout=10).json()["needs"]["wards"][0]
+        assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
+            "expected_seq": 1, "move": {"type": "move-matsuri", "player": 0, "ward": ward}}).status_code == 200
+        aki.locator("#msg", has_text="changed on another phone").wait_for(timeout=3_000)
+        assert aki.locator("#summary").inner_text() == "Choose a move above."
+        assert aki.locator("#play").is_disabled()
+        browser.close()
