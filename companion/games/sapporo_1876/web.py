@@ -146,7 +146,7 @@ def person_tile(game, tile_id: str, joined: dict | None) -> dict | None:
     if p is None:
         return None
     scores = None
-    if joined and joined["state"].get("players"):
+    if joined and joined["state"].get("players") and _owner(joined, tile_id) != "not in this game":
         st = joined["state"]
         scores = [{"name": pl["name"],
                    "points": F.person_fame(p.scoring, E.counter(game.rules.ix, st, i, p.scoring))}
