@@ -4,6 +4,7 @@ position, pink pricing, the entrances' half), the 2 attraction boards and the ro
 (the purchase queue spaces, the expenses track and the purchase limit by player count)."""
 from __future__ import annotations
 
+from ...canon import DataError
 from ...canon.capsule_hotel import PINK, CapsuleHotel
 from ...draw import Canvas, Style
 from .common import Palette, coupon_mark, label, paragraph, qr_block, yen
@@ -157,17 +158,17 @@ def draw_round_expenses_board(canvas: Canvas, data: CapsuleHotel, layout: Layout
 
 
 def shelf(sizes: list[tuple[str, float, float]], width: float, height: float, gap: float = 4.0,
-          top: float = 12.0) -> dict[str, tuple[float, float]]:
-    """Top-left corners placing each (id, w, h) on a page, tallest first in rows; a layout error
-    (not a silent overlap) when they do not fit."""
-    from ...sheets.grid import LayoutError
+          top: float = 12.0, file: str = "components.toml", key: str = "lot_board") -> dict[str, tuple[float, float]]:
+    """Top-left corners placing each (id, w, h) on a page, tallest first in rows; a one-line data
+    error naming the file and key (not a silent overlap) when the data's sizes do not fit."""
     order = sorted(sizes, key=lambda s: (-s[2], -s[1]))
     out, x, y, row_h = {}, gap, top, 0.0
     for sid, w, h in order:
         if x + w > width - gap + 1e-6:
             x, y, row_h = gap, y + row_h + gap, 0.0
         if x + w > width - gap + 1e-6 or y + h > height - 2 + 1e-6:
-            raise LayoutError(f"capsule-hotel: {sid} ({w:g} × {h:g} mm) does not fit the page")
+            raise DataError(f"assets/capsule-hotel/{file}", key,
+                            f"{sid.split('#')[0]} ({w:g} × {h:g} mm) does not fit the page with the others")
         out[sid] = (x, y)
         x += w + gap
         row_h = max(row_h, h)

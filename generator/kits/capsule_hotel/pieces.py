@@ -259,7 +259,7 @@ def draw_buildings_page(canvas: Canvas, width: float, height: float, data: Capsu
         pieces += [(f"{b.id}#{i}", *b.size) for i in range(b.count)]
     cw, ch = data.pieces.cemetery
     pieces += [(f"cemetery#{i}", cw, ch) for i in range(data.inventory.cemeteries)]
-    at = shelf(pieces, width, height, gap=3.0)
+    at = shelf(pieces, width, height, gap=3.0, file="buildings.toml", key="building")
     for sid, _, _ in pieces:
         x, y = at[sid]
         kind = sid.split("#")[0]

@@ -149,3 +149,17 @@ def test_capsule_colours_are_never_told_by_colour_alone(data):
     codes = [capsule_code(data, c.id) for c in data.capsules]
     assert len(set(codes)) == len(codes)                       # a letter code each
     assert len({c.pattern for c in data.capsules}) == len(data.capsules)   # and a pattern each
+
+
+def test_lot_boards_too_large_for_their_page_are_a_one_line_data_error(broken_data):
+    from generator.canon import DataError
+    from generator.draw.record import Recording
+    from generator.kits.capsule_hotel.boards import draw_lot_boards_page
+    from generator.kits.capsule_hotel.common import Palette
+    from generator.kits.capsule_hotel.layout import load_layout
+    root, _ = broken_data(GAME, "components.toml", "size = [80, 80]", "size = [170, 240]")
+    data = load(GAME, root)
+    layout = load_layout()
+    one_line = r"capsule-hotel/components.toml: lot_board: lot-\d+ \(.* mm\) does not fit the page"
+    with pytest.raises(DataError, match=one_line):
+        draw_lot_boards_page(Recording(), 197.3, 266.7, data, layout, Palette(layout, False))
