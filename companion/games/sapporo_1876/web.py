@@ -82,7 +82,8 @@ def read_calculator(body: dict) -> dict:
     out["academy"] = {k: v for k in ("second_tier", "top_tier", "lower_tier")
                       if (v := _flag(academy, k)) is not None}
     pio = jsonapi.obj(_or_empty(body, "pioneering"), "pioneering")
-    out["pioneering"] = {k: jsonapi.integer(pio, k, required=False, maximum=100) or 0 for k in ("top", "second")}
+    out["pioneering"] = {k: v for k in ("top", "second")
+                         if (v := jsonapi.integer(pio, k, required=False, maximum=100)) is not None}
     if pio.get("columns") is not None:
         cols = jsonapi.obj(pio["columns"], "pioneering.columns")
         out["pioneering"]["columns"] = {str(k): jsonapi.integer(cols, k, maximum=100) for k in cols}

@@ -180,3 +180,12 @@ def test_tile_pages_at_a_joined_table_say_where_the_tile_is(client):
         "type": "buy-building", "player": buyer, "tile": beside}})
     page = client.get(f"/q/sapporo-1876/building-tile/{beside}").get_data(as_text=True)
     assert t["players"][buyer] in page and "free to use" in page
+
+
+def test_the_calculator_derives_top_and_second_from_the_columns(client):
+    body = calculator.example_body()
+    del body["pioneering"]["top"], body["pioneering"]["second"]
+    r = client.post("/api/sapporo-1876/score", json=body)
+    assert r.status_code == 200 and r.json["points"] == 50
+    body["pioneering"]["top"] = 2                       # given, it must agree with the columns
+    assert client.post("/api/sapporo-1876/score", json=body).status_code == 422

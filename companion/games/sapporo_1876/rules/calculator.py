@@ -30,8 +30,14 @@ def calculate(ix: E.Index, body: dict) -> tuple[list[str], dict | None]:
     pio = body.get("pioneering") or {}
     council = body.get("council") or {}
     persons = list(body.get("persons") or [])
-    top, second = pio.get("top", 0) or 0, pio.get("second", 0) or 0
     n_cols, n_spaces = len(ix.columns), len(ix.col[ix.columns[0]].spaces)
+    columns = pio.get("columns")
+    if isinstance(columns, dict) and "top" not in pio and "second" not in pio:
+        # only the columns given: the top / second-from-top counts follow from them
+        top = sum(1 for v in columns.values() if v == n_spaces)
+        second = sum(1 for v in columns.values() if v == n_spaces - 1)
+    else:
+        top, second = pio.get("top", 0) or 0, pio.get("second", 0) or 0
 
     # -- what cannot occur ------------------------------------------------------------------------
     if academy.get("top_tier") and not academy.get("second_tier"):
@@ -39,7 +45,6 @@ def calculate(ix: E.Index, body: dict) -> tuple[list[str], dict | None]:
                        "done before the second tier")
     if top + second > n_cols:
         reasons.append(f"{top} + {second} pioneering columns: a personal board has {n_cols}")
-    columns = pio.get("columns")
     if columns is not None:
         bad = [c for c in columns if c not in ix.col]
         if bad:
