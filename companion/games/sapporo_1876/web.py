@@ -209,7 +209,8 @@ OPENAPI = {
                 "second": dict(_COUNT, description="columns with a worker on the second space from the top"),
                 "columns": {"type": "object", "additionalProperties": _COUNT,
                             "description": "column id -> space reached (1 = bottom, 0 = none): needed for "
-                                           "E. Dunn, W. Wheeler and W. Brooks"}}},
+                                           "E. Dunn, W. Wheeler and W. Brooks; without top and second "
+                                           "they follow from it"}}},
             "council": {"type": "object", "additionalProperties": _COUNT,
                         "description": "workers per council column: left, middle, right"},
             "yen": dict(_COUNT, description="banknotes left, in yen"),
