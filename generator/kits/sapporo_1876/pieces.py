@@ -7,7 +7,7 @@ from ...canon.sapporo_1876 import Sapporo
 from ...draw import Canvas, Style
 from ...qr import draw_qr
 from .common import (Palette, event_icon, fame_icon, label, paragraph, resource_icon, shape,
-                     worker_shape, yen_icon)
+                     worker_shape)
 from .layout import Layout
 
 
