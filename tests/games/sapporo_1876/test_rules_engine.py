@@ -384,6 +384,7 @@ def test_building_actions_pay_any_resource_at_2_ap_and_keep_to_their_columns(rul
 def test_every_suggested_move_and_payment_is_legal(rules):
     import random
     rng = random.Random(4)
+    building_payments = 0
     for mode in ("table", "companion"):
         s = rules.setup(["Aki", "Ben"], {"tiles": mode}, 6)
         while rules.result(s) is None:
@@ -392,10 +393,15 @@ def test_every_suggested_move_and_payment_is_legal(rules):
             for o in needs["options"]:
                 assert rules.validate(s, o["move"]) == [], o
                 for pay in o.get("payments", []):
-                    assert rules.validate(s, {**o["move"], "pay": pay}) == [], (o, pay)
+                    m = o["move"]
+                    m = {**m, "action": {**m["action"], "pay": pay}} if o.get("pay_in") == "action" \
+                        else {**m, "pay": pay}
+                    assert rules.validate(s, m) == [], (o, pay)
                     assert E_ap(rules, s, o, pay) >= o["cost"]
+                    building_payments += o.get("pay_in") == "action"
             s = rules.apply(s, rng.choice(needs["options"])["move"])
         assert rules.needs(s)["options"] == []
+    assert building_payments, "no building action with payments was suggested"
 
 
 def E_ap(rules, s, o, pay):

@@ -634,6 +634,24 @@ _PROMPTS = {
 }
 
 
+def _building_payments(ix: Index, state: dict, m: dict) -> dict:
+    """cost, payments and values of a building tile's action (any resource at its AP), the payment
+    going in the move's "action" ("pay_in")."""
+    p, tile = m["player"], ix.building[m["tile"]]
+    step = next(s for s in tile.effects if s.effect == "action")
+    sim = copy.deepcopy(state)
+    spl = sim["players"][p]
+    spl["area"] -= 1
+    for s in tile.effects:
+        if s.effect == "gain" and s.resource == E.YEN:
+            spl["yen"] += s.amount
+    spec = {k: v for k, v in m["action"].items() if k != "pay"}
+    _, cost, _ = E.plan_action(ix, sim, p, step.action, spec, step.columns)
+    values = {r: step.resource_ap for r in ix.resources}
+    return {"cost": cost, "values": values, "pay_in": "action",
+            "payments": E.payments(ix, spl, values, cost, limit=4)}
+
+
 def _needs(rules: SapporoRules, state: dict) -> dict:
     ix = rules.ix
     phase = state.get("phase")
@@ -652,6 +670,8 @@ def _needs(rules: SapporoRules, state: dict) -> dict:
             row["payments"] = E.payments(ix, state["players"][m["player"]],
                                          ix.spot_values(state["pawn"]), cost, limit=4)
             row["values"] = ix.spot_values(state["pawn"])
+        elif m["type"] == "use-building" and isinstance(m.get("action"), dict) and "pay" in m["action"]:
+            row.update(_building_payments(ix, state, m))
         options.append(row)
     return {"phase": phase, "players": list(actors.seats),
             "prompt": _PROMPTS.get(phase, "").format(name=name, action=action),

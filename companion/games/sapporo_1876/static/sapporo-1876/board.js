@@ -57,6 +57,11 @@
   const payText = (pay) => Object.entries(pay || {}).filter(([, n]) => n)
     .map(([k, n]) => k === "yen" ? n + " yen" : n + " " + (resName[k] || k)).join(" + ") || "nothing";
 
+  /** The option's move with payment `pay` (in the move, or in its building action: pay_in). */
+  const withPay = (o, pay) => o.pay_in === "action"
+    ? Object.assign({}, o.move, { action: Object.assign({}, o.move.action, { pay }) })
+    : Object.assign({}, o.move, { pay });
+
   async function send(move, button) {
     if (button) button.disabled = true;
     const r = await link.send("/moves", { move });
@@ -130,7 +135,7 @@
         el("div", null, o.text.split(" for ")[0], el("span", { class: "small muted" }, " · " + o.cost + " AP")),
         el("div", { class: "pay-alt" }, o.payments.map((p, i) => {
           const b = el("button", { type: "button", class: i ? "secondary" : null, "data-type": o.move.type,
-                                   onclick: () => send(Object.assign({}, o.move, { pay: p }), b) }, "Pay " + payText(p));
+                                   onclick: () => send(withPay(o, p), b) }, "Pay " + payText(p));
           return b;
         })),
         otherPayment(o));
@@ -156,7 +161,7 @@
           el("button", { type: "button", class: "secondary", "aria-label": "one more", onclick: step(1) }, "+")));
     });
     const b = el("button", { type: "button", class: "pay-other",
-                             onclick: () => send(Object.assign({}, o.move, { pay: Object.fromEntries(kinds.filter((k) => pay[k]).map((k) => [k, pay[k]])) }), b) }, "Pay this");
+                             onclick: () => send(withPay(o, Object.fromEntries(kinds.filter((k) => pay[k]).map((k) => [k, pay[k]]))), b) }, "Pay this");
     return el("details", { class: "small" }, el("summary", null, "Pay otherwise…"), rows, el("div", { class: "row" }, total, b));
   }
 
