@@ -77,3 +77,51 @@ def test_place_a_tile_with_rotate_and_flip_and_see_it_on_another_phone(tmp_path)
             assert not errors, errors
         finally:
             browser.close()
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+def test_a_coat_of_arms_earns_a_white_tile_placed_by_a_tap(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from companion import create_app
+    from companion.testing import ServerThread
+
+    app = create_app({"DATA_DIR": tmp_path, "SSE_HEARTBEAT_S": 2})
+    client = app.test_client()
+    made = client.post("/api/tables", json={"game": GAME, "players": ["Aki", "Ben"],
+                                            "options": {"deck": "table"}}).get_json()
+    code, host = made["code"], {"Authorization": f"Bearer {made['host_token']}"}
+    setup = ({"type": "fill-harbour", "cards": ["purple"] * 7},
+             {"type": "deal-hand", "player": 0, "cards": ["purple", "purple"]},
+             {"type": "deal-hand", "player": 1, "cards": ["green"] * 3},
+             {"type": "take", "player": 0, "spaces": [0, 1]}, {"type": "refill", "cards": ["red", "red"]},
+             {"type": "take", "player": 1, "spaces": [0, 1]}, {"type": "refill", "cards": ["red", "red"]})
+    for seq, move in enumerate(setup):
+        r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq, "move": move}, headers=host)
+        assert r.status_code == 200, r.get_json()
+
+    with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            errors = []
+            ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                      bypass_csp=True)   # (wait_for_function evals)
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + f"/t/{code}/board")
+            page.locator("#seat-buttons button").nth(0).click()
+            page.wait_for_function("window.tkTable && tkTable.mode === 'live'", timeout=10_000)
+            page.locator(".tiles button[data-tile='purple-3']").click()
+            page.locator("#rotate").click()
+            page.locator("#facade .hit[data-col='3'][data-row='1']").click()   # a column covering (3, 3)
+            page.wait_for_function("document.querySelector('#summary').textContent.includes('1 coat')",
+                                   timeout=3_000)
+            page.get_by_role("button", name="Play", exact=True).click()
+            page.wait_for_function("document.querySelector('#prompt').textContent.includes('coat-of-arms')",
+                                   timeout=3_000)
+            page.locator("#facade .hit[data-col='1'][data-row='1']").click()
+            page.get_by_role("button", name="Play", exact=True).click()
+            page.locator("#facade #live-squares [data-square='1,1'][data-colour='white']").wait_for(timeout=3_000)
+            page.wait_for_function("document.querySelector('#prompt').textContent.startsWith('Ben')", timeout=3_000)
+            assert not errors, errors
+        finally:
+            browser.close()
