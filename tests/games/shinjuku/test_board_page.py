@@ -51,3 +51,30 @@ def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(tmp_path):
         assert aki.locator("#summary").inner_text() == "Choose a move above."
         assert aki.locator("#play").is_disabled()
         browser.close()
+
+
+def test_a_card_entered_wrongly_is_corrected_on_the_board_page(tmp_path):
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        r = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"]})
+        code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
+        assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
+            "expected_seq": 0, "move": {"type": "deal-hand", "player": 0,
+                                        "cards": ["ota", "kita", "ota", "chuo"]}}).status_code == 200
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)
+        aki = ctx.new_page()
+        aki.goto(f"{s.url}/t/{code}")
+        aki.locator("#seat-buttons button", has_text="Aki").click()
+        aki.goto(f"{s.url}/t/{code}/board")
+        aki.wait_for_function("window.tkTable && tkTable.table", timeout=15_000)
+        aki.locator("#correct summary").click()
+        aki.locator("#correct-fields .card", has_text="The card entered").locator("button", has_text="Ota").click()
+        aki.locator("#correct-fields .card", has_text="It really was").locator("button", has_text="Nakano").click()
+        aki.locator("#correct-fields button", has_text="Correct: Ota → Nakano").click()
+        aki.locator("#correct-msg.good").wait_for(timeout=5_000)
+        assert aki.evaluate("document.documentElement.scrollWidth") <= 390
+        browser.close()
+        r = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
+        assert sorted(r["state"]["players"][0]["hand"]) == ["chuo", "kita", "nakano", "ota"]

@@ -113,7 +113,7 @@ def test_move_types_table():
     names = [mt.name for mt in RULES.move_types]
     assert names == ["deal-hand", "seed-ward", "place-matsuri", "fill-queue", "place-customers",
                      "move-matsuri", "open-store", "expand-track", "upgrade-store", "income",
-                     "move-customers", "decline-income"]
+                     "move-customers", "decline-income", "correct-card"]
     assert "end-turn" not in names
     who = {mt.name: mt.who for mt in RULES.move_types}
     assert {n for n, w in who.items() if w == "table"} == {"seed-ward", "place-matsuri", "fill-queue"}

@@ -250,6 +250,11 @@ MOVE_TYPES = (
         doc="Action: move a ward's customers along track to stores."),
     MoveType("decline-income", "Decline the track bonus", (_PLAYER,),
              doc="Track bonus: do not take the Income another player's move earned you."),
+    MoveType("correct-card", "Correct a card", (
+        _PLAYER, _f("was", _WARD, "the ward card entered by mistake, still in the hand"),
+        _f("now", _WARD, "the ward card really drawn (one that can still be among the cards to draw)")),
+        doc="Table mode, at any time: a card entered wrongly into a hand is set right; nothing "
+            "played since is undone."),
 )
 
 

@@ -10,6 +10,8 @@ always possible (it draws what it can, possibly nothing), so two actions always 
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from . import cards as cd
 from . import setup as su
 from . import state as st
@@ -34,7 +36,9 @@ PHASE_MOVES = {
     "bonus": ("income", "decline-income"),
     "over": (),
 }
-ALL_MOVES = tuple(dict.fromkeys(t for ts in PHASE_MOVES.values() for t in ts))
+#: moves a player may make whatever the phase and whoever's turn it is (not once the game is over)
+ANY_TIME = ("correct-card",)
+ALL_MOVES = tuple(dict.fromkeys(t for ts in PHASE_MOVES.values() for t in ts)) + ANY_TIME
 
 #: fields each move type may carry (besides "type" and "player")
 FIELDS = {
@@ -50,6 +54,7 @@ FIELDS = {
     "income": ("cards",),
     "move-customers": ("card", "path", "take"),
     "decline-income": (),
+    "correct-card": ("was", "now"),
 }
 
 #: the reason given for the "end-turn" move of earlier versions (logs, old pages)
@@ -116,6 +121,8 @@ def check_shape(ix: Index, state: dict, move) -> tuple[str | None, list[str]]:
     if extra:
         return None, [f"{with_article(mtype, capital=True)} move has no field {extra[0]!r}."]
     phase = state["phase"]
+    if mtype in ANY_TIME and phase != "over":
+        return mtype, []
     if mtype not in PHASE_MOVES[phase]:
         if phase == "over":
             return None, ["The game is over."]
@@ -127,6 +134,8 @@ def run(ix: Index, state: dict, move, act: bool) -> list[str]:
     mtype, reasons = check_shape(ix, state, move)
     if reasons:
         return reasons
+    if mtype == "correct-card":
+        return correct_card(ix, state, move, act)
     if state["phase"] == "deal":
         return DEAL[mtype](ix, state, move, act)
     p, reasons = _player(ix, state, move, mtype)
@@ -434,6 +443,42 @@ def move_customers(ix: Index, state: dict, move: dict, p: int, act: bool) -> lis
                           "to": to, "tracks": outcome["tracks"], "income_for": outcome["bonus"]})
     state["actions"].append("move-customers")
     st.after_action(ix, state)
+    return []
+
+
+def correct_card(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
+    """Table mode: a card entered wrongly into a hand (a dealt hand, an income draw) is set right:
+    "I entered Ota, it was Nakano". The wrong card goes back among the cards still to draw, the
+    right one leaves them (it must be one that can still be there), and nothing played since is
+    undone. A card already played is not corrected this way (undo is for that)."""
+    if state["mode"] != st.TABLE:
+        return ["The companion draws the cards at this table: there is nothing to correct."]
+    n = len(state["players"])
+    p = move.get("player")
+    if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n:
+        return [f"Say whose hand it is (\"player\": 0 to {n - 1})."]
+    was, now = move.get("was"), move.get("now")
+    for field, value in (("was", was), ("now", now)):
+        if not isinstance(value, str) or value not in ix.card_counts:
+            return [f"Say which ward card {'was entered' if field == 'was' else 'it really is'} "
+                    f"(\"{field}\": a ward id)."]
+    if was == now:
+        return [f"That is the same card ({ix.wname(was)}): nothing to correct."]
+    hand = state["players"][p]["hand"]
+    if was not in hand:
+        return [f"{st.player_name(state, p)} has no {ix.wname(was)} card in hand to correct (a card "
+                "already played is set right with undo)."]
+    pool = Counter(state["deck"]) + Counter(state["discard"])
+    if pool[now] < 1:
+        seen = ix.card_counts[now] - pool[now]
+        return [f"It cannot have been {with_article(ix.wname(now))} card: all {ix.card_counts[now]} "
+                f"are accounted for ({seen} in hands, the queue or seen discarded)."]
+    if not act:
+        return []
+    hand.remove(was)
+    state["deck"] = ix.sort_cards(state["deck"] + [was])
+    st.take_entered_cards(ix, state, [now])
+    st.add_to_hand(ix, state, p, [now])
     return []
 
 

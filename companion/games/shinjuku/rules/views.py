@@ -119,6 +119,9 @@ def public_move(ix: Index, move: dict, viewer=None) -> dict:
     if (viewer != HOST and isinstance(move, dict) and move.get("type") in PRIVATE_CARDS
             and isinstance(move.get("cards"), list) and move.get("player") != viewer):
         return {**move, "cards": len(move["cards"])}
+    if (viewer != HOST and isinstance(move, dict) and move.get("type") == "correct-card"
+            and move.get("player") != viewer):
+        return {**move, "was": None, "now": None}     # which cards a hand holds is its own
     return move
 
 
@@ -138,6 +141,8 @@ def describe(ix: Index, state: dict, move: dict) -> str:
         return f" with {with_article(ix.wname(c))} card" if isinstance(c, str) else ""
 
     try:
+        if t == "correct-card":     # (the history is public: which cards, only the hand knows)
+            return f"{st.player_name(state, move.get('player'))} corrects a card entered in their hand."
         if t == "deal-hand":
             return f"{st.player_name(state, move.get('player'))}'s hand is dealt."
         if t == "seed-ward":

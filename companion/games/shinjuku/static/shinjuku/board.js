@@ -51,6 +51,7 @@
       timer.update(t);
       undo.render();
       tk.renderResult($("#result"), t, link);
+      renderCorrect();
       if (t.result) { $("#seat").hidden = true; $(".sticky-actions").hidden = true; }
       render();
     },
@@ -59,6 +60,32 @@
   // Undo and the table's timer on this page too (the table page has them as well).
   const undo = new tk.UndoButton($("#undo"), $("#undo-msg"), link);
   const timer = new tk.TimerWidget($("#timer"), link, "table");
+
+  // ---------- correcting a card entered wrongly (table deck) ----------
+  const fix = { player: null, was: null, now: null };
+  function renderCorrect() {
+    const box = $("#correct");
+    const seats = st.players.map((pl, i) => i).filter((i) => Array.isArray(hand(i)) && hand(i).length);
+    box.hidden = !tableMode() || !seats.length || !!table.result;
+    if (box.hidden) return;
+    if (!seats.includes(fix.player)) fix.player = seats.includes(me()) ? me() : seats[0];
+    const h = hand(fix.player) || [];
+    if (!h.includes(fix.was)) fix.was = null;
+    const rows = [];
+    if (seats.length > 1) rows.push(section("Whose hand", pickGrid(seats.map((i) =>
+      pickButton(data.players[i], null, fix.player === i, () => { fix.player = i; fix.was = null; renderCorrect(); })))));
+    rows.push(section("The card entered", pickGrid([...new Set(h)].map((w) =>
+      pickButton(wardName(w), null, fix.was === w, () => { fix.was = w; renderCorrect(); })))));
+    rows.push(section("It really was", pickGrid(B.wards.map((w) => w.id).filter((w) => w !== fix.was).map((w) =>
+      pickButton(wardName(w), null, fix.now === w, () => { fix.now = w; renderCorrect(); })))));
+    rows.push(el("button", { type: "button", class: "wide", disabled: !(fix.was && fix.now), onclick: async () => {
+      const r = await link.send("/moves", { move: { type: "correct-card", player: fix.player, was: fix.was, now: fix.now } });
+      tk.say("#correct-msg", r.ok ? "good" : "bad", r.ok ? "Corrected: " + wardName(fix.now) + " instead of " + wardName(fix.was) + "." : tk.explain(r),
+             r.body && r.body.reasons);
+      if (r.ok) { fix.was = fix.now = null; }
+    } }, fix.was && fix.now ? "Correct: " + wardName(fix.was) + " → " + wardName(fix.now) : "Choose both cards"));
+    $("#correct-fields").replaceChildren(...rows);
+  }
 
   // ---------- who am I ----------
   const me = () => tk.me(code);
