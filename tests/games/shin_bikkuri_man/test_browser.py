@@ -125,3 +125,27 @@ def test_a_coat_of_arms_earns_a_white_tile_placed_by_a_tap(tmp_path):
             assert not errors, errors
         finally:
             browser.close()
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+def test_the_new_table_form_chooses_who_deals(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from companion import create_app
+    from companion.testing import ServerThread
+
+    app = create_app({"DATA_DIR": tmp_path})
+    with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+            page.goto(server.url + f"/new/{GAME}")
+            page.locator("#p0").fill("Aki")
+            page.locator("#p1").fill("Ben")
+            page.get_by_text("The companion deals.").click()
+            page.get_by_role("button", name="Start the table").click()
+            page.wait_for_url("**/t/*")
+            code = page.url.rsplit("/", 1)[1]
+            _, state = app.extensions["tokyo"].tables.state(code)
+            assert state["mode"] == "companion" and len(state["harbour"]) == 7
+        finally:
+            browser.close()
