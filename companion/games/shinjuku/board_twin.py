@@ -10,9 +10,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import logging
-import multiprocessing
+import subprocess
+import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
 
 from generator.render import component_svg
 
@@ -39,9 +39,10 @@ def _keep(data, svg: str) -> tuple[object, str, str]:
     return hit
 
 
-def _draw() -> str:
-    """In a child process: the map from the canonical data on disk (the same files, the same bytes)."""
-    return component_svg(GAME, *TWIN)
+#: The child that draws the map: the canonical data on disk (the same files, the same bytes), the SVG
+#: on its standard output. It shares no pipe or file of the server, so it can never keep one open.
+DRAW = ("import sys; from generator.render import component_svg; "
+        f"sys.stdout.write(component_svg({GAME!r}, {TWIN[0]!r}, {TWIN[1]!r}))")
 
 
 def draw_in_background(data) -> None:
@@ -51,9 +52,11 @@ def draw_in_background(data) -> None:
     if map_version(data) is not None:
         return
     try:
-        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            svg = pool.submit(_draw).result(timeout=120)
-    except Exception:  # noqa: BLE001 - no child process here: draw in this one
+        done = subprocess.run([sys.executable, "-c", DRAW], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120,
+                              check=True, close_fds=True)
+        svg = done.stdout.decode("utf-8")
+    except (OSError, subprocess.SubprocessError):
         logging.getLogger(__name__).info("drawing the board twin in this process", exc_info=True)
         map_svg_gzip(data)
         return
