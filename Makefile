@@ -31,10 +31,9 @@ test: $(STAMP)
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null) || true; }
 	$(PY) -m pytest
 
+# Every script in benchmarks/ (the generator, the companion, and each game's own).
 bench: $(STAMP)
-	$(PY) benchmarks/generator_bench.py
-	$(PY) benchmarks/shinjuku_rules_bench.py
-	$(PY) benchmarks/companion_bench.py
+	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) output/*/ output/manifest.json
