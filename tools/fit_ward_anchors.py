@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generator.canon import load  # noqa: E402
-from generator.kits.shinjuku_map import MapModel  # noqa: E402
-from generator.kits.shinjuku_layout import load_layout  # noqa: E402
+from generator.kits.shinjuku.map import MapModel  # noqa: E402
+from generator.kits.shinjuku.layout import load_layout  # noqa: E402
 
 
 def main() -> None:
