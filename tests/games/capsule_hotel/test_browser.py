@@ -111,6 +111,16 @@ def test_two_phones_share_the_purchase_queue_and_the_count(server, browser, cloc
         aki.locator("#ledger-0 .ch-yen", has_text="5,500").wait_for(timeout=3000)
         ben.locator("#ledger-1 .ch-yen", has_text="7,500").wait_for(timeout=3000)
         shot(aki, "after-barter")
+        # Aki rejoins the queue and buys the 3,000 lot board next to a starting lot
+        aki.locator("#join").click()
+        aki.locator("#purchase").wait_for(timeout=3000)
+        aki.locator("#purchase-form select").first.select_option("lot")
+        aki.locator("#purchase-form select").nth(1).select_option("lot-3000")
+        assert aki.locator("#purchase-form input[type=checkbox]").count() == 2      # S1, S2
+        shot(aki, "lot-form")
+        aki.locator("#buy").click()
+        ben.locator("#ledger-0 .ch-yen", has_text="2,500").wait_for(timeout=3000)
+        ben.locator("#map", has_text="L1").wait_for(timeout=3000)
         assert e1 == [] and e2 == []
     finally:
         ctx1.close()

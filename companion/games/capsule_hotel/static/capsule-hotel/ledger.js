@@ -212,7 +212,7 @@
   function purchaseMove(w) {
     const m = { type: "purchase", player: w, item: draft.item };
     if (draft.coupons) m.coupons = draft.coupons;
-    if (draft.item === "lot") { m.board = draft.board || B.lot_boards[0].id; m.adjoins = [draft.adjoins || lots()[0]]; }
+    if (draft.item === "lot") { m.board = draft.board || B.lot_boards[0].id; m.adjoins = (draft.adjoins && draft.adjoins.length) ? draft.adjoins.slice() : [lots()[0]]; }
     if (draft.item === "capsules") { m.colour = draft.colour || "pink"; if (m.colour === "pink") m.count = draft.count || 1; }
     if (["vending-machine", "cemetery", "entrance", "building"].includes(draft.item)) m.land = draft.land || lands(w)[0];
     if (draft.item === "entrance" || (draft.item === "building" && building(draft.building || "coin-laundry").laundry && draft.capsules)) {
@@ -247,7 +247,13 @@
       ["cemetery", "Cemetery (you gain 200)"], ["entrance", "Entrance + hotel"], ["building", "Building"]], draft.item, (v) => { draft.item = v; }))];
     if (draft.item === "lot") {
       f.push(field("Lot board", select(B.lot_boards.map((b) => [b.id, b.name + " · " + yen(b.price)]), draft.board, (v) => { draft.board = v; })));
-      f.push(field("Shares a side with", select(lots().map((l) => [l, l]), draft.adjoins, (v) => { draft.adjoins = v; })));
+      if (!draft.adjoins || !draft.adjoins.length) draft.adjoins = [lots()[0]];
+      const adj = el("div", { class: "row" }, lots().map((l) => {
+        const c = el("input", { type: "checkbox", checked: draft.adjoins.includes(l) ? "" : null });
+        c.onchange = () => { draft.adjoins = lots().filter((x) => x === l ? c.checked : draft.adjoins.includes(x)); };
+        return el("label", { class: "small" }, c, " " + l);
+      }));
+      f.push(field("Shares part of a side with (every such lot: the Park's side B needs it)", adj));
     }
     if (draft.item === "capsules") {
       const left = B.colours.filter((c) => st.supply.capsules[c.id] > 0);
