@@ -86,7 +86,7 @@ def create():
     status, response = services().tables.create(
         game, players, options, seed, lambda code: absolute("pages.table", code=code),
         jsonapi.idempotency_key(), jsonapi.request_fingerprint(body))
-    return jsonify(response), status
+    return answer(response, status)
 
 
 @bp.get("/tables/<code>")
@@ -117,7 +117,7 @@ def claim_seat(code):
     body = jsonapi.body()
     player = jsonapi.integer(body, "player", maximum=99)
     status, response = services().tables.claim_seat(code, player, _who(code))
-    return jsonify(response), status
+    return answer(response, status)
 
 
 @bp.delete("/tables/<code>/seats/<int:player>")
@@ -136,7 +136,7 @@ def move(code):
     status, response = services().tables.move(code, expected, move, jsonapi.idempotency_key(),
                                                jsonapi.request_fingerprint(body),
                                                _who(code, required=True))
-    return jsonify(response), status
+    return answer(response, status)
 
 
 @bp.post("/tables/<code>/undo")
@@ -147,7 +147,7 @@ def undo(code):
     status, response = services().tables.undo(code, expected, jsonapi.idempotency_key(),
                                                jsonapi.request_fingerprint(body),
                                                _who(code, required=True))
-    return jsonify(response), status
+    return answer(response, status)
 
 
 @bp.post("/tables/<code>/timers")
@@ -163,7 +163,7 @@ def timer(code):
                                                 jsonapi.idempotency_key(),
                                                 jsonapi.request_fingerprint(body),
                                                 _who(code, required=True))
-    return jsonify(response), status
+    return answer(response, status)
 
 
 @bp.get("/tables/<code>/events")
@@ -200,6 +200,14 @@ def _after() -> int:
     if None in values:
         raise ApiError(400, "since and Last-Event-ID must be a sequence number (0 or more).")
     return values[0] if values else 0
+
+
+def answer(response: dict, status: int) -> Response:
+    """The response as JSON: its text as serialised when it was stored, if it was."""
+    text = getattr(response, "text", None)
+    if text is None:
+        return jsonify(response), status
+    return Response(text, status=status, mimetype="application/json")
 
 
 def _who(code: str, required: bool = False):

@@ -85,6 +85,17 @@ def fingerprint(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+class Encoded(dict):
+    """A response and its JSON text, serialised once (the text is stored for Idempotency-Key
+    replays and sent as it is)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, value: dict, text: str):
+        super().__init__(value)
+        self.text = text
+
+
 class _Needs(Exception):
     """Replay found an undo whose earlier view is not at hand; derive the view after `seq` first."""
 
@@ -462,7 +473,7 @@ class Tables:
         self._remember_view(code, new)
         self._set_due(code, due)
         self.notify(code)
-        return 200, response
+        return 200, Encoded(response, response_json)
 
     def _conflict(self, game: Game, view: View, expected_seq: int, who, now: int) -> ApiError:
         return ApiError(409, f"The table has moved on: it is at {view.seq}, not {expected_seq}. "
