@@ -29,6 +29,7 @@ test: $(STAMP)
 	  echo "note: chromium not installed; browser tests will be skipped"; }
 	@command -v pdftoppm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null) || true; }
+	$(PY) -m ruff check .
 	$(PY) -m pytest
 
 # Every script in benchmarks/ (the generator, the companion, and each game's own).

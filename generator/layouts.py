@@ -23,6 +23,23 @@ from .canon.schema import Ctx, build
 
 T = TypeVar("T")
 
+#: The building blocks of every game's layout file (layouts/<game>.toml).
+Box = tuple[float, float, float, float]        # x, y, width, height in mm
+Size = tuple[float, float]                     # width, height in mm
+
+
+@dataclasses.dataclass(frozen=True)
+class TextStyle:
+    """A text's size in pt and the smallest it may shrink to where it must fit a box."""
+
+    size: float
+    min: float
+    font: Literal["regular", "bold"] = "regular"
+
+    def check(self):
+        if not 0 < self.min <= self.size:
+            return f"min ({self.min}) must be between 0 and size ({self.size})"
+
 
 def layouts_root() -> Path:
     """layouts/ of the checkout (or the installed package); TOKYO_KIT_LAYOUTS points elsewhere (tests

@@ -8,7 +8,7 @@ from ...draw.fit import fit_text
 from ...qr import draw_qr
 from ...draw import text_width
 from ...draw.base import PT
-from .facade import Palette, draw_coat, draw_grid, draw_square, draw_symbol, mix
+from .facade import Palette, draw_coat, draw_grid, draw_symbol, mix
 from .layout import Layout, TextStyle
 
 

@@ -4,21 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Literal
 
-from ...layouts import load_game_layout
-
-Box = tuple[float, float, float, float]
-Size = tuple[float, float]
-
-
-@dataclasses.dataclass(frozen=True)
-class TextStyle:
-    size: float
-    min: float
-    font: Literal["regular", "bold"] = "regular"
-
-    def check(self):
-        if not 0 < self.min <= self.size:
-            return f"min ({self.min}) must be between 0 and size ({self.size})"
+from ...layouts import Box, load_game_layout, Size, TextStyle
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,7 +12,7 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.canon import load
 from generator.draw import Canvas
-from generator.kits.base import BoardSection, CardSection, KitContext, PageSection
+from generator.kits.base import CardSection, KitContext
 from generator.kits.shin_bikkuri_man import build_kit, render_component, sheet_grid, tile_grid, tile_sheet_count
 from generator.kits.shin_bikkuri_man.facade import Palette, draw_grid, draw_tile
 from generator.kits.shin_bikkuri_man.layout import load_layout

@@ -140,7 +140,7 @@ class Geometry:
         """Why `value` is not a façade in the notation of API.md (empty: it is one)."""
         if not isinstance(value, list) or len(value) != self.rows:
             return [f"a board is a list of {self.rows} strings (top row first)"]
-        allowed = set(EMPTY) | {ch for l in self.letter.values() for ch in (l, l.upper())}
+        allowed = set(EMPTY) | {ch for letter in self.letter.values() for ch in (letter, letter.upper())}
         for k, line in enumerate(value):
             if not isinstance(line, str) or len(line) != self.cols:
                 return [f"row {self.rows - k} must be a string of {self.cols} characters"]

@@ -97,7 +97,8 @@ def describe(ix, state: dict, move: dict) -> str:
         return f"{who} places a white tile on ({s[0]}, {s[1]}) (coat of arms)"
     if t == "take-ability":
         a = move.get("ability")
-        return f"{who} takes the {ix.ability[a].name if isinstance(a, str) and a in ix.ability else a} ability (coat of arms)"
+        name = ix.ability[a].name if isinstance(a, str) and a in ix.ability else a
+        return f"{who} takes the {name} ability (coat of arms)"
     if t == "reactivate":
         return f"{who} turns their used abilities face up (coat of arms)"
     if t == "decline":
