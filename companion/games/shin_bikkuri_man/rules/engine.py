@@ -12,7 +12,7 @@ from typing import Any
 from companion.games.contract import IllegalMove
 
 from . import facade
-from .geometry import WHITE, WHITE_TILE, Geometry
+from .geometry import WHITE_TILE, Geometry
 
 TABLE, COMPANION = "table", "companion"
 END = "end"   # the end card (Copenhagen's mermaid) as a card id
