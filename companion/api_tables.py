@@ -207,7 +207,7 @@ def answer(response: dict, status: int) -> Response:
     text = getattr(response, "text", None)
     if text is None:
         return jsonify(response), status
-    return Response(text, status=status, mimetype="application/json")
+    return Response(text + "\n", status=status, mimetype="application/json")   # (as jsonify ends)
 
 
 def _who(code: str, required: bool = False):

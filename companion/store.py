@@ -135,6 +135,7 @@ class Remembered:
     request: str
     status: int
     response: dict
+    text: str = ""          # the response as stored (a replay sends the very same bytes)
 
 
 def dumps(value: Any) -> str:
@@ -407,7 +408,7 @@ class Tx:
     def remembered(self, scope: str, key: str) -> Remembered | None:
         r = self.conn.execute("SELECT request, status, response FROM idempotency WHERE scope = ? "
                               "AND key = ?", (scope, key)).fetchone()
-        return Remembered(r[0], r[1], json.loads(r[2])) if r else None
+        return Remembered(r[0], r[1], json.loads(r[2]), r[2]) if r else None
 
     def remember(self, scope: str, key: str, request: str, status: int, response: dict | str) -> None:
         self.conn.execute("INSERT INTO idempotency (scope, key, request, status, response) "

@@ -430,18 +430,19 @@ class Tables:
             self.expire_due(code)   # time ran out before this request: that comes first
         with self.store.read() as tx:
             table = self._table(tx, code)
-            if idem_key:
-                hit = tx.remembered(code, idem_key)
-                if hit:
-                    return self._replay(hit, request_fp)
             seq = tx.seq(code)
             view = self._view(tx, table, seq)
             game = self.games[table.game]
             now = self.clock()
             if expected_seq != seq:
+                # A replayed key is answered before expected_seq counts (API.md). A stored key's
+                # request appended an event, so its expected_seq is behind the table: replays only
+                # come this way (a key reused at the current seq is caught under the write lock).
+                hit = tx.remembered(code, idem_key) if idem_key else None
+                if hit:
+                    return self._replay(hit, request_fp)
                 raise self._conflict(game, view, expected_seq, who, now)
             kind, body, new, response = decide(game, view, now, tx, table)
-            first = tx.first_event_ms(code)
         body_json, response_json = dumps(body), dumps(response)
         # Every undo is snapshotted too: a later replay then starts at or after it, so it never has
         # to derive the view before an undone move from an earlier window.
@@ -449,10 +450,6 @@ class Tables:
             else None
         due = self._next_due(game, new)
         was, now_result = view.result(game), new.result(game)
-        play = None
-        if now_result is not None:
-            play = PlayRow(code, table.game, table.players, now_result,
-                           first if first is not None else now, now, new.seq)
         with self.store.write() as tx:
             if idem_key:
                 hit = tx.remembered(code, idem_key)   # the same request, racing itself
@@ -468,7 +465,12 @@ class Tables:
                 tx.save_snapshot(code, new.seq, snapshot)
             if due != self._due.get(code):
                 tx.set_deadline(code, due)
-            if was != now_result:
+            if was != now_result:        # the game ended (or an undo took its end back)
+                play = None
+                if now_result is not None:
+                    first = tx.first_event_ms(code)
+                    play = PlayRow(code, table.game, table.players, now_result,
+                                   first if first is not None else now, now, new.seq)
                 tx.record_play(play, code)
         self._remember_view(code, new)
         self._set_due(code, due)
@@ -487,7 +489,7 @@ class Tables:
             raise ApiError(422, "This Idempotency-Key was already used for a different request.",
                            ["send a fresh Idempotency-Key for each new action; reuse one only to "
                             "retry exactly the same request"])
-        return hit.status, hit.response
+        return hit.status, Encoded(hit.response, hit.text) if hit.text else hit.response
 
     # -- timers ---------------------------------------------------------------------------------
     def _timers(self, game: Game, view: View, now: int) -> list[dict]:
