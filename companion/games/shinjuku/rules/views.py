@@ -93,19 +93,21 @@ def public_view(ix: Index, state: dict, viewer=None) -> dict:
     companion mode; in table mode its content, which with the discard pile and the queue would
     give away the hands), "deck_size" instead; the bag's order (its content is public: every
     drawn customer is on the table), so it is sorted. Hidden from all but HOST and their own seat:
-    the hands (their sizes stay, "hand_size") and the cards drawn into them."""
-    view = st.clone(state)
+    the hands (their sizes stay, "hand_size") and the cards drawn into them.
+
+    A new dict for every part it changes; the rest is shared with `state` (states are never
+    changed in place: apply makes a new one), which spares a deep copy on every read."""
+    view = dict(state)
     view["seed"] = None
     view["deck"] = None
     view["deck_size"] = len(state["deck"])
     view["bag"] = ix.sort_tokens(state["bag"])
-    for p, pl in enumerate(view["players"]):
-        pl["hand_size"] = len(pl["hand"])
-        if p != viewer and viewer != HOST:
-            pl["hand"] = None
-    last = view.get("last") or {}
-    if "drawn" in last and last.get("player") != viewer and viewer != HOST:
-        last["drawn"] = len(last["drawn"])      # cards drawn into a hand: only their number
+    view["players"] = [{**pl, "hand_size": len(pl["hand"]),
+                        "hand": pl["hand"] if p == viewer or viewer == HOST else None}
+                       for p, pl in enumerate(state["players"])]
+    last = state.get("last")
+    if last and "drawn" in last and last.get("player") != viewer and viewer != HOST:
+        view["last"] = {**last, "drawn": len(last["drawn"])}   # drawn into a hand: only how many
     return view
 
 
