@@ -20,6 +20,10 @@ from typing import Callable, Iterator
 
 
 
+#: The addresses of the serving computer itself.
+THIS_MACHINE = frozenset({"127.0.0.1", "::1"})
+
+
 class Hub:
     """Wakes the streams of a table when an event is appended (in this process)."""
 
@@ -61,10 +65,11 @@ class Hub:
             callback()
 
     def try_open(self, client: str = "") -> bool:
-        """A stream slot for `client` (its address): at most `per_client` each, so one client
-        cannot hold every slot."""
+        """A stream slot for `client` (its address): at most `per_client` each, so one device on
+        the network cannot hold every slot. The computer serving the companion (127.0.0.1, ::1:
+        its own browser tabs) is not a stranger and has only the overall limit."""
         with self._cond:
-            if self._by_client[client] >= self.per_client:
+            if self._by_client[client] >= self.per_client and client not in THIS_MACHINE:
                 return False
             if not self._slots.acquire(blocking=False):
                 return False
