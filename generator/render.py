@@ -2,13 +2,12 @@
 
     component_svg(game_id, kind, item_id) -> str
 
-The companion draws what it shows (Shinjuku's board twin, the face of a card) through this call
+The companion draws what it shows (a game's board twin, the face of a card) through this call
 only, never through a kit's own functions. It asks the game's kit package first
 (`render_component(data, kind, item_id) -> str | None`: components a kit draws on their own, such as
-Shinjuku's "board-twin" "map", listed in its `DRAWN_ALONE`); any other `kind` is a section of the
-printed kit (`build_kit`) and `item_id` one of its items ("ward-card" "chiyoda", "store"
-"red-food"; a board's id, "map"), drawn alone on an SVG its own size, exactly as printed. Same data,
-same bytes.
+a board twin, "board-twin" "map", listed in the kit's `DRAWN_ALONE`); any other `kind` is a section
+of the printed kit (`build_kit`) and `item_id` one of its items (a card kind and a card's id; a
+board's id), drawn alone on an SVG its own size, exactly as printed. Same data, same bytes.
 """
 from __future__ import annotations
 
