@@ -526,6 +526,27 @@
     }
   };
 
+  // ---------- "Who are you?" on a game's own page ----------
+  /**
+   * Renders #seat, #whoami and #seat-buttons of a game page: one tap takes a free seat (the table
+   * page also hands seats over); the phone holding the host token acts for everyone. `again` is the
+   * page's own render function, called after a tap; `onError(text)` says a refusal.
+   */
+  tk.renderSeat = function (link, game, players, onError, again) {
+    const code = link.code, m = tk.me(code), host = tk.isHost(code);
+    tk.$("#seat").hidden = m !== null || host;
+    tk.$("#whoami").textContent = (m === null ? "" : m >= 0 ? "you are " + players[m] : "watching") +
+      (host ? (m !== null && m >= 0 ? " · " : "") + "this phone can move for everyone" : "");
+    const seats = (link.table && link.table.seats) || players.map((name, i) => ({ player: i, name, claimed: false }));
+    tk.$("#seat-buttons").replaceChildren(...seats.map((s) =>
+      tk.el("button", { type: "button", disabled: s.claimed, class: s.claimed ? "secondary" : null,
+                        onclick: async () => {
+                          const r = await tk.claim(code, game, s.player);
+                          if (r.status !== 201) onError(tk.explain(r));
+                          (again || (() => {}))(); link.restream();
+                        } }, s.name + (s.claimed ? " (taken)" : ""))));
+  };
+
   // ---------- undo, on every page of a table ----------
   /** The latest move not undone yet, from the log. */
   tk.undoTarget = function (link) {

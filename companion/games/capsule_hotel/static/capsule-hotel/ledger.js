@@ -41,18 +41,8 @@
     return null;
   }
   function renderSeat() {
+    tk.renderSeat(link, data.game, data.players, (text) => say("bad", text), renderSeat);
     const m = me(), h = host();
-    $("#seat").hidden = m !== null || h;
-    $("#whoami").textContent = (m === null ? "" : m >= 0 ? "you are " + data.players[m] : "watching") +
-      (h ? (m !== null && m >= 0 ? " · " : "") + "this phone can move for everyone" : "");
-    const seats = (table && table.seats) || data.players.map((name, i) => ({ player: i, name, claimed: false }));
-    $("#seat-buttons").replaceChildren(...seats.map((s) =>
-      el("button", { type: "button", disabled: s.claimed, class: s.claimed ? "secondary" : null,
-                     onclick: async () => {
-                       const r = await tk.claim(code, data.game, s.player);
-                       if (r.status !== 201) say("bad", tk.explain(r));
-                       renderSeat(); link.restream();
-                     } }, s.name + (s.claimed ? " (taken)" : ""))));
     const act = $("#acting");
     act.hidden = !(h && (m === null || m < 0));
     const sel = $("#acting-as");

@@ -33,20 +33,7 @@
   });
 
   const me = () => tk.me(code);
-  function renderSeat() {
-    const m = me(), host = tk.isHost(code);
-    $("#seat").hidden = m !== null || host;
-    $("#whoami").textContent = (m === null ? "" : m >= 0 ? "you are " + data.players[m] : "watching") +
-      (host ? (m !== null && m >= 0 ? " · " : "") + "this phone can move for everyone" : "");
-    const seats = (table && table.seats) || data.players.map((name, i) => ({ player: i, name, claimed: false }));
-    $("#seat-buttons").replaceChildren(...seats.map((s) =>
-      el("button", { type: "button", disabled: s.claimed, class: s.claimed ? "secondary" : null,
-                     onclick: async () => {
-                       const r = await tk.claim(code, data.game, s.player);
-                       if (r.status !== 201) tk.say("#msg", "bad", tk.explain(r));
-                       renderSeat(); link.restream();
-                     } }, s.name + (s.claimed ? " (taken)" : ""))));
-  }
+  function renderSeat() { tk.renderSeat(link, data.game, data.players, (text) => tk.say("#msg", "bad", text), renderSeat); }
   renderSeat();
 
   const worker = (seat) => {

@@ -90,20 +90,7 @@
   // ---------- who am I ----------
   const me = () => tk.me(code);
   // One tap takes a free seat (the table page also hands seats over); the host acts for everyone.
-  function renderSeat() {
-    const m = me(), host = tk.isHost(code);
-    $("#seat").hidden = m !== null || host;
-    $("#whoami").textContent = (m === null ? "" : m >= 0 ? "you are " + data.players[m] : "watching") +
-      (host ? (m !== null && m >= 0 ? " · " : "") + "this phone can move for everyone" : "");
-    const seats = (table && table.seats) || data.players.map((name, i) => ({ player: i, name, claimed: false }));
-    $("#seat-buttons").replaceChildren(...seats.map((s) =>
-      el("button", { type: "button", disabled: s.claimed, class: s.claimed ? "secondary" : null,
-                     onclick: async () => {
-                       const r = await tk.claim(code, data.game, s.player);
-                       if (r.status !== 201) say(tk.explain(r));
-                       renderSeat(); link.restream();
-                     } }, s.name + (s.claimed ? " (taken)" : ""))));
-  }
+  function renderSeat() { tk.renderSeat(link, data.game, data.players, (text) => say(text), renderSeat); }
   renderSeat();
 
   // ---------- who moves ----------
