@@ -231,6 +231,24 @@ class Rules:
     def needs(self, state: dict) -> dict | None:
         return None
 
+    def sender_reasons(self, state: dict, move: Any, ctx: Any) -> list[str]:
+        """Why ctx.seat may not send `move`: [] for the host, for the seat the move belongs to and
+        for the table's moves (which any seat may enter). The server checks it too (403)."""
+        if not isinstance(ctx, Ctx) or ctx.seat == HOST:
+            return []
+        seat = self.mover(move)
+        if ctx.may_act_for(seat):
+            return []
+        who = self.seat_name(state, seat)
+        return [f"Only {who} (or the host) may make {who}'s moves."]
+
+    def seat_name(self, state: dict, seat: Any) -> str:
+        """A seat's player name in a state (states keep them as players[i]["name"])."""
+        try:
+            return state["players"][seat]["name"]
+        except (IndexError, KeyError, TypeError):
+            return f"player {seat}"
+
     def over(self, state: dict) -> bool:
         return self.result(state) is not None
 

@@ -209,7 +209,7 @@ class CapsuleHotelRules(Rules):
             p = seat_index(move.get("player"), n)
             if p is None:
                 return [f"player must be a seat of this table (0 to {n - 1})"]
-        reasons = self._sender(state, move, ctx)
+        reasons = self.sender_reasons(state, move, ctx)
         if reasons:
             return reasons
         phase = state["phase"]
@@ -307,15 +307,6 @@ class CapsuleHotelRules(Rules):
             return (E.check_offer(self.data, state, b["from"], b["give"], "give")
                     or E.check_offer(self.data, state, b["to"], b["get"], "get"))
         return ["unknown move"]
-
-    def _sender(self, state, move, ctx):
-        if not isinstance(ctx, Ctx) or ctx.seat == HOST:
-            return []
-        seat = self.mover(move)
-        if ctx.may_act_for(seat):
-            return []
-        who = E.name(state, seat)
-        return [f"Only {who} (or the host) may make {who}'s moves."]
 
     def mover(self, move):
         if not isinstance(move, dict) or move.get("type") in TABLE_MOVES:

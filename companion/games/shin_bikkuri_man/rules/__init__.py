@@ -97,7 +97,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import contract
-from companion.games.contract import HOST, Actors, Ctx, Field, IllegalMove, Legal, MoveType
+from companion.games.contract import Actors, Ctx, Field, IllegalMove, Legal, MoveType
 
 from . import calc as _calc
 from . import engine as _en
@@ -185,10 +185,10 @@ class ShinBikkuriManRules(contract.Rules):
         return Legal(moves, complete)
 
     def validate(self, state: dict, move: Any, ctx: Ctx = Ctx()) -> list[str]:
-        return self._sender(state, move, ctx) or _en.run(self.ix, state, move, act=False)
+        return self.sender_reasons(state, move, ctx) or _en.run(self.ix, state, move, act=False)
 
     def apply(self, state: dict, move: dict, ctx: Ctx = Ctx()) -> dict:
-        reasons = self._sender(state, move, ctx)
+        reasons = self.sender_reasons(state, move, ctx)
         if reasons:
             raise IllegalMove(reasons)
         new = _en.clone(state)
@@ -265,14 +265,4 @@ class ShinBikkuriManRules(contract.Rules):
         return _views.supply_view(self.ix, state)
 
     # ---- internals --------------------------------------------------------------------------------
-    def _sender(self, state: dict, move: Any, ctx: Any) -> list[str]:
-        if not isinstance(ctx, Ctx) or ctx.seat == HOST:
-            return []
-        seat = self.mover(move)
-        if ctx.may_act_for(seat):
-            return []
-        who = _en.name(state, seat)
-        return [f"Only {who} (or the host) may make {who}'s moves."]
-
-
 RULES = ShinBikkuriManRules

@@ -165,7 +165,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import contract
-from companion.games.contract import HOST, Actors, Ctx, Field, IllegalMove, Legal, MoveType
+from companion.games.contract import Actors, Ctx, Field, IllegalMove, Legal, MoveType
 
 from . import legal as _legal
 from . import moves as _moves
@@ -297,10 +297,10 @@ class ShinjukuRules(contract.Rules):
         return Legal(moves, complete)
 
     def validate(self, state: dict, move: Any, ctx: Ctx = Ctx()) -> list[str]:
-        return self._sender(state, move, ctx) or _moves.run(self.ix, state, move, act=False)
+        return self.sender_reasons(state, move, ctx) or _moves.run(self.ix, state, move, act=False)
 
     def apply(self, state: dict, move: dict, ctx: Ctx = Ctx()) -> dict:
-        reasons = self._sender(state, move, ctx)
+        reasons = self.sender_reasons(state, move, ctx)
         if reasons:
             raise IllegalMove(reasons)
         new = _state.clone(state)
@@ -373,16 +373,4 @@ class ShinjukuRules(contract.Rules):
         return _scoring.score(self.ix, state)
 
     # ---- internals --------------------------------------------------------------------------------
-    def _sender(self, state: dict, move: Any, ctx: Any) -> list[str]:
-        """Why the sender (ctx.seat) may not make this move: [] for the host, the seat the move
-        names, and the table's moves (set-up entries) from anyone."""
-        if not isinstance(ctx, Ctx) or ctx.seat == HOST:
-            return []
-        seat = self.mover(move)
-        if ctx.may_act_for(seat):
-            return []
-        who = _state.player_name(state, seat)
-        return [f"Only {who} (or the host) may make {who}'s moves."]
-
-
 RULES = ShinjukuRules
