@@ -105,9 +105,6 @@ def legal(code):
         player = jsonapi.digits(raw, 2)
         if player is None:
             raise ApiError(400, "player must be a player's index (0, 1, …).")
-    if who is None:
-        raise ApiError(401, "Send this table's host or seat token: legal moves can show the cards "
-                            "in a player's hand.")
     return jsonify(services().tables.legal(code, who, player))
 
 

@@ -337,8 +337,10 @@ PATHS: dict[str, Any] = {
                                   links=_links(_CODE_FROM_PATH)),
                       **error_responses(400, 401, 404)}}},
     "/api/tables/{code}/legal": {"get": {
-        "operationId": "getLegal", "security": AUTH,
-        "summary": "The moves legal now that the token may send (the host: everyone's).",
+        "operationId": "getLegal",
+        "summary": "The moves legal now that the token may send (the host: everyone's). Without a "
+                   "token: every seat's moves while no seat holds a secret; once one does (a hand, "
+                   "a sealed bid), 401.",
         "tags": ["tables"], "parameters": [CODE, PLAYER],
         "responses": {"200": _json(_ref("Legal"), "Legal moves."),
                       **error_responses(400, 401, 403, 404, 422)}}},

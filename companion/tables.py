@@ -175,7 +175,9 @@ class Tables:
 
     def legal(self, code: str, viewer: Who, player: int | None) -> dict:
         """GET …/legal: the moves legal now that `viewer` may send (a seat: its own and the table's;
-        HOST: everyone's), narrowed to `player`'s when given."""
+        HOST: everyone's), narrowed to `player`'s when given. Without a token: every seat's moves
+        while no seat holds a secret (the game's secret_paths); else a token is needed (401),
+        since the moves would show what is hidden (the cards of a hand)."""
         with self.store.read() as tx:
             table = self._table(tx, code)
             seq = tx.seq(code)
@@ -184,7 +186,12 @@ class Tables:
         if player is not None and player >= len(table.players):
             raise ApiError(404, f"There is no player {player} at this table (players 0 to "
                                 f"{len(table.players) - 1}).")
-        if player is not None and viewer != HOST and viewer != player:
+        secrets_held = any(_hint_secret(game, view.state, s) for s in range(len(table.players)))
+        if viewer is None and secrets_held:
+            raise ApiError(401, "Send this table's host or seat token: the legal moves now would show "
+                                "what only a player may see (the cards in a hand).")
+        if player is not None and viewer is not None and viewer != HOST and viewer != player \
+                and secrets_held:
             raise ApiError(403, "Only that player's own phone (or the host) may see its legal moves: "
                                 "they can show the cards in its hand.")
         try:
@@ -192,7 +199,8 @@ class Tables:
         except Exception as exc:  # noqa: BLE001 - a listing must never take the table down
             raise ApiError(422, "The legal moves could not be listed.",
                            [f"{type(exc).__name__}: {exc}"]) from None
-        moves = [m for m in legal.moves if viewer == HOST or game.mover(m) in (None, viewer)]
+        everyone = viewer == HOST or (viewer is None and not secrets_held)
+        moves = [m for m in legal.moves if everyone or game.mover(m) in (None, viewer)]
         return {"seq": seq, "moves": moves, "complete": bool(legal.complete)}
 
     def seq(self, code: str) -> int:
@@ -663,6 +671,14 @@ class Tables:
             self._cache.move_to_end(code)
             if not views or views[-1].seq < view.seq:
                 views.append(view)
+
+
+def _hint_secret(game: Game, state: Any, seat: int) -> bool:
+    """Whether `seat` holds a secret in `state` (a rules error counts as one: better refuse)."""
+    try:
+        return bool(game.rules.secret_paths(state, seat))
+    except Exception:  # noqa: BLE001
+        return True
 
 
 def play_record(row: PlayRow, game: Game | None) -> dict:

@@ -142,12 +142,13 @@ def test_legal_moves_by_token(client):
     code, host = create(client)
     aki = bearer(claim(client, code, 0).json["token"])
     ben = bearer(claim(client, code, 1).json["token"])
-    assert client.get(f"/api/tables/{code}/legal").status_code == 401
+    # the counter hides nothing: anyone may list every seat's moves
+    r = client.get(f"/api/tables/{code}/legal")
+    assert r.status_code == 200 and [m["add"] for m in r.json["moves"]] == [1, 2, 3]
     r = client.get(f"/api/tables/{code}/legal", headers=host)
     assert r.status_code == 200 and r.json["complete"] is True and r.json["seq"] == 0
     assert [m["add"] for m in r.json["moves"]] == [1, 2, 3]
-    assert client.get(f"/api/tables/{code}/legal", headers=ben).json["moves"] == []
-    assert client.get(f"/api/tables/{code}/legal?player=0", headers=ben).status_code == 403
+    assert client.get(f"/api/tables/{code}/legal", headers=ben).json["moves"] == []   # Ben's own
     assert client.get(f"/api/tables/{code}/legal?player=0", headers=aki).json["moves"]
     # each listed move is accepted as it is
     for _ in range(30):
@@ -158,6 +159,20 @@ def test_legal_moves_by_token(client):
         r = post(client, code, "moves", {"expected_seq": t["seq"], "move": moves[-1]}, host)
         assert r.status_code == 200
     assert client.get(f"/api/tables/{code}/legal", headers=host).json["moves"] == []
+
+
+def test_legal_moves_that_would_show_a_secret_need_a_token(client):
+    """Sealed bids: once a bid is made, listing moves without a token (or another seat's) would
+    tell what only a seat may see, so it takes a token."""
+    code, host, (aki, ben, chie) = bid_table(client)
+    assert client.get(f"/api/tables/{code}/legal").status_code == 200         # nothing secret yet
+    post(client, code, "moves", {"expected_seq": 0, "move": {"type": "start-round", "prize": 1}}, host)
+    post(client, code, "moves", {"expected_seq": 1, "move": {"type": "bid", "player": 0, "amount": 3}}, aki)
+    assert client.get(f"/api/tables/{code}/legal").status_code == 401
+    assert client.get(f"/api/tables/{code}/legal?player=0", headers=ben).status_code == 403
+    mine = client.get(f"/api/tables/{code}/legal", headers=ben).json["moves"]
+    assert mine and {m.get("player") for m in mine} <= {1, None}
+    assert client.get(f"/api/tables/{code}/legal", headers=host).json["moves"]
 
 
 # -- results and records ---------------------------------------------------------------------------
