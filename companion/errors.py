@@ -24,6 +24,8 @@ MESSAGES = {
 
 #: sqlite3.OperationalError messages that say "not now" rather than "bug".
 _TRANSIENT = re.compile(r"locked|busy|disk|full|unable to open|could not commit", re.I)
+#: ... and those that say "what is stored is damaged" (a page holding bytes that are not text).
+_DAMAGED = re.compile(r"decode|malformed|corrupt|not a database", re.I)
 
 
 class ApiError(Exception):
@@ -77,6 +79,8 @@ def register(app: Flask) -> None:
     def storage(exc: sqlite3.OperationalError):
         """The database is locked past the busy timeout, or its disk failed or is full (store.py's
         CommitFailed included): nothing was written, so the request may simply be retried."""
+        if _DAMAGED.search(str(exc)):
+            return damaged(exc)
         if not _TRANSIENT.search(str(exc)):
             return unexpected(exc)
         log.warning("storage unavailable on %s %s: %s", request.method, request.path, exc)
@@ -86,8 +90,6 @@ def register(app: Flask) -> None:
     def damaged(exc: sqlite3.DatabaseError):
         """Pages of the database are damaged (not a passing lock): what touches them cannot be
         read, the rest of the companion works. Nothing was written."""
-        if isinstance(exc, sqlite3.OperationalError):
-            return storage(exc)
         log.error("damaged storage on %s %s: %s", request.method, request.path, exc)
         return answer(503, "This table's data is damaged on the companion's disk; other tables "
                            "still work. The person running the companion can save what is "

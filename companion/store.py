@@ -138,6 +138,15 @@ class Remembered:
     text: str = ""          # the response as stored (a replay sends the very same bytes)
 
 
+def _load(text: Any) -> Any:
+    """Stored JSON, or a DatabaseError when what is stored cannot be read (a damaged page can hold
+    bytes SQLite returns without complaint): the caller answers 503 for that table, never 500."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError) as exc:
+        raise sqlite3.DatabaseError(f"stored data cannot be read: {exc}") from None
+
+
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
@@ -337,7 +346,7 @@ class Tx:
         if r is None:
             return None
         seed = int(r[4][1:], 16) if isinstance(r[4], str) else r[4]   # (hex: SQLite's integers are 64-bit)
-        return TableRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), seed, r[5], r[6], bool(r[7]))
+        return TableRow(r[0], r[1], _load(r[2]), _load(r[3]), seed, r[5], r[6], bool(r[7]))
 
     # seats
     def seats(self, code: str) -> dict[int, str]:
@@ -378,7 +387,7 @@ class Tx:
         where, args = ("WHERE game = ? ", (game,)) if game else ("", ())
         rows = self.conn.execute("SELECT code, game, players, result, started_ms, ended_ms, seq "
                                  f"FROM plays {where}ORDER BY ended_ms DESC LIMIT ?", (*args, limit))
-        return [PlayRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5], r[6])
+        return [PlayRow(r[0], r[1], _load(r[2]), _load(r[3]), r[4], r[5], r[6])
                 for r in rows]
 
     def first_event_ms(self, code: str) -> int | None:
@@ -398,7 +407,7 @@ class Tx:
         else:
             rows = self.conn.execute("SELECT seq, kind, body, at_ms FROM events WHERE code = ? AND "
                                      "seq > ? AND seq <= ? ORDER BY seq", (code, after, upto))
-        return [EventRow(s, k, json.loads(b), t) for s, k, b, t in rows]
+        return [EventRow(s, k, _load(b), t) for s, k, b, t in rows]
 
     def append(self, code: str, seq: int, kind: str, body: dict | str, at_ms: int) -> None:
         self.conn.execute("INSERT INTO events (code, seq, kind, body, at_ms) VALUES (?,?,?,?,?)",
@@ -408,7 +417,7 @@ class Tx:
     def remembered(self, scope: str, key: str) -> Remembered | None:
         r = self.conn.execute("SELECT request, status, response FROM idempotency WHERE scope = ? "
                               "AND key = ?", (scope, key)).fetchone()
-        return Remembered(r[0], r[1], json.loads(r[2]), r[2]) if r else None
+        return Remembered(r[0], r[1], _load(r[2]), r[2]) if r else None
 
     def remember(self, scope: str, key: str, request: str, status: int, response: dict | str) -> None:
         self.conn.execute("INSERT INTO idempotency (scope, key, request, status, response) "
@@ -418,7 +427,7 @@ class Tx:
     def snapshot(self, code: str, upto: int) -> tuple[int, dict] | None:
         r = self.conn.execute("SELECT seq, view FROM snapshots WHERE code = ? AND seq <= ? "
                               "ORDER BY seq DESC LIMIT 1", (code, upto)).fetchone()
-        return (r[0], json.loads(r[1])) if r else None
+        return (r[0], _load(r[1])) if r else None
 
     def save_snapshot(self, code: str, seq: int, view: dict | str) -> None:
         self.conn.execute("INSERT OR IGNORE INTO snapshots (code, seq, view) VALUES (?,?,?)",

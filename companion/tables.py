@@ -597,9 +597,12 @@ class Tables:
                     break
         if start is not None and start.seq == seq:
             return start
-        snap = tx.snapshot(table.code, seq)
-        if snap and (start is None or snap[0] > start.seq):
-            start = View.from_json(*snap)
+        try:
+            snap = tx.snapshot(table.code, seq)
+            if snap and (start is None or snap[0] > start.seq):
+                start = View.from_json(*snap)
+        except (sqlite3.DatabaseError, KeyError, TypeError, ValueError):
+            pass            # a snapshot is a cache of the log: a damaged one is passed over
         if start is None:
             start = View(0, self.games[table.game].setup(table.players, table.options, table.seed), {}, ())
         return start
@@ -614,8 +617,12 @@ class Tables:
             b = e.body
             if e.kind == "move":
                 ctx = Ctx(e.at_ms, b.get("by", HOST))
-                view = View(e.seq, game.apply(view.state, b["move"], ctx), view.timers,
-                            view.undo + (e.seq,))
+                try:
+                    state = game.apply(view.state, b["move"], ctx)
+                except Exception as exc:  # noqa: BLE001 - a log that does not replay is damaged
+                    raise sqlite3.DatabaseError(f"the log of table {table.code} does not replay at "
+                                                f"event {e.seq}: {exc}") from None
+                view = View(e.seq, state, view.timers, view.undo + (e.seq,))
             elif e.kind == "undo":
                 target = b["undoes"]
                 before = seen.get(target - 1) or (found or {}).get(target - 1) \
