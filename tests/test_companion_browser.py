@@ -115,6 +115,7 @@ def test_create_join_move_and_see_it_live(server, browser):
             page.locator("#history li.undone", has_text=f"#{seq}").wait_for(timeout=2_000)
 
         # Ben goes offline, Aki plays again, Ben comes back and catches up, once each
+        aki.wait_for_function("tkTable.table.seq === %d && tkTable.table.needs.wards" % (seq + 1), timeout=2_000)
         ctx2.set_offline(True)
         r = aki.evaluate("""async () => (await tkTable.send('/moves', {move: {type: 'move-matsuri',
                             player: 0, ward: tkTable.table.needs.wards[0]}})).status""")

@@ -388,6 +388,9 @@
         if ("state" in r.body) t.state = r.body.state;
         if ("timers" in r.body) t.timers = r.body.timers;
         this.setTable(t);
+        // What the answer does not carry (the next move's needs, the result) comes with the table:
+        // fetch it now rather than keep the last move's prompt until the stream says so.
+        await this.reload();
         this.catchUp();
       } else if (r.status === 409) {
         await this.reload();
