@@ -87,18 +87,23 @@ def in_process(game: str) -> None:
                     rows.append((paper, document.name, fmt, len(document.pages), time.perf_counter() - t, size))
         sheets = time.perf_counter() - start
         # The card PDF alone, faces already recorded: the sheet machinery's time per card.
-        doc = next(d for d in impose(kit, "letter", faces=cache) if d.name.endswith("-cards-letter"))
+        doc = next((d for d in impose(kit, "letter", faces=cache) if d.name.endswith("-cards-letter")),
+                   None)
         t = time.perf_counter()
-        builder.write_document(doc, out / "letter", "pdf", kit.name, faces=cache)
+        if doc is not None:
+            builder.write_document(doc, out / "letter", "pdf", kit.name, faces=cache)
         cards_pdf = time.perf_counter() - t
 
     print(f"  load data + kit        {loaded * 1000:8.0f} ms")
     print(f"  kit drawing, each face once (first time, with lazy geometry) {drawing * 1000:6.0f} ms")
     print(f"  kit drawing per card face (warm)                            {per_face * 1000:6.2f} ms")
     print(f"  sheets + backends, all files, faces recorded once           {sheets * 1000:6.0f} ms")
-    print(f"  card PDF (letter: {cards} double-sided cards, {pieces} pieces in all, cover): "
-          f"{cards_pdf * 1000:.0f} ms, {cards_pdf / max(cards, 1) * 1000:.2f} ms per card, "
-          f"{cards_pdf / max(pieces, 1) * 1000:.2f} ms per piece")
+    if doc is None:
+        print("  (no cards PDF in this kit)")
+    else:
+        print(f"  card PDF (letter: {cards} double-sided cards, {pieces} pieces in all, cover): "
+              f"{cards_pdf * 1000:.0f} ms, {cards_pdf / max(cards, 1) * 1000:.2f} ms per card, "
+              f"{cards_pdf / max(pieces, 1) * 1000:.2f} ms per piece")
     print(f"  {'paper':7} {'file':26} {'fmt':4} {'pages':>5} {'ms':>7} {'KB':>8}")
     for paper, name, fmt, pages, seconds, size in rows:
         print(f"  {paper:7} {name:26} {fmt:4} {pages:5d} {seconds * 1000:7.0f} {size / 1024:8.0f}")
