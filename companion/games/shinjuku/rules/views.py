@@ -8,6 +8,7 @@ from . import cards as cd
 from . import moves as mv
 from . import state as st
 from .index import Index, with_article
+from .movement import simulate
 
 
 def ward_view(ix: Index, ward: str, state: dict | None = None, player: int | None = None) -> dict:
@@ -182,11 +183,46 @@ def describe(ix: Index, state: dict, move: dict) -> str:
             return f"{who} declines the track bonus income."
         if t == "move-customers":
             path = move["path"]
-            return (f"{who} moves the customers of {ix.wname(ix.station_ward[path[0]])} from "
-                    f"{ix.sname(path[0])} to {ix.sname(path[-1])}{card_words()}.")
+            route = (f"from {ix.sname(path[0])} to {ix.sname(path[-1])}" if len(path) > 1
+                     else f"at {ix.sname(path[0])} only")
+            line = (f"{who} moves the customers of {ix.wname(ix.station_ward[path[0]])} {route}"
+                    f"{card_words()}.")
+            outcome, reasons = simulate(ix, state, move.get("player"), path, move.get("take"))
+            return line if reasons else f"{line} {delivery_words(ix, state, outcome)}"
     except (KeyError, TypeError, ValueError, IndexError):
         pass
     return f"{who}: {t}"
+
+
+def customer_words(ix: Index, token: str) -> str:
+    """A token as the customers it counts as: "a food customer", "2 books customers"."""
+    goods, value = ix.token.get(token, (token, 1))
+    name = ix.type_name.get(goods, goods).lower()
+    return f"{value} {name} customers" if value > 1 else with_article(f"{name} customer")
+
+
+def delivery_words(ix: Index, state: dict, outcome: dict) -> str:
+    """Who got what on a Move Customers (movement.simulate's outcome), for the history:
+    "Aki's Ikebukuro store took 2 food customers. A books customer stays in Shinjuku."
+    """
+    took = []
+    for d in outcome["deliveries"]:
+        store = state["stations"][d["station"]]
+        kind = "department store" if store["kind"] == "department-store" else "store"
+        took.append(f"{st.player_name(state, d['owner'])}'s {ix.sname(d['station'])} {kind} took "
+                    f"{customer_words(ix, d['customer'])}")
+    words = ("; ".join(took) + ".") if took else "No store on the way took a customer."
+    left: dict[str, int] = {}
+    for token in outcome["leftovers"]:
+        goods, value = ix.token.get(token, (token, 1))
+        left[goods] = left.get(goods, 0) + value
+    if left:
+        groups = [(f"{n} {ix.type_name.get(g, g).lower()} customers" if n > 1
+                   else with_article(f"{ix.type_name.get(g, g).lower()} customer")) for g, n in left.items()]
+        verb = "stays" if sum(left.values()) == 1 else "stay"
+        text = (groups[0] if len(groups) == 1 else ", ".join(groups[:-1]) + " and " + groups[-1])
+        words += f" {text[:1].upper()}{text[1:]} {verb} in {ix.wname(outcome['to'])}."
+    return words
 
 
 def can_undo(ix: Index, state: dict, move: dict) -> list[str]:
