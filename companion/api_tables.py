@@ -153,13 +153,15 @@ def timer(code):
     body = jsonapi.body()
     expected = jsonapi.integer(body, "expected_seq")
     name, action, seconds = body.get("timer"), body.get("action"), body.get("seconds")
-    problem = check_request(name, action, seconds)
+    kind, seat = body.get("clock"), body.get("seat")
+    problem = check_request(name, action, seconds, kind, seat)
     if problem:
         raise ApiError(400, problem[0].upper() + problem[1:] + ".")
     status, response = services().tables.timer(code, expected, name, action, seconds,
                                                 jsonapi.idempotency_key(),
                                                 jsonapi.request_fingerprint(body),
-                                                _who(code, required=True))
+                                                _who(code, required=True),
+                                                extra={"clock": kind, "seat": seat})
     return answer(response, status)
 
 

@@ -254,7 +254,19 @@ SCHEMAS: dict[str, Any] = {
                                              "description": "Server epoch ms while running (and "
                                                             "when it expired)."},
                              "remaining_ms": {"type": "integer"},
-                             "duration_ms": {"type": "integer"}}},
+                             "duration_ms": {"type": "integer"},
+                             "owner": {"type": "string", "enum": ["table", "game"]},
+                             "kind": {"type": "string", "enum": ["chess"],
+                                      "description": "A chess clock (absent: a countdown); its "
+                                                     "status and times are the running seat's."},
+                             "seat": {"type": "integer",
+                                      "description": "Chess clock: the seat whose time runs."},
+                             "clocks": {"type": "array", "items": {
+                                 "type": "object", "required": ["seat", "remaining_ms", "flagged"],
+                                 "properties": {"seat": {"type": "integer"},
+                                                "remaining_ms": {"type": "integer"},
+                                                "flagged": {"type": "boolean"}}},
+                                 "description": "Chess clock: every seat's time left."}}},
     "MoveRequest": {"type": "object", "required": ["expected_seq", "move"],
                     "properties": {"expected_seq": _ref("Seq"),
                                    "move": {"type": "object",
@@ -270,7 +282,15 @@ SCHEMAS: dict[str, Any] = {
                        "seconds": {"type": ["number", "null"],
                                    "description": "Required with start (from "
                                                   f"{timers.MIN_SECONDS} to {timers.MAX_SECONDS}); "
-                                                  "absent or null otherwise."}},
+                                                  "absent or null otherwise."},
+                       "clock": {"type": "string", "enum": list(timers.CLOCKS),
+                                 "description": "With start: \"chess\" starts a chess clock, one "
+                                                "countdown of `seconds` per seat; default "
+                                                "\"countdown\"."},
+                       "seat": {"type": "integer", "minimum": 0,
+                                "description": "Chess clock: with start, the seat whose time runs "
+                                               "first (default 0); with pass, the seat to pass to "
+                                               "(default the next seat with time left)."}},
         "oneOf": [
             {"properties": {"action": {"const": "start"},
                             "seconds": {"type": "number", "minimum": timers.MIN_SECONDS,
@@ -293,6 +313,9 @@ SCHEMAS: dict[str, Any] = {
         "move": {"type": "object", "description": "kind move: the move."},
         "undoes": {"type": "integer", "description": "kind undo: the seq of the undone move."},
         "timer": {"type": "string"}, "action": {"type": "string"}, "seconds": {"type": "number"},
+        "clock": {"type": "string", "description": "kind timer: \"chess\" for a chess clock."},
+        "seat": {"type": "integer", "description": "kind timer: a chess clock's seat."},
+        "seats": {"type": "integer", "description": "kind timer: a chess clock's seats."},
         "owner": {"type": "string", "enum": ["table", "game"],
                   "description": "kind expire: whose timer ran out."},
         "deadline_ms": {"type": "integer", "description": "kind expire: when it ran out."}}},

@@ -348,8 +348,11 @@ class Tables:
             return "undo", body, new, {"seq": new.seq, "state": game.public_view(new.state, who)}
         return self._write(code, expected_seq, idem_key, request_fp, decide, who)
 
-    def timer(self, code, expected_seq, name, action, seconds, idem_key, request_fp, who: Who = HOST):
+    def timer(self, code, expected_seq, name, action, seconds, idem_key, request_fp, who: Who = HOST,
+              extra: dict | None = None):
+        """`extra`: a chess clock's request fields ("clock", "seat"; companion.timers.extra_of)."""
         def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
+            more = timers.extra_of(extra or {}, action, len(table.players))
             if who is None:
                 raise ApiError(401, "Send this table's host or seat token to use its timers.")
             if name in game.timers(view.state):
@@ -357,13 +360,15 @@ class Tables:
                                [f"{name!r} is one of {game.name}'s own timers: its moves start "
                                 "and end it"])
             try:
-                new_timers = timers.apply(view.timers, name, action, seconds, now)
+                new_timers = timers.apply(view.timers, name, action, seconds, now, more)
             except timers.TimerRefused as exc:
                 raise ApiError(422, "The timer cannot do that now.", exc.reasons) from None
             body = {"timer": name, "action": action, "by": who,
-                    "summary": timers.describe(name, action, seconds)}
+                    "summary": timers.describe(name, action, seconds, more, table.players,
+                                               new_timers)}
             if action == "start":
                 body["seconds"] = seconds
+            body.update(more)
             new = View(view.seq + 1, view.state, new_timers, view.undo)
             return "timer", body, new, {"seq": new.seq, "timers": self._timers(game, new, now)}
         return self._write(code, expected_seq, idem_key, request_fp, decide, who)
@@ -633,7 +638,7 @@ class Tables:
             elif e.kind == "timer":
                 try:
                     new_timers = timers.apply(view.timers, b["timer"], b["action"], b.get("seconds"),
-                                              e.at_ms)
+                                              e.at_ms, b)
                 except timers.TimerRefused:
                     new_timers = view.timers
                 view = View(e.seq, view.state, new_timers, view.undo)
