@@ -88,6 +88,16 @@ class Game:
     def needs(self, state: dict) -> dict | None:
         return _hint(lambda: self.rules.needs(state), None)
 
+    def table_facts(self, state: dict) -> dict:
+        """Turn cues every phone may see (Rules.table_facts): {"last_round"?, "counts"?}."""
+        call = getattr(self.rules, "table_facts", None)
+        return (_hint(lambda: call(state), {}) or {}) if call else {}
+
+    def setup_steps(self, state: dict) -> list[dict]:
+        """The set-up walk while the game is being set up (Rules.setup_steps), else []."""
+        call = getattr(self.rules, "setup_steps", None)
+        return (_hint(lambda: call(state), []) or []) if call else []
+
     def can_undo(self, state: dict, move: dict) -> list[str]:
         return _reasons(lambda: self.rules.can_undo(state, move), "undo")
 

@@ -191,6 +191,22 @@ SCHEMAS: dict[str, Any] = {
                                        "description": "What the table must do next (the game's "
                                                       "rules: phase, prompt, allowed moves)."},
                              "result": {"anyOf": [{"type": "null"}, _ref("Result")]},
+                             "facts": {"type": "object", "description": "Turn cues every phone "
+                                       "may see (the game's rules, where they know them).",
+                                       "properties": {
+                                           "last_round": {"type": "boolean"},
+                                           "counts": {"type": "array", "items": {
+                                               "type": "object", "required": ["label", "n"],
+                                               "properties": {"label": {"type": "string"},
+                                                              "n": {"type": "integer"}}}}}},
+                             "setup": {"type": "array", "description": "While the game is being "
+                                       "set up: its physical set-up, step by step ([] once it "
+                                       "runs).", "items": {
+                                           "type": "object", "required": ["title", "text"],
+                                           "properties": {"title": {"type": "string"},
+                                                          "text": {"type": "string"},
+                                                          "input": {"type": ["string", "null"]},
+                                                          "done": {"type": "boolean"}}}},
                              "options": {"type": "object"},
                              "replay": {"type": "boolean", "description": "The creator chose the "
                                         "seed: a known shuffle is replayed."},

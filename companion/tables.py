@@ -558,6 +558,7 @@ class Tables:
                 "timers": self._timers(game, view, self.clock()),
                 "turn": game.turn(view.state), "actors": game.actors(view.state).to_json(),
                 "needs": game.needs(view.state), "result": view.result(game),
+                "facts": game.table_facts(view.state), "setup": game.setup_steps(view.state),
                 "options": table.options, "replay": table.replay,
                 "seats": [{"player": i, "name": name, "claimed": i in seats}
                           for i, name in enumerate(table.players)],

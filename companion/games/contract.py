@@ -20,6 +20,10 @@ states compare with ==. The companion knows nothing of a game's insides; it call
     can_undo(state, move) -> [reason]                  why an applied move may not be taken back
     mover(move) -> seat | None                         whose move it is (None: the table's)
     needs(state) -> dict | None                        what the table must do next (page hints)
+    table_facts(state) -> dict                         turn cues every phone may see: a last-round
+                                                       flag and counts left (deck, bag); optional
+    setup_steps(state) -> [step]                       the physical set-up walked step by step while
+                                                       the game is being set up ([] once it runs)
 
 `ctx` (Ctx) carries `now_ms`, the server's clock when the move was appended (replay passes the same
 value again), and `seat`, who sent it (HOST: the host token, which may act for anyone). Viewers are a
@@ -230,6 +234,20 @@ class Rules:
 
     def needs(self, state: dict) -> dict | None:
         return None
+
+    def table_facts(self, state: dict) -> dict:
+        """Turn cues every phone may see (public information only, whoever looks):
+        {"last_round": bool (this round is the game's last), "counts": [{"label": "Cards left in
+        the deck", "n": 12}, …] (what is left where the companion knows it)}. None known: {}."""
+        return {}
+
+    def setup_steps(self, state: dict) -> list[dict]:
+        """The physical set-up, one step at a time, while the game is being set up (before its
+        first turn; [] once it runs): [{"title": short, "text": what to do with the box, in the
+        project's own words, for this number of players and these options, "input": None or the
+        move type the step asks the table to enter (it leads to the page that enters it), "done":
+        whether that entry is made}]."""
+        return []
 
     def sender_reasons(self, state: dict, move: Any, ctx: Any) -> list[str]:
         """Why ctx.seat may not send `move`: [] for the host, for the seat the move belongs to and
