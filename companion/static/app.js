@@ -278,6 +278,8 @@
       this.table = t;
       tk.turnCue(this.code, before, t);
       if (this.h.table) this.h.table(t);
+      // for what every page of a table shows beside the game's own (timers, turn cues: at_table.js)
+      document.dispatchEvent(new CustomEvent("tk:table", { detail: { link: this, table: t } }));
     }
 
     /** Events after the last one seen, by JSON (first load, gaps, polling, coming back online). */

@@ -9,6 +9,7 @@
 "use strict";
 const CACHE = "tokyo-kit-v1";
 const SHELL = ["/", "/join", "/static/app.css", "/static/app.js", "/static/table.js", "/static/timer.js",
+               "/static/at_table.js", "/static/at_table.css",
                "/static/new_table.js", "/static/home.js", "/manifest.webmanifest", "/icons/192.png",
                "/fonts/NotoSansJP-Kit-Regular.ttf", "/fonts/NotoSansJP-Kit-Bold.ttf"];
 

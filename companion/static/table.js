@@ -1,4 +1,5 @@
-/* The table page: who I am, players and whose turn, the timer, history with undo, a move box. */
+/* The table page: who I am, players and whose turn, the timers, history with undo, a move box
+ * (the set-up walk and the turn cues: at_table.js, fed by the same link). */
 (function () {
   "use strict";
   const { el, $ } = tk;
@@ -24,7 +25,7 @@
     },
     events() { renderHistory(); renderUndo(); if (lastTable) tk.renderResult($("#result"), lastTable, link); },
   });
-  const timer = new tk.TimerWidget($("#timer"), link, "table");
+  const timer = new tk.Timers($("#timer"), link);
 
   // ---- seat ----
   // One tap takes a seat (POST …/seats gives this phone the seat's token). A taken seat can be
