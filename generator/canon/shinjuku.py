@@ -6,6 +6,7 @@ from collections import Counter
 from functools import cached_property
 from pathlib import Path
 
+from .. import symbols
 from . import Component
 from .files import read_files
 from .schema import Colour, Ctx, Sourced, expect_ref, expect_total, unique_ids
@@ -129,12 +130,20 @@ class Tokens(Sourced):
 
 
 @dataclasses.dataclass(frozen=True)
+class PieceColour(Colour):
+    symbol: str          # printed on every piece of the colour (generator/symbols.py); house
+
+    def check(self):
+        return super().check() or symbols.problem(self.symbol)
+
+
+@dataclasses.dataclass(frozen=True)
 class Pieces(Sourced):
     department_stores: int
     stores: int
     track: int
     stores_by_type: dict[str, int]
-    colour: tuple[Colour, ...]
+    colour: tuple[PieceColour, ...]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -21,6 +21,7 @@ from ..kits.base import BoardSection
 from ..layouts import Layout, Paper
 from .marks import crop_marks
 from .model import Page, Placement
+from .labels import LABEL_MIN_PT
 from .text import ellipsize, fit_size
 
 LABEL_GREY = "#444444"
@@ -118,7 +119,7 @@ def _tile_page(section: BoardSection, paper: tuple[float, float], layout: Layout
         label = f"{game_name} · {section.title} · cut on the marks"
     else:
         label = (f"{game_name} · {section.title} · tile {name} (row {row + 1} of {plan.rows}, "
-                 f"column {col + 1} of {plan.cols}) · cut on the marks; the next tiles go over the dashed lines")
+                 f"column {col + 1} of {plan.cols}) · cut on the marks, glue the next tiles on the dashed lines")
 
     def paint(canvas: Canvas) -> None:
         with canvas.frame(ox + pw, oy, rotate=90) if plan.turned else canvas.frame(ox, oy):
@@ -165,7 +166,7 @@ def _guides(canvas: Canvas, plan: TilePlan, row: int, col: int, layout: Layout, 
 
 
 def _note(canvas: Canvas, text: str, length: float, strip: float, box: Style) -> None:
-    size = fit_size(text, length * 0.8, 7.0, 4.5)
+    size = fit_size(text, length * 0.8, 7.0, LABEL_MIN_PT)
     text = ellipsize(text, length * 0.9, size)
     w = text_width(text, size) + 3
     h = min(strip * 0.7, size * PT * 1.6)
@@ -179,7 +180,7 @@ def _band_label(canvas: Canvas, text: str, paper: tuple[float, float], layout: L
     b = layout.sheets.board
     x, y, w, h = tile
     width = w - 2 * (layout.sheets.crop_marks.width + 4)
-    size = fit_size(text, width, 8.0, 5.0)
+    size = fit_size(text, width, 8.0, LABEL_MIN_PT)
     text = ellipsize(text, width, size)
     band_top = paper[1] - layout.margin - b.label_band
     baseline = band_top + b.label_band / 2 + size * PT * 0.35

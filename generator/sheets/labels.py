@@ -6,26 +6,57 @@ from ..draw import Canvas, text_width
 from ..draw.base import PT, Box
 from .grid import Grid
 from ..layouts import Layout
-from .text import ellipsize, fit_size
+from .text import ellipsize, fit_size, wrap
 
 LABEL_GREY = "#555555"
 ASCENT, DESCENT = 0.88, 0.12   # the kit font's extent above / below the baseline, in em
+LABEL_MIN_PT = 6.0             # nothing printed smaller: a longer label wraps onto a second line
+LEADING = 1.15                 # line pitch of a wrapped label, in em
+
+
+def label_lines(text: str, length: float, size_pt: float, lanes: int) -> tuple[float, list[str]]:
+    """The size and lines of a label `length` mm long: one line shrunk down to LABEL_MIN_PT, else
+    wrapped at that size onto at most `lanes` lines (the last one cut short if even those are full)."""
+    size = fit_size(text, length, size_pt, LABEL_MIN_PT)
+    if text_width(text, size) <= length or lanes <= 1:
+        return size, [ellipsize(text, length, size)]
+    lines = wrap(text, length, size)
+    if len(lines) > lanes:
+        lines = lines[:lanes - 1] + [ellipsize(" ".join(lines[lanes - 1:]), length, size)]
+    return size, lines
+
+
+def lanes_for(width: float, size_pt: float) -> int:
+    """How many lines of `size_pt` text fit across `width` mm."""
+    em = size_pt * PT
+    return 0 if width < em else 1 + int((width - em) // (em * LEADING))
+
+
+def _draw_lines(canvas: Canvas, lines: list[str], size: float, first_baseline: float) -> None:
+    """Lines written up the page (the canvas turned a quarter): later lines further right."""
+    em = size * PT
+    for i, line in enumerate(lines):
+        canvas.text(0, first_baseline + i * em * LEADING, line, size, anchor="middle", fill=LABEL_GREY)
 
 
 def side_label(canvas: Canvas, text: str, grid: Grid, paper: tuple[float, float], layout: Layout,
-               size_pt: float = 6.5, min_pt: float = 4.5) -> None:
-    """Write `text` up the left margin beside the middle row, clear of cut marks and trims."""
+               size_pt: float = 6.5) -> None:
+    """Write `text` up the left margin beside the middle row, clear of cut marks and trims (on two
+    lines if the margin holds them and one line would need type under 6 pt)."""
     left, right = layout.margin + 0.3, grid.origin[0] - 0.6
     _, top, _, height = grid.box(grid.rows // 2, 0)
     length = height - 4.0              # keep clear of the crop marks at the row's cut lines
-    size = fit_size(text, length, size_pt, min_pt)
-    em = size * PT
-    if right - left < em or length <= 0:
+    lanes = lanes_for(right - left, LABEL_MIN_PT)
+    if lanes == 0 or length <= 0:
         return
-    baseline = (left + right) / 2 + (ASCENT - DESCENT) / 2 * em
+    size, lines = label_lines(text, length, size_pt, lanes)
+    em = size * PT
+    block = em + (len(lines) - 1) * em * LEADING
+    # Turned a quarter: the glyphs' tops point left, so the first line is the leftmost.
+    baseline = (left + right) / 2 - block / 2 + ASCENT * em
     with canvas.frame(baseline, top + height / 2, rotate=-90):
         with canvas.group(None, role="label"):
-            canvas.text(0, 0, ellipsize(text, length, size), size, anchor="middle", fill=LABEL_GREY)
+            _draw_lines(canvas, lines, size, 0.0)
 
 
 def lane_label(canvas: Canvas, text: str, obstacles: list[Box], paper: tuple[float, float],

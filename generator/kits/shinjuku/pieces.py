@@ -2,7 +2,8 @@
 
 Ids and copies follow `data.components()` (the manifest): customers "food" / "food-2", the token
 "upgrade-bonus", "matsuri", "start-player", stores "red-food", department stores and track "red".
-Colour is never the only cue: goods have their icon shape and name, players' pieces their colour name.
+Colour is never the only cue: goods have their icon shape and name, players' pieces their colour's
+symbol (assets/shinjuku/components.toml `symbol`, drawn large enough to tell at arm's length) and name.
 """
 from __future__ import annotations
 
@@ -68,12 +69,16 @@ def draw_customer(canvas: Canvas, layout: Layout, pal: Palette, goods: CustomerT
     label = layout.tokens.label
     where = f"customer {goods.id}{'-2' if double else ''}"
     if double:
-        icons.goods(canvas, goods.id, r - d * 0.17, r - d * 0.07, d * 0.36, _goods_ink(pal))
-        fit_text(canvas, (r + d * 0.02, r - d * 0.30, d * 0.30, d * 0.42), "2", layout.tokens.big.size * 1.4,
+        icons.goods(canvas, goods.id, r - d * 0.17, r - d * 0.13, d * 0.34, _goods_ink(pal))
+        fit_text(canvas, (r + d * 0.02, r - d * 0.34, d * 0.30, d * 0.40), "2", layout.tokens.big.size * 1.4,
                  layout.tokens.big.min, font="bold", anchor="middle", fill=pal.ink, where=f"{where}: 2")
     else:
-        icons.goods(canvas, goods.id, r, r - d * 0.08, d * 0.42, _goods_ink(pal))
-    fit_text(canvas, (r - d * 0.3, r + d * 0.17, d * 0.6, d * 0.14), goods.name.upper(), label.size, label.min,
+        icons.goods(canvas, goods.id, r, r - d * 0.14, d * 0.38, _goods_ink(pal))
+    # The name in the token's widest band that is free of the icon (mixed case: narrower than capitals).
+    inner = r - ring
+    bottom = d * 0.23
+    half = (inner * inner - bottom * bottom) ** 0.5 - 0.4
+    fit_text(canvas, (r - half, r + d * 0.08, 2 * half, d * 0.15), goods.name, label.size, label.min,
              font=label.font, anchor="middle", fill=pal.ink, where=f"{where}: name")
 
 
@@ -100,12 +105,12 @@ def draw_token(canvas: Canvas, layout: Layout, pal: Palette, which: str) -> None
     ink = icons.Ink(line=pal.ink, fill=pal.paper, paper=pal.paper, width=0.4)
     label = layout.tokens.label
     if which == "matsuri":
-        icons.matsuri(canvas, r, r - d * 0.08, d * 0.5, ink, body=pal.matsuri)
+        icons.matsuri(canvas, r, r - d * 0.11, d * 0.46, ink, body=pal.matsuri)
         text = "MATSURI 祭"
     else:
-        icons.start_player(canvas, r, r - d * 0.08, d * 0.46, icons.Ink(pal.ink, pal.sakura, pal.paper, 0.4))
+        icons.start_player(canvas, r, r - d * 0.11, d * 0.44, icons.Ink(pal.ink, pal.sakura, pal.paper, 0.4))
         text = "START PLAYER"
-    fit_text(canvas, (r - d * 0.30, r + d * 0.21, d * 0.60, d * 0.13), text, label.size * 1.3, label.min,
+    fit_text(canvas, (r - d * 0.34, r + d * 0.16, d * 0.68, d * 0.12), text, label.size * 1.3, label.min,
              font=label.font, anchor="middle", fill=pal.ink, where=f"token {which}")
 
 
@@ -115,11 +120,18 @@ def _piece_base(canvas: Canvas, w: float, h: float, pal: Palette, colour: Colour
     return text
 
 
+def _symbol(canvas: Canvas, pal: Palette, colour: Colour, cx: float, cy: float, size: float) -> None:
+    """The player colour's symbol: white with a dark outline, so it reads on every piece colour."""
+    icons.player_symbol(canvas, colour.symbol, cx, cy, size, pal.paper, pal.ink, width=0.35)
+
+
 def draw_store(canvas: Canvas, layout: Layout, pal: Palette, colour: Colour, goods: CustomerType) -> None:
-    """A store: the goods it sells (icon and letter) on the player's colour, with the colour's name."""
+    """A store: the goods it sells (icon and letter) on the player's colour, with the colour's symbol
+    (top right) and name."""
     w, h = layout.tokens.store
     text = _piece_base(canvas, w, h, pal, colour)
-    icons.goods(canvas, goods.id, w / 2, h * 0.42, min(w, h) * 0.56, _goods_ink(pal))
+    icons.goods(canvas, goods.id, w * 0.47, h * 0.47, min(w, h) * 0.48, _goods_ink(pal))
+    _symbol(canvas, pal, colour, w - h * 0.19, h * 0.19, h * 0.30)
     label = layout.tokens.label
     fit_text(canvas, (0.6, 0.4, w * 0.3, h * 0.22), icons.goods_letter(goods.name), label.size, label.min,
              font="bold", fill=text, where=f"store {colour.id}-{goods.id}: letter")
@@ -130,20 +142,22 @@ def draw_store(canvas: Canvas, layout: Layout, pal: Palette, colour: Colour, goo
 def draw_department_store(canvas: Canvas, layout: Layout, pal: Palette, colour: Colour) -> None:
     w, h = layout.tokens.department_store
     text = _piece_base(canvas, w, h, pal, colour)
-    icons.department_store(canvas, w / 2, h * 0.42, min(w, h) * 0.58, _goods_ink(pal))
+    icons.department_store(canvas, w * 0.56, h * 0.44, min(w, h) * 0.52, _goods_ink(pal))
+    _symbol(canvas, pal, colour, h * 0.17, h * 0.17, h * 0.27)
     label = layout.tokens.label
     fit_text(canvas, (0.8, h * 0.77, w - 1.6, h * 0.19), colour.name.upper(), label.size, label.min,
              font=label.font, anchor="middle", fill=text, where=f"department store {colour.id}")
 
 
 def draw_track(canvas: Canvas, layout: Layout, pal: Palette, colour: Colour) -> None:
-    """A track piece: sleepers at both ends and the colour's name in the middle."""
+    """A track piece: the colour's symbol at both ends (either way up on the board) and its name
+    between them."""
     w, h = layout.tokens.track
     text = _piece_base(canvas, w, h, pal, colour)
-    tie = Style(stroke=text, width=0.45)
-    for i in range(3):
-        for x in (1.2 + i * 1.3, w - 1.2 - i * 1.3):
-            canvas.line(x, h * 0.18, x, h * 0.82, tie)
+    s = h * 0.58
+    for cx in (0.4 + s / 2, w - 0.4 - s / 2):
+        _symbol(canvas, pal, colour, cx, h / 2, s)
     label = layout.tokens.label
-    fit_text(canvas, (4.8, h * 0.15, w - 9.6, h * 0.7), colour.name.upper(), label.size, label.min,
+    pad = 0.4 + s + 0.15
+    fit_text(canvas, (pad, h * 0.15, w - 2 * pad, h * 0.7), colour.name.upper(), label.size, label.min,
              font=label.font, anchor="middle", fill=text, where=f"track {colour.id}")
