@@ -33,7 +33,8 @@ def board(game, table: dict):
     # The page never waits for the map's first drawing (a few seconds): the script fetches it.
     map_url = url_for("shinjuku.map_svg", v=board_twin.map_version(game.data))
     return render_template("shinjuku/board.html", table=table, game=game, map_url=map_url,
-                           code_display=codes.display(table["code"]), board=board_data(game.data))
+                           code_display=codes.display(table["code"]),
+                           board=dict(board_data(game.data), token_kinds=game.rules.ix.token))
 
 
 def board_data(data) -> dict:

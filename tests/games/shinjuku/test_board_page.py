@@ -78,3 +78,69 @@ def test_a_card_entered_wrongly_is_corrected_on_the_board_page(tmp_path):
         browser.close()
         r = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
         assert sorted(r["state"]["players"][0]["hand"]) == ["chuo", "kita", "nakano", "ota"]
+
+
+def _store_and_customers_table(url):
+    """Table deck, Aki and Ben: Aki has opened a food store at Shinjuku, where a food and a food “2”
+    customer wait; Aki's second action is next (every entry through the API, as phones send them)."""
+    r = requests.post(url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"]})
+    code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
+    moves = (
+        {"type": "deal-hand", "player": 0, "cards": ["shinjuku", "shinjuku", "ota", "kita"]},
+        {"type": "deal-hand", "player": 1, "cards": ["ota", "kita", "chuo", "chuo"]},
+        {"type": "seed-ward", "ward": "shinjuku", "customers": ["food", "food-2"]},
+        {"type": "seed-ward", "ward": "adachi", "customers": ["books", "books"]},
+        {"type": "seed-ward", "ward": "edogawa", "customers": ["clothing", "clothing"]},
+        {"type": "seed-ward", "ward": "nerima", "customers": ["electronics", "electronics"]},
+        {"type": "place-matsuri", "ward": "koto"},
+        {"type": "fill-queue", "cards": ["ota", "setagaya", "suginami", "itabashi"], "customers": ["books", "food"]},
+        {"type": "place-customers", "player": 0, "card": "minato", "customers": ["books"]},
+        {"type": "move-matsuri", "player": 0, "ward": "chuo"},
+        {"type": "open-store", "player": 0, "card": "shinjuku", "station": "shinjuku", "goods": "food"})
+    for seq, move in enumerate(moves):
+        assert requests.post(f"{url}/api/tables/{code}/moves", headers=host, timeout=10, json={
+            "expected_seq": seq, "move": move}).status_code == 200
+    return code, host
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(tmp_path, width):
+    """Moving customers: the store's choice is offered with the rules' default preselected (a “2”
+    for the mover's own store), one tap changes it, and the answer and the history say who got what."""
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        code, host = _store_and_customers_table(s.url)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        ctx = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)
+        aki = ctx.new_page()
+        aki.goto(f"{s.url}/t/{code}")
+        aki.locator("#seat-buttons button", has_text="Aki").click()
+        aki.goto(f"{s.url}/t/{code}/board")
+        aki.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=15_000)
+        aki.locator("#types button", has_text="Move customers").click()
+        aki.locator("#builder .card", has_text="Card to play").locator("button", has_text="Shinjuku").click()
+        path = aki.locator("#builder .card", has_text="Path")
+        path.locator("button", has_text="Shinjuku").first.click()          # the ward (the card is wild)
+        path.locator("button", has_text="Shinjuku").first.click()          # its station
+        choice = aki.locator("#builder .card", has_text="Who takes which customer")
+        assert "Aki’s Shinjuku food store takes:" in choice.inner_text()
+        buttons = choice.locator("button")
+        assert buttons.count() == 2
+        assert choice.locator("button[aria-pressed=true]").inner_text() == "Food “2”"   # the default
+        assert "Aki gets Food “2”" in aki.locator("#summary").inner_text()
+        assert aki.evaluate("document.documentElement.scrollWidth") <= width
+        choice.locator("button", has_text=re.compile("^Food$")).click()
+        assert choice.locator("button[aria-pressed=true]").inner_text() == "Food"
+        aki.locator("#play").click()
+        aki.locator("#msg.good", has_text="Aki's Shinjuku store took a food customer").wait_for(timeout=5_000)
+        assert "2 food customers stay in Shinjuku" in aki.locator("#msg").inner_text()
+        browser.close()
+        table = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
+        assert table["state"]["players"][0]["customers"] == ["food"]
+        assert table["state"]["wards"]["shinjuku"] == ["food-2"]
+        events = requests.get(f"{s.url}/api/tables/{code}/events", params={"since": 0},
+                              headers={"Accept": "application/json"}, timeout=10).json()["events"]
+        last = events[-1]
+        assert last["move"]["take"] == {"shinjuku": "food"}
+        assert "Aki's Shinjuku store took a food customer" in last["summary"]

@@ -30,9 +30,14 @@
   let ui = {};               // per-field UI state (which ward a station picker shows, ...)
 
   let timerPrimed = false;
+  let played = null;            // the seq of this phone's last move: its history line is the answer
   let sending = false;          // this phone's own move is on its way (its answer is no news)
   const link = new tk.TableLink(code, {
-    events() { undo.render(); },
+    events(fresh) {
+      undo.render();
+      const mine = played && fresh.find((e) => e.seq === played);
+      if (mine && mine.summary) { tk.say("#msg", "good", "Played: " + mine.summary); played = null; }
+    },
     status(mode) {
       const s = $("#conn");
       s.className = "status " + mode;
@@ -124,7 +129,7 @@
                                    ["card", "card", { optional: true, title: "Card for the second segment" }]];
       case "upgrade-store": return [["station", "station", { mine: p }], ["card", "card", {}], ["customer", "token", { of: p }]];
       case "income": return tableMode() ? [["cards", "cards", { count: needs.income_cards ? needs.income_cards[p] : 0, title: "Cards drawn" }]] : [];
-      case "move-customers": return [["card", "card", {}], ["path", "path", {}]];
+      case "move-customers": return [["card", "card", {}], ["path", "path", {}], ["take", "take", { optional: true }]];
       default: return [];
     }
   }
@@ -182,6 +187,7 @@
       else if (kind === "goods") box.append(goodsField(name));
       else if (kind === "connection") box.append(connectionField(name, opt));
       else if (kind === "path") box.append(pathField(name));
+      else if (kind === "take") { const f = takeField(); if (f) box.append(f); }
     }
     if ((needs.players || []).length > 1 && draft.type !== "deal-hand") box.prepend(playerField("player", { choices: needs.players }));
     summary();
@@ -353,6 +359,52 @@
     return section("Path", ...body);
   }
 
+  // ---------- moving customers: which customer each store on the path takes ----------
+  // "If more than one customer matches ..., then you may choose which single customer is given to the
+  // store owner." The page walks the path as the rules do (a store takes one customer of its goods, a
+  // department store one of any type, in path order) to show each store's choice, the default
+  // preselected (for the mover's own store a "2" first, for another player's a single first; then
+  // the goods in the data's order), and sends every store's customer in "take": the engine checks
+  // them, so what the page showed is what happens.
+  const tokenKind = (t) => B.token_kinds[t] || [t, 1];
+  const goodsPos = (g) => { const i = B.goods.findIndex((x) => x.id === g); return i < 0 ? B.goods.length : i; };
+  function defaultPick(candidates, own) {
+    const key = (t) => { const [g, v] = tokenKind(t); return [own ? -v : v, goodsPos(g)]; };
+    return candidates.slice().sort((a, b) => { const [x, y] = [key(a), key(b)]; return x[0] - y[0] || x[1] - y[1]; })[0];
+  }
+  /** The stores of the path that take a customer: [{station, owner, kind, goods, choices, pick}]. */
+  function takeStops() {
+    const path = draft && draft.path;
+    if (!path || !path.length) return [];
+    const remaining = (st.wards[B.stations[path[0]].ward] || []).slice();
+    const picks = ui.take || {};
+    const stops = [];
+    for (const sid of path) {
+      const store = (st.stations || {})[sid];
+      if (!store) continue;
+      const candidates = store.kind === "department-store" ? remaining.slice() : remaining.filter((t) => tokenKind(t)[0] === store.goods);
+      if (!candidates.length) continue;
+      const pick = candidates.includes(picks[sid]) ? picks[sid] : defaultPick(candidates, store.owner === draft.player);
+      stops.push({ station: sid, owner: store.owner, kind: store.kind, goods: store.goods, choices: [...new Set(candidates)], pick });
+      remaining.splice(remaining.indexOf(pick), 1);
+    }
+    return stops;
+  }
+  const storeWords = (stop) => data.players[stop.owner] + "’s " + stName(stop.station) + " " + (stop.kind === "store" ? goodsName(stop.goods).toLowerCase() + " store" : "department store");
+  function takeField() {
+    const stops = takeStops();
+    if (!stops.length) return null;
+    const rows = stops.map((stop) => {
+      if (stop.choices.length === 1) return el("p", { class: "small", style: "margin:.3rem 0" }, storeWords(stop) + " takes " + tokenLabel(stop.pick) + ".");
+      return el("div", { class: "take-stop" }, el("p", { class: "small", style: "margin:.3rem 0" }, storeWords(stop) + " takes:"),
+        pickGrid(stop.choices.map((t) => pickButton(tokenLabel(t), null, stop.pick === t, () => {
+          ui.take = Object.assign({}, ui.take, { [stop.station]: t }); render();
+        }))));
+    });
+    const choice = stops.some((x) => x.choices.length > 1);
+    return section(choice ? "Who takes which customer" : "Stores on the way", ...rows);
+  }
+
   /** The first field the move still needs, or null when it is complete. */
   function missing() {
     if (!draft) return null;
@@ -375,6 +427,7 @@
     if (draft.connection) parts.push(stName(draft.connection[0]) + "–" + stName(draft.connection[1]));
     if (draft.second) parts.push("+ " + stName(draft.second[0]) + "–" + stName(draft.second[1]));
     if (draft.path) parts.push(draft.path.map(stName).join("→"));
+    if (draft.type === "move-customers") for (const stop of takeStops()) parts.push("· " + stName(stop.station) + ": " + data.players[stop.owner] + " gets " + tokenLabel(stop.pick));
     if (draft.cards) parts.push(draft.cards.map(wardName).join(", "));
     if (draft.customers) parts.push(draft.customers.map(tokenLabel).join(", "));
     if (draft.customer) parts.push("spending " + tokenLabel(draft.customer));
@@ -387,12 +440,22 @@
     if (!draft) return;
     const move = Object.assign({}, draft);
     if (move.player === null) delete move.player;
+    if (move.type === "move-customers") {
+      const stops = takeStops();
+      if (stops.length) move.take = Object.fromEntries(stops.map((x) => [x.station, x.pick]));
+    }
     $("#play").disabled = true;
     sending = true;
     const r = await link.send("/moves", { move });
     sending = false;
     $("#play").disabled = false;
-    if (r.ok) { tk.say("#msg", "good", "Played."); draft = null; ui = {}; render(); }
+    if (r.ok) {
+      draft = null; ui = {};
+      played = r.body && r.body.seq;
+      const e = link.events.get(played);
+      tk.say("#msg", "good", e && e.summary ? "Played: " + e.summary : "Played.");
+      render();
+    }
     else tk.say("#msg", "bad", tk.explain(r), r.body && r.body.reasons);
   });
   $("#clear").addEventListener("click", () => { draft = null; ui = {}; tk.say("#msg", "info", ""); render(); });
