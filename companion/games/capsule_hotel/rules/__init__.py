@@ -96,6 +96,7 @@ from companion.games.contract import (HOST, NOBODY, Actors, Ctx, Field, IllegalM
 from generator.canon.capsule_hotel import PINK
 
 from . import engine as E
+from . import at_table as _at_table
 from . import ledger
 
 INT = {"type": "integer"}
@@ -461,6 +462,9 @@ class CapsuleHotelRules(Rules):
         if t == "golden-rule-penalty":
             return f"Golden rule broken by {move.get('hotel')}: penalty."
         return f"{who}: {self.move_type(t).label.lower() if self.move_type(t) else t}."
+
+    def table_facts(self, state):
+        return _at_table.table_facts(self.data, state)
 
     def needs(self, state):
         """The phase, a prompt, the seats that may act and the move types of the phase (works on a

@@ -97,6 +97,7 @@ from companion.games import contract
 from companion.games.contract import HOST, NOBODY, Actors, Ctx, Field, IllegalMove, Legal, MoveType
 
 from . import countdown, izakaya, main
+from . import at_table as _at_table
 from .common import is_int, unkey
 
 MODES = ("jutaku", "countdown", "izakaya")
@@ -331,6 +332,9 @@ class JutakuRules(contract.Rules):
         if isinstance(move, dict) and move.get("type") == "bid":
             return []
         return []
+
+    def table_facts(self, state: dict) -> dict:
+        return _at_table.table_facts(self.data, state)
 
     def needs(self, state: dict) -> dict | None:
         a = self.actors(state)

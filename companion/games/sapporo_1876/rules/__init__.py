@@ -93,6 +93,7 @@ from companion.games import contract
 from companion.games.contract import HOST, Actors, Ctx, Field, IllegalMove, Legal, MoveType
 
 from . import engine as E
+from . import at_table as _at_table
 from .engine import COMPANION, TABLE, Index
 
 __all__ = ["RULES", "SapporoRules"]
@@ -219,6 +220,9 @@ class SapporoRules(contract.Rules):
             return None
         p = move.get("player")
         return p if isinstance(p, int) and not isinstance(p, bool) else None
+
+    def table_facts(self, state):
+        return _at_table.table_facts(self.ix, state)
 
     def needs(self, state):
         return _needs(self, state)

@@ -99,6 +99,7 @@ from typing import Any
 from companion.games import contract
 from companion.games.contract import Actors, Ctx, Field, IllegalMove, Legal, MoveType
 
+from . import at_table as _at_table
 from . import calc as _calc
 from . import engine as _en
 from . import legal as _legal
@@ -231,6 +232,9 @@ class ShinBikkuriManRules(contract.Rules):
         if after["draws"] > state["draws"]:
             return ["this move revealed cards from the deck; it cannot be taken back"]
         return []
+
+    def table_facts(self, state: dict) -> dict:
+        return _at_table.table_facts(self.ix, state)
 
     def needs(self, state: dict) -> dict:
         return _views.needs(self.ix, state)

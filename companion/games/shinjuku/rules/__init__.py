@@ -167,6 +167,7 @@ from typing import Any
 from companion.games import contract
 from companion.games.contract import Actors, Ctx, Field, IllegalMove, Legal, MoveType
 
+from . import at_table as _at_table
 from . import legal as _legal
 from . import moves as _moves
 from . import scoring as _scoring
@@ -344,6 +345,12 @@ class ShinjukuRules(contract.Rules):
 
     def needs(self, state: dict) -> dict:
         return _views.needs(self.ix, state)
+
+    def table_facts(self, state: dict) -> dict:
+        return _at_table.table_facts(self.ix, state)
+
+    def setup_steps(self, state: dict) -> list[dict]:
+        return _at_table.setup_steps(self.ix, state)
 
     def mover(self, move: Any) -> int | None:
         """contract.Rules.mover (the move's "player"; None for the table's set-up entries), by a
