@@ -30,6 +30,8 @@
     }
     return node;
   };
+  /** "1 card", "2 cards", "1 customer": a count with its noun (the plural given, or noun + "s"). */
+  tk.count = (n, noun, plural) => n + " " + (n === 1 ? noun : plural || noun + "s");
   tk.pageData = function () {
     const node = document.getElementById("page-data");
     return node ? JSON.parse(node.textContent) : {};
