@@ -24,7 +24,7 @@ TOL = 0.05
 def out(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("cards")
     build(BuildOptions(out=root / "long", formats=("pdf",)), kits={GAME: build_kit()})
-    build(BuildOptions(out=root / "short", formats=("pdf",), papers=("letter",), duplex="short"),
+    build(BuildOptions(out=root / "short", formats=("pdf",), papers=("a4",), duplex="short"),
           kits={GAME: build_kit()})
     return root
 
@@ -39,7 +39,9 @@ def q(value: float) -> float:
 
 
 def card_rects(page) -> list:
-    return [s for s in shapes(page, "rects") if abs(s.w - CARD[0]) < 1 and abs(s.h - CARD[1]) < 1]
+    """The card frames on a page, upright (63 × 88) or turned (88 × 63)."""
+    return [s for s in shapes(page, "rects")
+            if sorted((round(s.w), round(s.h))) == sorted((round(CARD[0]), round(CARD[1])))]
 
 
 def front_pages(pdf) -> list[int]:
@@ -55,19 +57,20 @@ def test_page_sizes_are_exact(out, paper):
         assert (round(w, 2), round(h, 2)) == PAGE_PT[paper]
 
 
-@pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_nine_cards_per_sheet_at_63_by_88(out, paper):
+@pytest.mark.parametrize("paper,cols,rows,cell", [("a4", 3, 3, CARD), ("letter", 2, 4, CARD[::-1])])
+def test_cards_per_sheet_butted_at_63_by_88(out, paper, cols, rows, cell):
+    """A4 takes 3 × 3 upright poker cards with full marks; on Letter 3 × 3 would leave 1.35 mm for
+    the marks above and below, so the cards lie turned, 2 × 4, with room for full marks."""
     with open_pdf(cards_pdf(out, paper)) as pdf:
         first = pdf.pages[front_pages(pdf)[0]]
         rects = card_rects(first)
-        assert len(rects) == 9
+        assert len(rects) == cols * rows
         for r in rects:
-            assert abs(r.w - CARD[0]) <= TOL and abs(r.h - CARD[1]) <= TOL
-        # butted 3 x 3: three distinct columns 63 mm apart, three rows 88 mm apart
+            assert abs(r.w - cell[0]) <= TOL and abs(r.h - cell[1]) <= TOL
         xs = sorted({round(r.x0, 2) for r in rects})
         ys = sorted({round(r.top, 2) for r in rects})
-        assert [round(b - a, 2) for a, b in zip(xs, xs[1:])] == [63.0, 63.0]
-        assert [round(b - a, 2) for a, b in zip(ys, ys[1:])] == [88.0, 88.0]
+        assert [round(b - a, 2) for a, b in zip(xs, xs[1:])] == [cell[0]] * (cols - 1)
+        assert [round(b - a, 2) for a, b in zip(ys, ys[1:])] == [cell[1]] * (rows - 1)
 
 
 def _cut_lines(page):
@@ -89,12 +92,15 @@ def test_crop_marks_continue_the_cut_lines_outside_every_trim(out, paper):
             # part-filled last sheet one row of 3 (no ticks down its empty rows)
             assert xs == sorted({round(v, 3) for t in trims for v in (t.x0, t.x1)})
             assert ys == sorted({round(v, 3) for t in trims for v in (t.top, t.bottom)})
-            assert len(xs) == 4 and len(ys) == len({round(t.top, 1) for t in trims}) + 1
-            # the marks measure the cards: 63 mm and 88 mm between neighbouring cut lines
+            assert len(xs) == len({round(t.x0, 1) for t in trims}) + 1
+            assert len(ys) == len({round(t.top, 1) for t in trims}) + 1
+            # the marks measure the cards: a card's width and height between neighbouring cut lines
+            cell = (trims[0].w, trims[0].h)
             for a, b in zip(xs, xs[1:]):
-                assert abs(b - a - CARD[0]) <= TOL
+                assert abs(b - a - cell[0]) <= TOL
             for a, b in zip(ys, ys[1:]):
-                assert abs(b - a - CARD[1]) <= TOL
+                assert abs(b - a - cell[1]) <= TOL
+            assert all(m.w + m.h >= 3.0 - TOL for m in marks), "every mark at least 3 mm long"
             for m in marks:
                 for t in trims:
                     overlap_w = min(m.x1, t.x1) - max(m.x0, t.x0)
@@ -109,23 +115,21 @@ def test_crop_marks_continue_the_cut_lines_outside_every_trim(out, paper):
                 assert m.bottom + side_y <= PAPER_MM[paper][1] - MARGIN
 
 
-def test_letter_marks_above_and_below_fit_the_1_35_mm_left_there(out):
-    """On Letter a 3 x 3 grid leaves 1.35 mm between the margin and the trim: short marks there."""
+def test_letter_marks_above_and_below_are_full_length(out):
+    """Turned, the cards leave room for 5 mm marks on every side of the block on Letter too."""
     with open_pdf(cards_pdf(out, "letter")) as pdf:
         page = pdf.pages[front_pages(pdf)[0]]
         trims = card_rects(page)
         top = min(t.top for t in trims)
         marks, _, _ = _cut_lines(page)
         above = [m for m in marks if m.w < 0.01 and m.bottom <= top]
-        assert len(above) == 4
+        assert len(above) == 3
         for m in above:
-            assert m.top >= MARGIN + 0.05 and m.bottom <= top - 0.2
-            assert m.h >= 0.7
-        sides = [m for m in marks if m.h < 0.01]
-        assert all(m.w >= 4.9 for m in sides), "the side margins take full-length marks"
+            assert m.top >= MARGIN + 0.05 and m.bottom <= top - 1.9
+        assert all(m.w + m.h >= 4.9 for m in marks)
 
 
-@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("paper", ["a4"])
 def test_backs_follow_their_fronts_mirrored_for_long_edge(out, paper):
     order = list(CARD_IDS)
     with open_pdf(cards_pdf(out, paper)) as pdf:
@@ -150,10 +154,38 @@ def test_backs_follow_their_fronts_mirrored_for_long_edge(out, paper):
             assert markers == placed
 
 
+def test_turned_backs_on_letter_turn_the_other_way_for_long_edge(out):
+    """A card turned a quarter clockwise has its top edge at the page's right; flipped on the long
+    edge that edge comes to the left, so its back is turned a quarter the other way, in the
+    mirrored column."""
+    order = list(CARD_IDS)
+    page_w = PAPER_MM["letter"][0]
+    with open_pdf(cards_pdf(out, "letter")) as pdf:
+        fronts = front_pages(pdf)
+        assert len(fronts) == 2
+        for index in fronts:
+            front, back = pdf.pages[index], pdf.pages[index + 1]
+            placed = Counter()
+            cells = card_rects(front)
+            for text, cx, cy in words(front):
+                if text in CARD_IDS:
+                    cell = next(r for r in cells if r.x0 < cx < r.x1 and r.top < cy < r.bottom)
+                    placed[(text, q(cell.x0), q(cell.top))] += 1
+            markers = Counter()
+            mx, my, mh = MARKER
+            for s in shapes(back, "rects"):
+                if s.fill == (0.0, 0.0, 0.0) and abs(s.w - mh) < 0.01:
+                    card = order[round(s.h - 1)]
+                    # turned -90: the card's top-left corner at the cell's bottom-left
+                    left, bottom = s.x0 - my, s.bottom + mx
+                    markers[(card, q(page_w - (left + CARD[1])), q(bottom - CARD[0]))] += 1
+            assert markers == placed
+
+
 def test_short_edge_backs_turn_half_round_with_rows_mirrored(out):
     order = list(CARD_IDS)
-    page_h = PAPER_MM["letter"][1]
-    with open_pdf(cards_pdf(out, "letter", "short")) as pdf:
+    page_h = PAPER_MM["a4"][1]
+    with open_pdf(cards_pdf(out, "a4", "short")) as pdf:
         index = front_pages(pdf)[0]
         front, back = pdf.pages[index], pdf.pages[index + 1]
         placed = Counter()
@@ -231,9 +263,14 @@ def test_round_tokens_have_a_cut_guide_on_each_trim(out):
 def test_mark_spans_never_cross_the_margin():
     marks = load_layout().sheets.crop_marks
     assert mark_span(20.0, marks) == (marks.offset, marks.offset + marks.length)
-    start, end = mark_span(1.35, marks)
-    assert start == marks.short_offset and end == pytest.approx(1.35 - marks.clearance)
-    assert mark_span(0.5, marks) is None
+    assert marks.short_length >= 3.0, "a person finds a cut by a mark at least 3 mm long"
+    start, end = mark_span(3.5, marks)
+    assert start == marks.short_offset and end == pytest.approx(3.5 - marks.clearance)
+    assert end - start >= 3.0
+    assert mark_span(1.35, marks) is None      # no 1 mm ticks: the grid turns or loses a row
+    # with a bleed the marks start past it
+    start, end = mark_span(20.0, marks, bleed=3.0)
+    assert start == pytest.approx(3.0 + marks.offset) and end - start == pytest.approx(marks.length)
 
 
 def test_a_card_too_big_for_the_paper_is_a_clear_error():

@@ -132,6 +132,29 @@ def _bezier(ctrl: list[Point], t: float) -> Point:
     return ctrl[0]
 
 
+SIDES = frozenset({"left", "right", "top", "bottom"})
+
+
+def bleed_strips(w: float, h: float, bleed: float, sides: frozenset[str] = SIDES):
+    """The bleed round a w × h face: (strip box, (sx, tx), (sy, ty)) for each strip outside the
+    trim, with the mirror that maps the face onto it (x' = sx·x + tx, y' = sy·y + ty)."""
+    if bleed <= 0:
+        return []
+    across = {None: ((0.0, w), (1.0, 0.0)), "left": ((-bleed, 0.0), (-1.0, 0.0)),
+              "right": ((w, w + bleed), (-1.0, 2 * w))}
+    down = {None: ((0.0, h), (1.0, 0.0)), "top": ((-bleed, 0.0), (-1.0, 0.0)),
+            "bottom": ((h, h + bleed), (-1.0, 2 * h))}
+    strips = []
+    for xs in (None, "left", "right"):
+        for ys in (None, "top", "bottom"):
+            if (xs is None and ys is None) or (xs and xs not in sides) or (ys and ys not in sides):
+                continue
+            (x0, x1), mx = across[xs]
+            (y0, y1), my = down[ys]
+            strips.append(((x0, y0, x1 - x0, y1 - y0), mx, my))
+    return strips
+
+
 class Canvas:
     """Abstract drawing surface. Backends implement the primitives below; helpers build on them."""
 
@@ -141,6 +164,10 @@ class Canvas:
     def translate(self, dx: float, dy: float) -> None: raise NotImplementedError
     def rotate(self, degrees: float) -> None:
         """Rotate the frame clockwise (y grows downwards) about its origin."""
+        raise NotImplementedError
+
+    def scale(self, sx: float, sy: float) -> None:
+        """Scale the frame about its origin (-1 mirrors an axis)."""
         raise NotImplementedError
 
     @contextlib.contextmanager
@@ -186,6 +213,21 @@ class Canvas:
         (a PDF form XObject, an SVG <use>), so the drawing must depend on `key` only and stay
         inside `box` (x, y, w, h in the current frame)."""
         draw(self)
+
+    def bleed_face(self, key: str, size: tuple[float, float], draw: Callable[["Canvas"], None],
+                   bleed: float, sides: frozenset[str] = SIDES) -> None:
+        """Draw a face (as `reuse(key, (0, 0) + size, draw)`) with its art run `bleed` mm past the
+        trim on `sides` ("left", "right", "top", "bottom"): each strip outside the trim shows the
+        face mirrored about that edge, so whatever runs to the trim (a coloured header, a
+        background) carries on past it, whatever the kit drew. Corners mirror both ways."""
+        w, h = size
+        self.reuse(key, (0, 0, w, h), draw)
+        for strip, (sx, tx), (sy, ty) in bleed_strips(w, h, bleed, sides):
+            with self.frame():
+                self.clip(*strip)
+                with self.frame(tx, ty):
+                    self.scale(sx, sy)
+                    self.reuse(key, (0, 0, w, h), draw)
 
     # -- primitives ----------------------------------------------------------------------------
     def rect(self, x: float, y: float, w: float, h: float, style: Style, radius: float = 0.0) -> None:

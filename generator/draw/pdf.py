@@ -100,6 +100,9 @@ class PdfCanvas(Canvas):
         cos, sin = num(math.cos(t)), num(math.sin(t))
         self._out(f"{cos} {sin} {num(-math.sin(t))} {cos} 0 0 cm")
 
+    def scale(self, sx: float, sy: float) -> None:
+        self._out(f"{num(sx)} 0 0 {num(sy)} 0 0 cm")
+
     def clip(self, x: float, y: float, w: float, h: float) -> None:
         self._out(f"{num(x)} {num(y)} {num(w)} {num(h)} re W n")
 

@@ -2,8 +2,8 @@
 
 Drawn at `dpi * supersample` and reduced with a Lanczos filter when finished, because Pillow draws
 without anti-aliasing; two to three times oversampling gives previews that read like the PDF.
-Frames are kept as an affine matrix (mm -> pixels); `translate`/`rotate` only ever make rotations and
-shifts, so circles stay circles and one scale factor converts every length.
+Frames are kept as an affine matrix (mm -> pixels); `translate`/`rotate`/`scale` (by ±1: mirrors) make
+rotations, mirrors and shifts only, so circles stay circles and one scale factor converts every length.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .base import FONT_FILES, PT, Anchor, Canvas, Font, Point, Style
+from .base import FONT_FILES, PT, SIDES, Anchor, Canvas, Font, Point, Style, bleed_strips
 
 Matrix = tuple[float, float, float, float, float, float]  # x' = a x + c y + e ; y' = b x + d y + f
 
@@ -79,6 +79,15 @@ def rounded_rect_points(x: float, y: float, w: float, h: float, r: float, steps:
     return pts
 
 
+def _source(d0: int, d1: int, f0: int, f1: int) -> tuple[int, int, bool]:
+    """Along one axis: the face pixels a bleed strip d0..d1 mirrors, and whether it flips."""
+    if d1 <= f0:
+        return f0, f0 + (f0 - d0), True
+    if d0 >= f1:
+        return f1 - (d1 - f1), f1, True
+    return d0, d1, False
+
+
 class PngCanvas(Canvas):
     """Draw in mm onto a Pillow image of `width_mm` x `height_mm` at `dpi`; `image()` gives the result."""
 
@@ -126,6 +135,38 @@ class PngCanvas(Canvas):
         cos, sin = math.cos(t), math.sin(t)
         a, b, c, d, e, f = self._m
         self._m = (a * cos + c * sin, b * cos + d * sin, -a * sin + c * cos, -b * sin + d * cos, e, f)
+
+    def scale(self, sx: float, sy: float) -> None:
+        a, b, c, d, e, f = self._m
+        self._m = (a * sx, b * sx, c * sy, d * sy, e, f)
+
+    def bleed_face(self, key: str, size: tuple[float, float], draw, bleed: float,
+                   sides: frozenset[str] = SIDES) -> None:
+        """The face, then its bleed strips as mirrored copies of the pixels inside each edge (the
+        vector way clips, which this backend can only fake by painting white)."""
+        w, h = size
+        self.reuse(key, (0, 0, w, h), draw)
+        face = self._pixel_box(0, 0, w, h)
+        fx0, fy0, fx1, fy1 = face
+        img = self._image
+        for strip, _, _ in bleed_strips(w, h, bleed, sides):
+            dx0, dy0, dx1, dy1 = self._pixel_box(*strip)
+            if dx1 <= dx0 or dy1 <= dy0:
+                continue
+            sx0, sx1, flip_x = _source(dx0, dx1, fx0, fx1)
+            sy0, sy1, flip_y = _source(dy0, dy1, fy0, fy1)
+            part = img.crop((sx0, sy0, sx1, sy1))
+            if flip_x:
+                part = part.transpose(Image.FLIP_LEFT_RIGHT)
+            if flip_y:
+                part = part.transpose(Image.FLIP_TOP_BOTTOM)
+            img.paste(part, (dx0, dy0))
+
+    def _pixel_box(self, x: float, y: float, w: float, h: float) -> tuple[int, int, int, int]:
+        """The pixel box (x0, y0, x1, y1) of a frame rectangle (frames turn by quarter turns only)."""
+        corners = [self._pt(x, y), self._pt(x + w, y + h)]
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        return (round(min(xs)), round(min(ys)), round(max(xs)), round(max(ys)))
 
     def _pt(self, x: float, y: float) -> tuple[float, float]:
         a, b, c, d, e, f = self._m

@@ -60,6 +60,9 @@ class Recording(Canvas):
     def rotate(self, degrees: float) -> None:
         self.ops.append(("rotate", (degrees,), {}))
 
+    def scale(self, sx: float, sy: float) -> None:
+        self.ops.append(("scale", (sx, sy), {}))
+
     @contextlib.contextmanager
     def frame(self, dx: float = 0.0, dy: float = 0.0, rotate: float = 0.0) -> Iterator[Canvas]:
         self.push()

@@ -196,6 +196,9 @@ class SvgCanvas(Canvas):
     def rotate(self, degrees: float) -> None:
         self._pending.append(f"rotate({num(degrees)})")  # SVG turns clockwise when y points down
 
+    def scale(self, sx: float, sy: float) -> None:
+        self._pending.append(f"scale({num(sx)} {num(sy)})")
+
     def _target(self):
         """The element new shapes go into, opening a <g transform> for pending frame changes."""
         if self._pending:

@@ -101,7 +101,7 @@ def impose(kit: Kit, paper_id: str, options: SheetOptions = SheetOptions(),
         if isinstance(section, CardSection):
             pages = card_pages(section, size, layout, options, kit.name, faces)
             target.pages += pages
-            target.duplex |= section.draw_back is not None
+            target.duplex |= section.draw_back is not None and options.duplex != "fold"
             target.cards |= section.shape == "rect"
             target.tokens |= section.shape == "circle"
             copies = sum(item.copies for item in section.items)

@@ -1,30 +1,43 @@
 """Cards and tokens ganged on sheets: fronts, then their backs on the next page, mirrored for duplex.
 
 Long-edge flip puts the back of the card at (row, col) at (row, cols - 1 - col); short-edge flip at
-(rows - 1 - row, col), turned 180°. Each distinct face is drawn once (`Canvas.reuse`) and placed for
-every copy. Rectangular cards butt together with crop marks outside the block of cards on the sheet
-(a part-filled last sheet gets them round its cards only); round tokens stand apart with a cut guide
-on each trim. Single-sided pieces do not come here: they share sheets (pack.py).
+(rows - 1 - row, col), turned 180°. Cards lie a quarter turn on the sheet when that fits more of
+them with crop marks at least `short-length` long all round (poker cards on Letter: 2 × 4 turned,
+not 3 × 3 with 1 mm ticks); their backs then turn the other way for long-edge flip (the flip brings
+the card's top edge to the other side). Each distinct face is drawn once (`Canvas.reuse`) and
+placed for every copy. Rectangular cards butt together with crop marks outside the block of cards
+on the sheet (a part-filled last sheet gets them round its cards only); round tokens stand apart with
+a cut guide on each trim. Single-sided pieces do not come here: they share sheets (pack.py).
+
+Options (SheetOptions): a `bleed` spaces the cards by twice the bleed, runs each face's art that far
+past its trim (mirrored about the edge, `Canvas.bleed_face`) and moves the marks out past it; a
+`back_offset` moves everything on the back pages by (x, y) mm to cancel the printer's shift;
+duplex "fold" puts each front beside its back on one single-sided sheet, to be folded along the line
+between them (long-edge geometry about the fold), with dashed fold marks beside the cut marks.
 """
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from typing import Callable
 
 from ..draw import Canvas
-from ..draw.base import Box
+from ..draw.base import SIDES, Box
 from ..draw.record import FaceCache
 from ..kits.base import CardSection, Item
-from .grid import Grid, fit_grid, mark_room
+from .grid import Grid, LayoutError, fit_grid, mark_room
 from .labels import side_label
 from ..layouts import Layout
-from .marks import draw_marks, token_guide, trim_mark_lines
+from .marks import Line, draw_marks, fold_mark_lines, grow, token_guide, trim_mark_lines
 from .model import Page, Placement
 from .options import SheetOptions
 
 Slot = tuple[Item, int, int]   # item, row, col
+FOLD_DASH = (1.5, 1.0)
 
 
 def card_grid(section: CardSection, paper: tuple[float, float], layout: Layout) -> Grid:
+    """The upright grid of a section's pieces (what single-sided pieces are packed with)."""
     s = layout.sheets
     what = f"{section.kind} ({section.title})"
     if section.shape == "circle":
@@ -32,24 +45,78 @@ def card_grid(section: CardSection, paper: tuple[float, float], layout: Layout) 
     return fit_grid(paper, layout.margin, section.size, s.cards.gap, mark_room(s.crop_marks), what)
 
 
+@dataclasses.dataclass(frozen=True)
+class CardPlan:
+    """How a section's cards lie on its sheets."""
+
+    grid: Grid            # cells as they lie on the page; in fold mode a cell holds a front and its back
+    turned: bool          # faces a quarter turn clockwise on the page
+    fold: bool
+    bleed: float
+
+    @property
+    def face(self) -> tuple[float, float]:
+        """A face's size on the page."""
+        w, h = self.grid.cell
+        return (w / 2, h) if self.fold else (w, h)
+
+
+def plan_cards(section: CardSection, paper: tuple[float, float], layout: Layout,
+               options: SheetOptions) -> CardPlan:
+    """Upright or turned, whichever fits more per sheet (upright when equal)."""
+    s = layout.sheets
+    fold = options.duplex == "fold" and section.draw_back is not None
+    w, h = section.size
+    what = f"{section.kind} ({section.title})"
+    if section.shape == "circle":
+        gap, room, bleed, turns = s.tokens.gap, s.tokens.guide_width, 0.0, (False,)
+    else:
+        bleed = options.bleed
+        gap, room = s.cards.gap + 2 * bleed, mark_room(s.crop_marks, bleed)
+        turns = (False, True) if w != h else (False,)
+    plans, error = [], None
+    for turned in turns:
+        cw, ch = (h, w) if turned else (w, h)
+        try:
+            grid = fit_grid(paper, layout.margin, (2 * cw if fold else cw, ch), gap, room, what)
+        except LayoutError as exc:
+            error = error or exc
+            continue
+        plans.append(CardPlan(grid, turned, fold, bleed))
+    if not plans:
+        assert error is not None
+        raise error
+    return max(plans, key=lambda p: p.grid.per_page)
+
+
 def card_pages(section: CardSection, paper: tuple[float, float], layout: Layout,
                options: SheetOptions, game_name: str, faces: FaceCache) -> list[Page]:
-    grid = card_grid(section, paper, layout)
+    plan = plan_cards(section, paper, layout, options)
+    grid = plan.grid
     prints = [item for item in section.items for _ in range(item.copies)]
     chunks = [prints[i:i + grid.per_page] for i in range(0, len(prints), grid.per_page)]
     pages: list[Page] = []
     for n, chunk in enumerate(chunks, 1):
         slots = [(item, i // grid.cols, i % grid.cols) for i, item in enumerate(chunk)]
         where = f"sheet {n} of {len(chunks)}"
-        pages.append(_page(section, grid, paper, layout, slots, "front", section.draw_front, faces,
-                           f"{game_name} · {section.title} · fronts, {where}", turned=False))
+        if plan.fold:
+            pages.append(_fold_page(section, plan, paper, layout, slots, faces,
+                                    f"{game_name} · {section.title} · fronts and backs, {where} "
+                                    "(one side: cut on the solid marks, fold on the dashed)"))
+            continue
+        pages.append(_page(section, plan, paper, layout, slots, "front", section.draw_front, faces,
+                           f"{game_name} · {section.title} · fronts, {where}",
+                           rotate=90 if plan.turned else 0))
         if section.draw_back is not None:
             backs = [_mirror(slot, grid, options.duplex) for slot in slots]
-            flip = "long" if options.duplex == "long" else "short"
-            pages.append(_page(section, grid, paper, layout, backs, "back", section.draw_back, faces,
+            if options.duplex == "short":
+                rotate = 90 if plan.turned else 180
+            else:
+                rotate = -90 if plan.turned else 0
+            pages.append(_page(section, plan, paper, layout, backs, "back", section.draw_back, faces,
                                f"{game_name} · {section.title} · backs, {where} "
-                               f"(print double-sided, flip on {flip} edge)",
-                               turned=options.duplex == "short"))
+                               f"(print double-sided, flip on {options.duplex} edge)",
+                               rotate=rotate, offset=options.back_offset))
     return pages
 
 
@@ -60,41 +127,105 @@ def _mirror(slot: Slot, grid: Grid, duplex: str) -> Slot:
     return item, row, grid.cols - 1 - col
 
 
-def _page(section: CardSection, grid: Grid, paper: tuple[float, float], layout: Layout,
+def _page(section: CardSection, plan: CardPlan, paper: tuple[float, float], layout: Layout,
           slots: list[Slot], side: str, draw: Callable[[Canvas, Item], None], faces: FaceCache,
-          label: str, *, turned: bool) -> Page:
+          label: str, *, rotate: int, offset: tuple[float, float] = (0.0, 0.0)) -> Page:
+    grid = plan.grid
+    dx, dy = offset
     trims = [grid.box(r, c) for _, r, c in slots]
-    placements = tuple(Placement(section.kind, item.id, box, side)
-                       for (item, _, _), box in zip(slots, trims))
+    moved = [(x + dx, y + dy, w, h) for x, y, w, h in trims]
+    placements = tuple(Placement(section.kind, item.id, box, side)  # type: ignore[arg-type]
+                       for (item, _, _), box in zip(slots, moved))
     s = layout.sheets
     # Marks for the cards on this sheet only: a part-filled last sheet has none down its empty rows.
-    lines = (trim_mark_lines(trims, paper, layout.margin, s.crop_marks)
+    lines = (trim_mark_lines(trims, paper, layout.margin, s.crop_marks, bleed=plan.bleed)
              if section.shape == "rect" else [])
 
     def paint(canvas: Canvas) -> None:
-        paint_slots(canvas, section, grid, slots, side, draw, faces, turned=turned)
+        with canvas.frame(dx, dy) if dx or dy else contextlib.nullcontext():
+            for (item, _, _), box in zip(slots, trims):
+                paint_face(canvas, section, item, box, side, draw, faces, rotate=rotate,
+                           bleed=plan.bleed)
+            if section.shape == "circle":
+                for box in trims:
+                    token_guide(canvas, box, s.tokens.guide_colour, s.tokens.guide_width)
+            else:
+                draw_marks(canvas, lines, s.crop_marks)
+            side_label(canvas, label, grid, paper, layout)
+
+    trim = bounds(moved) if section.shape == "rect" else None
+    return Page(paper, paint, role=side, section=section.kind, trim=trim,  # type: ignore[arg-type]
+                placements=placements)
+
+
+def _fold_page(section: CardSection, plan: CardPlan, paper: tuple[float, float], layout: Layout,
+               slots: list[Slot], faces: FaceCache, label: str) -> Page:
+    """Fronts on the left of each cell, their backs on the right: folded along the line between
+    them, the back lands behind its front as a long-edge flip would put it."""
+    grid, (fw, fh) = plan.grid, plan.face
+    assert section.draw_back is not None
+    cells = [grid.box(r, c) for _, r, c in slots]
+    front_turn, back_turn = (90, -90) if plan.turned else (0, 0)
+    # The side of each face that lies on the fold takes no bleed (it is not cut).
+    front_sides = SIDES - {"top" if plan.turned else "right"}
+    back_sides = SIDES - {"top" if plan.turned else "left"}
+    placements = []
+    for (item, _, _), (x, y, _, _) in zip(slots, cells):
+        placements.append(Placement(section.kind, item.id, (x, y, fw, fh), "front"))
+        placements.append(Placement(section.kind, item.id, (x + fw, y, fw, fh), "back"))
+    s = layout.sheets
+    lines: list[Line] = []
+    folds: list[Line] = []
+    if section.shape == "rect":
+        lines = trim_mark_lines(cells, paper, layout.margin, s.crop_marks, bleed=plan.bleed)
+        block = grow(bounds(cells), plan.bleed)
+        xs = sorted({round(x + fw, 6) for x, _, _, _ in cells})
+        folds = fold_mark_lines(xs, block, paper, layout.margin, s.crop_marks)
+    draw_front, draw_back = section.draw_front, section.draw_back
+
+    def paint(canvas: Canvas) -> None:
+        for (item, _, _), (x, y, _, _) in zip(slots, cells):
+            paint_face(canvas, section, item, (x, y, fw, fh), "front", draw_front, faces,
+                       rotate=front_turn, bleed=plan.bleed, sides=front_sides)
+            paint_face(canvas, section, item, (x + fw, y, fw, fh), "back", draw_back, faces,
+                       rotate=back_turn, bleed=plan.bleed, sides=back_sides)
         if section.shape == "circle":
-            for box in trims:
-                token_guide(canvas, box, s.tokens.guide_colour, s.tokens.guide_width)
-        else:
-            draw_marks(canvas, lines, s.crop_marks)
+            for p in placements:
+                token_guide(canvas, p.box, s.tokens.guide_colour, s.tokens.guide_width)
+        draw_marks(canvas, lines, s.crop_marks)
+        draw_marks(canvas, folds, s.crop_marks, role="fold", dash=FOLD_DASH)
         side_label(canvas, label, grid, paper, layout)
 
-    trim = bounds(trims) if section.shape == "rect" else None
-    return Page(paper, paint, role=side, section=section.kind, trim=trim, placements=placements)
+    trim = bounds(cells) if section.shape == "rect" else None
+    return Page(paper, paint, role="front", section=section.kind, trim=trim,
+                placements=tuple(placements))
+
+
+def paint_face(canvas: Canvas, section: CardSection, item: Item, box: Box, side: str,
+               draw: Callable[[Canvas, Item], None], faces: FaceCache, *, rotate: int = 0,
+               bleed: float = 0.0, sides: frozenset[str] = SIDES) -> None:
+    """One face in its trim `box` on the page, turned by `rotate` (0, ±90, 180) degrees about the
+    box, its art run `bleed` mm past the trim on `sides` (the face's own sides)."""
+    x, y, w, h = box
+    origin = {0: (x, y), 90: (x + w, y), -90: (x, y + h), 180: (x + w, y + h)}[rotate]
+    size = section.size
+    with canvas.frame(*origin, rotate=rotate):
+        with canvas.group(f"{section.kind}-{item.id}", kind=section.kind, id=item.id, side=side):
+            key = f"{section.kind}/{item.id}/{side}"
+            replay = faces.draw(key, lambda c, item=item: draw(c, item))
+            if bleed > 0:
+                canvas.bleed_face(key, size, replay, bleed, sides)
+            else:
+                canvas.reuse(key, (0, 0) + size, replay)
 
 
 def paint_slots(canvas: Canvas, section: CardSection, grid: Grid, slots: list[Slot], side: str,
                 draw: Callable[[Canvas, Item], None], faces: FaceCache, *, turned: bool = False) -> None:
-    """Each slot's face at its cell of `grid`; each distinct face is drawn once and reused."""
-    w, h = grid.cell
+    """Each slot's face at its cell of `grid` (turned half a turn when `turned`); each distinct face
+    is drawn once and reused."""
     for item, row, col in slots:
-        x, y, _, _ = grid.box(row, col)
-        # Short-edge backs are turned half a turn about the card's centre.
-        with canvas.frame(x + w, y + h, rotate=180) if turned else canvas.frame(x, y):
-            with canvas.group(f"{section.kind}-{item.id}", kind=section.kind, id=item.id, side=side):
-                key = f"{section.kind}/{item.id}/{side}"
-                canvas.reuse(key, (0, 0, w, h), faces.draw(key, lambda c, item=item: draw(c, item)))
+        paint_face(canvas, section, item, grid.box(row, col), side, draw, faces,
+                   rotate=180 if turned else 0)
 
 
 def bounds(boxes: list[Box]) -> Box:

@@ -54,18 +54,21 @@ def fit_grid(page: tuple[float, float], margin: float, cell: tuple[float, float]
     return Grid(cols, rows, cell, gap, ((page[0] - width) / 2, (page[1] - height) / 2))
 
 
-def mark_room(marks: CropMarks) -> float:
-    """The least room outside a trim that still takes a (short) crop mark."""
-    return marks.short_offset + marks.short_length + marks.clearance
+def mark_room(marks: CropMarks, bleed: float = 0.0) -> float:
+    """The least room outside a trim that still takes a (short) crop mark, outside a `bleed`."""
+    return bleed + marks.short_offset + marks.short_length + marks.clearance
 
 
-def mark_span(room: float, marks: CropMarks) -> tuple[float, float] | None:
+def mark_span(room: float, marks: CropMarks, bleed: float = 0.0) -> tuple[float, float] | None:
     """Where a crop mark lies, as distances from the trim, given `room` up to the margin.
 
     The full mark when it fits; else it ends short of the margin, starting at the normal offset
-    if that still leaves a short mark, or closer to the trim if not; None when nothing fits."""
-    end = min(marks.offset + marks.length, room - marks.clearance)
-    start = marks.offset if end - marks.offset >= marks.short_length else marks.short_offset
+    if that still leaves a short mark (`short_length`, the least a person finds: 3 mm), or closer
+    to the trim if not; None when nothing fits. With a `bleed` every mark starts that much further
+    out, so none is printed over the art that runs past the trim."""
+    offset, short_offset = bleed + marks.offset, bleed + marks.short_offset
+    end = min(offset + marks.length, room - marks.clearance)
+    start = offset if end - offset >= marks.short_length else short_offset
     if end - start < marks.short_length - 1e-9:
         return None
     return start, end

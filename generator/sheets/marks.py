@@ -44,15 +44,16 @@ def crop_marks(canvas: Canvas, xs: list[float], ys: list[float], bounds: Box,
 
 
 def trim_mark_lines(trims: Sequence[Box], page: tuple[float, float], margin: float,
-                    marks: CropMarks, obstacles: Iterable[Box] = ()) -> list[Line]:
+                    marks: CropMarks, obstacles: Iterable[Box] = (), bleed: float = 0.0) -> list[Line]:
     """Ticks for the cut lines of `trims` (butted cards or pieces, in rows).
 
     Every left / right trim edge is a vertical cut line running from the highest to the lowest trim
     that has an edge on it: it gets a tick above its top end and one below its bottom end. Likewise
     each top / bottom edge gets a tick left and right of its ends. A tick is as long as the room up
     to the margin or to the nearest trim or obstacle in its way allows (`mark_span`), so it never
-    crosses a component of this or any other section on the page."""
-    blocks = list(trims) + list(obstacles)
+    crosses a component of this or any other section on the page. With a `bleed` the ticks start
+    outside the art that runs past each trim (`mark_span`) and keep clear of the neighbours' bleed."""
+    blocks = [grow(t, bleed) for t in trims] + list(obstacles)
     pad = marks.width / 2 + marks.clearance
     vertical: dict[float, list[Box]] = {}
     horizontal: dict[float, list[Box]] = {}
@@ -69,10 +70,10 @@ def trim_mark_lines(trims: Sequence[Box], page: tuple[float, float], margin: flo
         near = [b for b in blocks if b[0] - pad < cx < b[0] + b[2] + pad]
         up = top - max([margin] + [b[1] + b[3] for b in near if b[1] + b[3] <= top + 1e-6])
         down = min([page[1] - margin] + [b[1] for b in near if b[1] >= bottom - 1e-6]) - bottom
-        span = mark_span(up, marks)
+        span = mark_span(up, marks, bleed)
         if span:
             lines.append(((cx, top - span[0]), (cx, top - span[1])))
-        span = mark_span(down, marks)
+        span = mark_span(down, marks, bleed)
         if span:
             lines.append(((cx, bottom + span[0]), (cx, bottom + span[1])))
     for cy in sorted(horizontal):
@@ -81,18 +82,38 @@ def trim_mark_lines(trims: Sequence[Box], page: tuple[float, float], margin: flo
         near = [b for b in blocks if b[1] - pad < cy < b[1] + b[3] + pad]
         before = left - max([margin] + [b[0] + b[2] for b in near if b[0] + b[2] <= left + 1e-6])
         after = min([page[0] - margin] + [b[0] for b in near if b[0] >= right - 1e-6]) - right
-        span = mark_span(before, marks)
+        span = mark_span(before, marks, bleed)
         if span:
             lines.append(((left - span[0], cy), (left - span[1], cy)))
-        span = mark_span(after, marks)
+        span = mark_span(after, marks, bleed)
         if span:
             lines.append(((right + span[0], cy), (right + span[1], cy)))
     return lines
 
 
-def draw_marks(canvas: Canvas, lines: Iterable[Line], marks: CropMarks) -> None:
-    style = Style(stroke=marks.colour, width=marks.width)
-    with canvas.group("crop-marks", role="marks"):
+def grow(box: Box, by: float) -> Box:
+    """`box` grown by `by` on every side (a trim and its bleed)."""
+    x, y, w, h = box
+    return (x - by, y - by, w + 2 * by, h + 2 * by)
+
+
+def fold_mark_lines(xs: Iterable[float], block: Box, page: tuple[float, float], margin: float,
+                    marks: CropMarks) -> list[Line]:
+    """Ticks above and below `block` continuing the fold lines at `xs` (drawn dashed)."""
+    x, y, w, h = block
+    lines: list[Line] = []
+    for cx in xs:
+        for room, sign, edge in ((y - margin, -1, y), (page[1] - margin - (y + h), 1, y + h)):
+            span = mark_span(room, marks)
+            if span:
+                lines.append(((cx, edge + sign * span[0]), (cx, edge + sign * span[1])))
+    return lines
+
+
+def draw_marks(canvas: Canvas, lines: Iterable[Line], marks: CropMarks, role: str = "marks",
+               dash: tuple[float, ...] = ()) -> None:
+    style = Style(stroke=marks.colour, width=marks.width, dash=dash)
+    with canvas.group(f"{'crop' if role == 'marks' else role}-marks", role=role):
         for (x1, y1), (x2, y2) in lines:
             canvas.line(x1, y1, x2, y2, style)
 

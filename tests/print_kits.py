@@ -1,0 +1,76 @@
+"""Every game's kit built and imposed once per set of sheet options, for the print tests
+(tests/test_print_*.py): the PDFs measured with pymupdf, beside the imposed pages that say where each
+component was placed."""
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+from pathlib import Path
+
+import pymupdf
+
+from generator.build import BuildOptions, build
+from generator.kits import games_with_kits, make_kit
+from generator.kits.base import CardSection, KitContext
+from generator.sheets import SheetOptions, impose
+
+MM = 72 / 25.4
+PAPERS = ("letter", "a4")
+GAMES = tuple(games_with_kits())
+
+
+@dataclasses.dataclass(frozen=True)
+class Mark:
+    """A straight stroke on a page, in mm (y down)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    width: float
+    dashed: bool
+
+    @property
+    def vertical(self) -> bool:
+        return abs(self.x0 - self.x1) < 0.01
+
+    @property
+    def horizontal(self) -> bool:
+        return abs(self.y0 - self.y1) < 0.01
+
+    @property
+    def length(self) -> float:
+        return abs(self.x1 - self.x0) + abs(self.y1 - self.y0)
+
+
+def build_kits(out: Path, **options) -> Path:
+    build(BuildOptions(out=out, formats=("pdf",), **options))
+    return out
+
+
+def imposed(game: str, paper: str, options: SheetOptions = SheetOptions()):
+    return impose(make_kit(game, KitContext()), paper, options)
+
+
+@lru_cache(maxsize=None)
+def shapes_of(game: str) -> dict[str, str]:
+    """kind -> "rect" / "circle" of the kit's card sections."""
+    kit = make_kit(game, KitContext())
+    return {s.kind: s.shape for s in kit.sections if isinstance(s, CardSection)}
+
+
+def black_lines(page: pymupdf.Page, width_mm: float) -> list[Mark]:
+    """Black straight strokes of `width_mm` on a page (the crop and fold marks' pen)."""
+    marks = []
+    for d in page.get_drawings():
+        if d.get("type") not in ("s", "fs") or d.get("color") != (0.0, 0.0, 0.0):
+            continue
+        if abs((d.get("width") or 0) / MM - width_mm) > 0.01:
+            continue
+        dashed = bool(d.get("dashes")) and d["dashes"].strip() not in ("[] 0", "[] 0.0", "")
+        for item in d["items"]:
+            if item[0] != "l":
+                continue
+            a, b = item[1], item[2]
+            marks.append(Mark(a.x / MM, a.y / MM, b.x / MM, b.y / MM, width_mm, dashed))
+    return marks
