@@ -1,0 +1,760 @@
+"""Shinjuku at the table: complete games played on simulated phones, every move tapped into the pages.
+
+    .venv/bin/python benchmarks/table_replay.py            # quick: 3 games, the first 4 turns each
+    .venv/bin/python benchmarks/table_replay.py --full     # 3 games to their end (several minutes each)
+    .venv/bin/python benchmarks/table_replay.py --turns 10 --seed 7
+
+The three games of the issue-9 review: 2 players with the table's own deck, 4 players with the table's
+own deck, 4 players with the companion's deck. The companion runs in-process (companion.testing.ServerThread,
+a temporary data directory); each player is one headless Chromium context at phone size (390 x 844). The
+first phone opens the home page, creates the table (names typed, the deck chosen), takes its seat and shows
+the invite code; every other phone types the code on its home page, joins and takes its seat; each opens the
+board. Then turn after turn, the player whose move it is taps it into their own phone's board page
+(Playwright clicks and fills only; no move is sent by script).
+
+Choices: a seeded random player (companion.games.shinjuku.rules.playout.choose: an action type first,
+weighted, then one of its legal moves) picks each move from the moves the rules allow at that moment (the
+state is read from the server in-process: reading only); the driver then finds the page's buttons for it.
+The mover's "which customer a store takes" is left at the page's default. Table-deck mode: the driver keeps
+the table's physical deck and bag (seeded shuffles), deals and draws from them as players would (a
+duplicate starting ward goes to the bottom of the deck; the discard pile is reshuffled when the deck runs
+out) and taps what was drawn into the page. Companion-deck mode: the table is created with a seeded shuffle
+(the server's random seed is replaced in-process, so the runs are reproducible).
+
+Measured: taps (clicks + fills) and scrolling (before every tap the element is scrolled into view
+explicitly: |scrollY after - scrollY before|, summed, in screen heights of 844 px), for setup (from the home
+page to the first turn's first move: creating, joining, seats, opening the board and, with the table's
+deck, entering the deal) and per turn (one player's turn: placing customers, the Matsuri, two actions, and
+other players' answers to a track bonus). Figures only, no assertion on speed.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if importlib.util.find_spec("companion") is None:      # run from a checkout without the package installed
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import companion  # noqa: E402
+from companion import create_app  # noqa: E402
+from companion.testing import ServerThread  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+WIDTH, HEIGHT = 390, 844
+NAMES = ["Aki", "Ben", "Chie", "Dan"]
+GAMES = [("2 players, table deck", 2, "table"), ("4 players, table deck", 4, "table"),
+         ("4 players, companion deck", 4, "companion")]
+WAIT_S = 15.0
+
+# What each move is called on the board page (the button that starts building it).
+MOVE_LABELS = {
+    "deal-hand": r"deal", "seed-ward": r"starting customers|seed", "place-matsuri": r"place (the )?matsuri",
+    "fill-queue": r"(fill )?the queue", "place-customers": r"place customers", "move-matsuri": r"move (the )?matsuri",
+    "open-store": r"open (a )?store", "expand-track": r"expand (the )?track", "upgrade-store": r"upgrade",
+    "income": r"^(draw )?income", "decline-income": r"decline", "move-customers": r"move customers",
+}
+
+
+class DeadEnd(Exception):
+    """The page offers no way to enter the move the player wants."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# counting taps and scrolling
+
+@dataclass
+class Tally:
+    phase: str = "setup"
+    taps: Counter = field(default_factory=Counter)
+    scroll_px: Counter = field(default_factory=Counter)
+
+    def record(self, px: float) -> None:
+        self.taps[self.phase] += 1
+        self.scroll_px[self.phase] += px
+
+
+class Phone:
+    """One player's phone: a browser context at 390 x 844; every tap and fill is counted."""
+
+    def __init__(self, browser, name: str, tally: Tally, base: str):
+        self.name = name
+        self.tally = tally
+        self.base = base
+        self.ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, is_mobile=True,
+                                       has_touch=True, bypass_csp=True)
+        self.ctx.set_default_timeout(WAIT_S * 1000)
+        self.page = self.ctx.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _act(self, loc, action) -> None:
+        """Scroll `loc` into view (measured), then act on it; once more if a re-render (a live update)
+        replaced the element in between."""
+        from playwright.sync_api import Error
+        for attempt in range(4):
+            try:
+                before = self.page.evaluate("window.scrollY")
+                loc.scroll_into_view_if_needed(timeout=5000)
+                after = self.page.evaluate("window.scrollY")
+                action()
+            except Error as exc:
+                if attempt == 3 or "not attached" not in str(exc) and "detached" not in str(exc):
+                    raise
+                time.sleep(0.1)
+                continue
+            self.tally.record(abs(after - before))
+            return
+
+    def tap(self, loc) -> None:
+        self._act(loc, lambda: loc.click(timeout=5000))
+
+    def type(self, loc, text: str) -> None:
+        self._act(loc, lambda: loc.fill(text, timeout=5000))
+
+    def close(self) -> None:
+        self.ctx.close()
+
+
+# ---------------------------------------------------------------------------------------------------
+# the table's physical deck and bag (table-deck mode)
+
+class Box:
+    """The game box on the table: a shuffled deck of ward cards and a bag of customers, seeded."""
+
+    def __init__(self, ix, rng: random.Random):
+        self.rng = rng
+        self.deck = list(ix.full_deck)
+        self.bag = list(ix.full_bag)
+        rng.shuffle(self.deck)
+        rng.shuffle(self.bag)
+
+    def draw(self, n: int, discard: list[str]) -> list[str]:
+        out = []
+        for _ in range(n):
+            if not self.deck:                       # the discard pile becomes the new deck
+                self.deck = list(discard)
+                discard = []
+                self.rng.shuffle(self.deck)
+            out.append(self.deck.pop(0))
+        return out
+
+    def customers(self, n: int) -> list[str]:
+        out, self.bag = self.bag[:n], self.bag[n:]
+        return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# reading the pages
+
+def button_texts(scope) -> list[tuple[str, bool, bool, bool]]:
+    """(text, pressed, disabled, visible) of every button in `scope` (read from the DOM)."""
+    return [tuple(x) for x in scope.locator("button").evaluate_all(LABELS_JS)]
+
+
+# A button's label: its own text (a sub-label in a child element, "2 customers waiting", left out), else
+# the first line of what it shows.
+LABELS_JS = """els => els.map(e => {
+  let own = [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join(' ');
+  own = own.replace(/\\s+/g, ' ').trim();
+  if (!own) own = (e.innerText || e.textContent || '').split('\\n')[0].replace(/\\s+/g, ' ').trim();
+  return [own, e.getAttribute('aria-pressed') === 'true', e.disabled,
+          !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length)];
+})"""
+
+
+def starts_with_name(text: str, name: str) -> bool:
+    """`text` is the label of `name` (a ward, station, player), perhaps followed by kanji or a sub-label,
+    but not another name that begins the same way ("Kita" is not "Kita Senju")."""
+    return re.match(r"\s*" + re.escape(name) + r"(?![A-Za-z])(?!\s[A-Za-z])", text) is not None
+
+
+def page_seq(page) -> int | None:
+    return page.evaluate("window.tkTable && tkTable.table ? tkTable.table.seq : null")
+
+
+def wait_until(predicate, timeout: float = WAIT_S, what: str = "") -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"waited {timeout:.0f} s for {what}")
+
+
+# ---------------------------------------------------------------------------------------------------
+# one game
+
+class Game:
+    def __init__(self, browser, server, services, players: int, mode: str, seed: int, turns: int | None,
+                 log=None):
+        from companion.games.shinjuku.rules import playout
+        self.browser, self.server, self.services = browser, server, services
+        self.n, self.mode, self.seed, self.max_turns = players, mode, seed, turns
+        self.game = services.games["shinjuku"]
+        self.rules = self.game.rules if hasattr(self.game, "rules") else None
+        self.choose = playout.choose
+        self.rng = random.Random(seed)
+        self.tally = Tally()
+        self.log = log or (lambda *a: None)
+        self.phones = [Phone(browser, NAMES[i], self.tally, server.url) for i in range(players)]
+        self.code = None
+        self.moves = 0
+        self.ended = False
+
+    # ---- state (read in-process) ----
+    def state(self) -> dict:
+        return self.services.tables.state(self.code)[1]
+
+    def seq(self) -> int:
+        return self.services.tables.seq(self.code)
+
+    # ---- setup: create, join, seats, board ----
+    def setup(self) -> None:
+        host = self.phones[0]
+        page = host.page
+        page.goto(self.server.url + "/")
+        new = page.locator("a[href*='shinjuku']", has_text=re.compile("new table", re.I))
+        if not new.count():
+            new = page.get_by_role("link", name=re.compile("new table", re.I))
+        host.tap(new.first)
+        page.wait_for_load_state()
+        for i in range(self.n):
+            box = page.locator(f"#p{i}")
+            if not box.count():
+                host.tap(page.get_by_role("button", name=re.compile(r"\+\s*player", re.I)))
+                box = page.locator(f"#p{i}")
+            host.type(box, NAMES[i])
+        radio = page.locator(f"input[name=deck][value={self.mode}]")
+        if radio.count() and not radio.is_checked():
+            label = page.locator("label", has=radio)
+            host.tap(label if label.count() else radio)
+        host.tap(page.get_by_role("button", name=re.compile("start the table", re.I)))
+        page.wait_for_url(re.compile(r"/t/[0-9A-Z]{8}$"))
+        self.code = page.url.rsplit("/", 1)[1]
+        self.take_seat(host, 0)
+        # the host shows the invite (QR code and table code); the others type the code
+        invite = page.get_by_role("button", name=re.compile("invite", re.I))
+        if invite.count() and invite.first.get_attribute("aria-expanded") != "true":
+            host.tap(invite.first)
+        shown = page.locator(".joincode")
+        code_text = shown.first.inner_text() if shown.count() else self.code
+        for i, phone in enumerate(self.phones[1:], start=1):
+            p = phone.page
+            p.goto(self.server.url + "/")
+            box = p.locator("input[name=code]").first
+            phone.type(box, code_text)
+            phone.tap(p.locator("form", has=box).get_by_role("button", name=re.compile("join", re.I)))
+            p.wait_for_url(re.compile(f"/t/{self.code}$"))
+            self.take_seat(phone, i)
+        for phone in self.phones:
+            self.open_board(phone)
+
+    def take_seat(self, phone: Phone, i: int) -> None:
+        p = phone.page
+        p.wait_for_function("window.tkTable && tkTable.table", timeout=WAIT_S * 1000)
+        seats = p.locator("#seat-buttons button")
+        if p.locator("#seat").is_visible():
+            idx = [k for k, (t, *_r) in enumerate(button_texts(p.locator("#seat-buttons")))
+                   if starts_with_name(t, NAMES[i])]
+            if not idx:
+                raise DeadEnd(f"no seat button for {NAMES[i]}")
+            phone.tap(seats.nth(idx[0]))
+            p.wait_for_function(f"tk.me({self.code!r}) === {i}", timeout=WAIT_S * 1000)
+
+    def open_board(self, phone: Phone) -> None:
+        p = phone.page
+        if "/board" not in p.url:
+            link = p.get_by_role("link", name=re.compile("open the board|enter moves|board", re.I))
+            phone.tap(link.first)
+        p.wait_for_function("window.tkTable && tkTable.table && tkTable.table.needs", timeout=WAIT_S * 1000)
+
+    # ---- entering one move on a phone ----
+    def synced(self, phone: Phone) -> None:
+        want = self.seq()
+        wait_until(lambda: page_seq(phone.page) == want, what=f"{phone.name}'s page to show step {want}")
+
+    def builder(self, page):
+        for sel in ("#builder", "main", "body"):
+            loc = page.locator(sel)
+            if loc.count():
+                return loc.first
+        return page.locator("body")
+
+    def section(self, page, heading: str):
+        """The part of the move builder under a heading matching `heading` (a regex), or None."""
+        root = self.builder(page)
+        heads = root.locator("h2, h3, h4, legend").filter(has_text=re.compile(heading, re.I))
+        for k in range(heads.count()):
+            h = heads.nth(k)
+            if h.is_visible():
+                return h.locator("xpath=..")
+        return None
+
+    def tap_named(self, phone: Phone, scope, name: str, nth: int = 0, exact: bool = False,
+                  unpressed: bool = False) -> bool:
+        """Tap the `nth` visible button of `scope` labelled `name`; False if there is none."""
+        found = [k for k, (t, pressed, disabled, visible) in enumerate(button_texts(scope))
+                 if visible and not disabled and (t == name if exact else starts_with_name(t, name))
+                 and not (unpressed and pressed)]
+        if len(found) <= nth:
+            return False
+        phone.tap(scope.locator("button").nth(found[nth]))
+        return True
+
+    def pressed(self, scope, name: str) -> bool:
+        return any(p and starts_with_name(t, name) for t, p, _d, v in button_texts(scope) if v)
+
+    def choose_type(self, phone: Phone, mtype: str) -> None:
+        page = phone.page
+        types = page.locator("#types")
+        rx = re.compile(MOVE_LABELS[mtype], re.I)
+        for _attempt in range(20):
+            for k, (t, pressed, disabled, visible) in enumerate(button_texts(types)):
+                if visible and not disabled and rx.search(t):
+                    if not pressed:
+                        phone.tap(types.locator("button").nth(k))
+                    return
+            time.sleep(0.1)
+        if not types.locator("button").count() and mtype in ("place-customers", "move-matsuri"):
+            return                                   # a single move needs no choosing
+        if os.environ.get("TABLE_REPLAY_SHOTS"):
+            page.screenshot(path=os.environ["TABLE_REPLAY_SHOTS"], full_page=True)
+        raise DeadEnd(f"no button for the move {mtype!r} (offered: {[t for t, *_ in button_texts(types)]})")
+
+    def enter(self, phone: Phone, move: dict) -> None:
+        """Tap `move` into `phone`'s board page and press Play; wait for the server to take it."""
+        page = phone.page
+        self.synced(phone)
+        before = self.seq()
+        try:
+            self.choose_type(phone, move["type"])
+            self.fill_fields(phone, move)
+            play = page.get_by_role("button", name="Play", exact=True)
+            wait_until(lambda: play.is_enabled(), 5, f"Play to be enabled for {move}")
+        except (DeadEnd, TimeoutError):
+            if os.environ.get("TABLE_REPLAY_SHOTS"):
+                page.screenshot(path=os.environ["TABLE_REPLAY_SHOTS"], full_page=True)
+            raise
+        phone.tap(play)
+
+        def taken():
+            if self.seq() > before:
+                return True
+            bad = page.locator("#msg.bad")
+            if bad.count() and bad.first.is_visible():
+                raise DeadEnd(f"the page refused {move}: {bad.first.inner_text()}")
+            return False
+        wait_until(taken, what=f"the move {move}")
+        self.moves += 1
+        self.synced(phone)
+
+    # ---- the fields of each move ----
+    def ward_name(self, w: str) -> str:
+        return self.ix.ward_name(w) if hasattr(self.ix, "ward_name") else self.board["wards"][w]["name"]
+
+    def fill_fields(self, phone: Phone, m: dict) -> None:
+        t = m["type"]
+        page = phone.page
+        wn = self.wname
+        if t != "deal-hand":
+            who = self.section(page, r"^\s*who\b")
+            if who is not None and not self.pressed(who, NAMES[m["player"]]):
+                self.must(self.tap_named(phone, who, NAMES[m["player"]]), f"player {NAMES[m['player']]}")
+        if t == "deal-hand":
+            who = self.section(page, r"^\s*who\b")
+            if who is not None and not self.pressed(who, NAMES[m["player"]]):
+                self.must(self.tap_named(phone, who, NAMES[m["player"]]), f"player {NAMES[m['player']]}")
+            self.cards(phone, r"dealt|hand", m["cards"])
+        elif t == "seed-ward":
+            self.ward(phone, r"ward|card", m["ward"])
+            self.tokens(phone, r"customers", m["customers"])
+        elif t == "place-matsuri":
+            self.ward(phone, r"ward|matsuri|card", m["ward"])
+        elif t == "fill-queue":
+            self.cards(phone, r"cards|queue", m["cards"])
+            self.tokens(phone, r"customers", m["customers"])
+        elif t == "place-customers":
+            if m.get("card"):
+                self.ward(phone, r"card|④|ward", m["card"])
+            if m.get("customers"):
+                self.tokens(phone, r"customers", m["customers"])
+        elif t == "move-matsuri":
+            self.ward(phone, r"ward|matsuri", m["ward"])
+        elif t == "open-store":
+            self.card(phone, m["card"], m["player"])
+            self.station(phone, m["station"])
+            sec = self.must(self.section(page, r"^\s*goods"), "the goods")
+            goods = {g["id"]: g["name"] for g in self.board["goods"]}[m["goods"]]
+            if not self.pressed(sec, goods):
+                self.must(self.tap_named(phone, sec, goods), f"goods {goods}")
+        elif t == "expand-track":
+            a, b = self.ends(m["connection"])
+            second = self.ends(m["second"]) if m.get("second") else None
+            if second:                      # start the first segment away from the shared end
+                shared = a if a in second else b
+                a, b = (b, a) if shared == a else (a, b)
+            self.connection(phone, r"track segment|^\s*track|first", a, b, first=True)
+            if second:
+                s = b if b in second else a
+                o = second[1] if second[0] == s else second[0]
+                self.connection(phone, r"second", s, o, first=False)
+                if m.get("card") is not None:
+                    self.card(phone, m["card"], m["player"], heading=r"card")
+        elif t == "upgrade-store":
+            self.station(phone, m["station"])
+            self.card(phone, m["card"], m["player"])
+            sec = self.must(self.section(page, r"customer"), "the customer to spend")
+            label = self.token_label(m["customer"])
+            if not any(p and tt == label for tt, p, _d, _v in button_texts(sec)):
+                self.must(self.tap_named(phone, sec, label, exact=True), f"customer {label}")
+        elif t == "income":
+            if m.get("cards"):
+                self.cards(phone, r"cards", m["cards"])
+        elif t == "decline-income":
+            pass
+        elif t == "move-customers":
+            self.card(phone, m["card"], m["player"])
+            self.path(phone, m["path"])
+        else:
+            raise DeadEnd(f"unknown move {t}")
+        del wn
+
+    def must(self, value, what: str):
+        if value is None or value is False:
+            raise DeadEnd(f"the page offers no way to enter {what}")
+        return value
+
+    def wname(self, w: str) -> str:
+        return self.wards[w]["name"]
+
+    def sname(self, s: str) -> str:
+        return self.board["stations"][s]["name"]
+
+    def token_label(self, t: str) -> str:
+        return {x["id"]: x["label"] for x in self.board["tokens"]}[t]
+
+    def ends(self, c) -> list[str]:
+        return list(c) if isinstance(c, list) else c.split("--")
+
+    def ward(self, phone: Phone, heading: str, ward: str) -> None:
+        sec = self.must(self.section(phone.page, heading), f"the ward ({heading})")
+        if not self.pressed(sec, self.wname(ward)):
+            self.must(self.tap_named(phone, sec, self.wname(ward)), f"ward {self.wname(ward)}")
+
+    def cards(self, phone: Phone, heading: str, cards: list[str]) -> None:
+        for c in cards:
+            sec = self.must(self.section(phone.page, heading), f"the cards ({heading})")
+            self.must(self.tap_named(phone, sec, self.wname(c), unpressed=False), f"card {self.wname(c)}")
+
+    def tokens(self, phone: Phone, heading: str, tokens: list[str]) -> None:
+        for tok in tokens:
+            sec = self.must(self.section(phone.page, heading), f"the customers ({heading})")
+            self.must(self.tap_named(phone, sec, self.token_label(tok), exact=True), f"customer {tok}")
+
+    def card(self, phone: Phone, card, player: int, heading: str = r"card to play|^\s*card") -> None:
+        page = phone.page
+        sec = self.must(self.section(page, heading), "the card to play")
+        if isinstance(card, str):
+            if not self.pressed(sec, self.wname(card)):
+                self.must(self.tap_named(phone, sec, self.wname(card)), f"card {self.wname(card)}")
+            return
+        # three cards as one wild: the toggle, then the three cards (the same ward's copies in turn)
+        toggle = re.compile(r"cards as one wild|as one wild|three", re.I)
+        for k, (t, pressed, _d, v) in enumerate(button_texts(sec)):
+            if v and toggle.search(t) and not pressed:
+                phone.tap(sec.locator("button").nth(k))
+                break
+        seen = Counter()
+        for c in card:
+            sec = self.must(self.section(page, heading), "the card to play")
+            self.must(self.tap_named(phone, sec, self.wname(c), nth=seen[c]), f"wild card {self.wname(c)}")
+            seen[c] += 1
+
+    @staticmethod
+    def asks_ward(sec) -> bool:
+        """The picker asks for a ward first ("Which ward?") rather than offering stations."""
+        return re.search(r"which ward", sec.inner_text(), re.I) is not None
+
+    def station(self, phone: Phone, sid: str) -> None:
+        page = phone.page
+        name, ward = self.sname(sid), self.board["stations"][sid]["ward"]
+        for _ in range(4):
+            sec = self.must(self.section(page, r"^\s*station"), "the station")
+            if self.asks_ward(sec):
+                self.must(self.tap_named(phone, sec, self.wname(ward)), f"ward {self.wname(ward)}")
+                continue
+            if self.pressed(sec, name) or self.tap_named(phone, sec, name):
+                return
+            if not self.tap_named(phone, sec, "Another ward", exact=True):
+                break
+        raise DeadEnd(f"the page offers no way to choose the station {name}")
+
+    def connection(self, phone: Phone, heading: str, a: str, b: str, first: bool) -> None:
+        page = phone.page
+        ward = self.board["stations"][a]["ward"]
+        steps = 0
+        while steps < 6:
+            steps += 1
+            sec = self.must(self.section(page, heading), f"the track ({heading})")
+            texts = button_texts(sec)
+            shown = " ".join(t for t, *_ in texts)
+            if any(t == "Change" for t, *_ in texts) or not texts and self.sname(a) in sec.inner_text():
+                return
+            hint = sec.inner_text()
+            if re.search(r"from " + re.escape(self.sname(a)) + r" to", hint, re.I):
+                self.must(self.tap_named(phone, sec, self.sname(b)), f"track to {self.sname(b)}")
+                return
+            if first and self.asks_ward(sec):
+                self.must(self.tap_named(phone, sec, self.wname(ward)), f"ward {self.wname(ward)}")
+                continue
+            if self.tap_named(phone, sec, self.sname(a)):
+                continue
+            if self.tap_named(phone, sec, "Another start", exact=True) or \
+                    self.tap_named(phone, sec, "Another ward", exact=True):
+                continue
+            raise DeadEnd(f"no way to choose the track {self.sname(a)}–{self.sname(b)} ({shown[:200]})")
+        raise DeadEnd(f"the track {self.sname(a)}–{self.sname(b)} took too many taps")
+
+    def path(self, phone: Phone, path: list[str]) -> None:
+        page = phone.page
+        ward = self.board["stations"][path[0]]["ward"]
+        k = 0
+        steps = 0
+        while k < len(path):
+            steps += 1
+            if steps > len(path) + 4:
+                raise DeadEnd(f"the path {path} took too many taps")
+            sec = self.must(self.section(page, r"^\s*path"), "the path")
+            if k == 0 and self.asks_ward(sec):
+                self.must(self.tap_named(phone, sec, self.wname(ward)), f"ward {self.wname(ward)}")
+                continue
+            if self.tap_named(phone, sec, self.sname(path[k])):
+                k += 1
+                continue
+            raise DeadEnd(f"no button for station {self.sname(path[k])} of the path")
+
+    # ---- the game ----
+    def play(self) -> dict:
+        from companion.games.shinjuku.web import board_data
+        self.ix = self.game.rules.ix if self.rules is not None else None
+        self.board = board_data(self.game.data)
+        self.wards = {w["id"]: w for w in self.board["wards"]}
+        box = Box(self.ix, random.Random(self.seed * 7919 + 1)) if self.mode == "table" else None
+        t0 = time.perf_counter()
+        self.setup()
+        self.log(f"  table {self.code}: {self.tally.taps['setup']} taps to join and open the board")
+        turn_started = 0
+        if self.mode == "table":
+            self.deal(box)
+        while True:
+            s = self.state()
+            if s["phase"] == "over":
+                self.ended = True
+                break
+            if s["phase"] == "place":
+                if self.max_turns is not None and turn_started >= self.max_turns:
+                    break
+                turn_started += 1
+                self.log(f"  turn {s['turn']} ({NAMES[s['current']]}), {self.tally.taps['setup']} setup taps"
+                         if turn_started == 1 else f"  turn {s['turn']} ({NAMES[s['current']]})")
+            self.tally.phase = f"turn {s['turn']}"
+            move = self.next_move(s, box)
+            actor = move["player"] if move.get("player") is not None else s["current"]
+            self.enter(self.phones[actor], move)
+        seconds = time.perf_counter() - t0
+        errors = [e for ph in self.phones for e in ph.errors]
+        turns = [k for k in self.tally.taps if k != "setup"]
+        if self.max_turns is not None and not self.ended and turns:
+            pass
+        return {"code": self.code, "turns": len(turns), "ended": self.ended, "moves": self.moves,
+                "setup_taps": self.tally.taps["setup"], "setup_screens": self.tally.scroll_px["setup"] / HEIGHT,
+                "taps": [self.tally.taps[k] for k in turns],
+                "screens": [self.tally.scroll_px[k] / HEIGHT for k in turns],
+                "seconds": seconds, "errors": errors}
+
+    def deal(self, box: Box) -> None:
+        """Table deck: each player enters their own hand; the first player enters the starting wards,
+        the Matsuri and the queue, as the rules' setup goes."""
+        ix = self.ix
+        for p in range(self.n):
+            s = self.state()
+            hand = box.draw(ix.hand_size, s["discard"])
+            self.enter(self.phones[p], {"type": "deal-hand", "player": p, "cards": hand})
+        seeded: list[str] = []
+        while len(seeded) < ix.seed_wards:
+            s = self.state()
+            (w,) = box.draw(1, s["discard"])
+            if w in seeded:
+                box.deck.append(w)                  # a duplicate is put aside (under the deck) and redrawn
+                continue
+            seeded.append(w)
+            self.enter(self.phones[0], {"type": "seed-ward", "player": 0, "ward": w,
+                                        "customers": box.customers(ix.seed_customers)})
+        (w,) = box.draw(1, self.state()["discard"])
+        self.enter(self.phones[0], {"type": "place-matsuri", "player": 0, "ward": w})
+        cards = box.draw(ix.slots, self.state()["discard"])
+        self.enter(self.phones[0], {"type": "fill-queue", "player": 0, "cards": cards,
+                                    "customers": box.customers(ix.queue_start)})
+
+    def next_move(self, s: dict, box: Box | None) -> dict:
+        ix = self.ix
+        if box is not None:
+            self.check_box(s, box)
+        if s["phase"] == "place":
+            m = {"type": "place-customers", "player": s["current"]}
+            if box is not None:
+                if len(s["deck"]) + len(s["discard"]):
+                    (m["card"],) = box.draw(1, s["discard"])
+                m["customers"] = box.customers(min(len(s["queue"][0]["customers"]), len(box.bag)))
+            return m
+        m = self.choose(self.game.rules, s, self.rng)
+        if m is None:
+            raise DeadEnd(f"no legal move in phase {s['phase']}")
+        m = {k: v for k, v in m.items() if k != "take"}       # the page's default: which customer a store takes
+        if m["type"] == "income" and box is not None:
+            from companion.games.shinjuku.rules import moves as mv
+            m["cards"] = box.draw(mv.income_count(ix, s, m["player"])[1], s["discard"])
+        return m
+
+    def check_box(self, s: dict, box: Box) -> None:
+        """The physical deck and bag hold what the companion believes can still be drawn."""
+        if Counter(box.deck) != Counter(s["deck"]) and box.deck:
+            raise AssertionError("the driver's deck and the companion's differ")
+        if Counter(box.bag) != Counter(s["bag"]):
+            raise AssertionError("the driver's bag and the companion's differ")
+
+    def close(self) -> None:
+        for ph in self.phones:
+            with contextlib.suppress(Exception):
+                ph.close()
+
+
+# ---------------------------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def seeded_tables(seed: int):
+    """Tables created through the pages get a known shuffle (companion deck): the server's random
+    seed is replaced in-process, so the companion-deck game is the same on every run."""
+    import companion.tables as tables_mod
+    real = tables_mod.secrets
+
+    class Seeded:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        @staticmethod
+        def randbits(k):
+            return seed
+
+    tables_mod.secrets = Seeded()
+    try:
+        yield
+    finally:
+        tables_mod.secrets = real
+
+
+@contextlib.contextmanager
+def companion_server(data_dir: str | None = None):
+    with tempfile.TemporaryDirectory(prefix="table-replay-") as tmp:
+        app = create_app({"DATA_DIR": data_dir or tmp, "SSE_HEARTBEAT_S": 2, "SSE_PER_CLIENT": 16})
+        with ServerThread(app, threads=24) as server:
+            yield server, app.extensions["tokyo"]
+
+
+@contextlib.contextmanager
+def chromium():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def play_game(browser, server, services, players: int, mode: str, seed: int, turns: int | None,
+              log=None) -> dict:
+    game = Game(browser, server, services, players, mode, seed, turns, log)
+    try:
+        with seeded_tables(seed):
+            return game.play()
+    finally:
+        game.close()
+
+
+def revision() -> str:
+    import subprocess
+    root = Path(companion.__file__).resolve().parents[1]
+    try:
+        rev = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "companion"],
+                               capture_output=True, text=True).stdout.strip()
+        return rev + (" + uncommitted changes in companion/" if dirty else "")
+    except Exception:  # noqa: BLE001 - not a git checkout
+        return "unknown"
+
+
+def table(rows: list[tuple[str, int, str, dict]]) -> str:
+    head = f"{'game':<28} {'players':>7} {'deck':>9} {'turns':>6} {'end':>4} {'setup taps':>10} " \
+           f"{'setup screens':>13} {'taps/turn':>9} {'screens/turn':>12} {'seconds':>8}"
+    lines = [head, "-" * len(head)]
+    for name, n, mode, r in rows:
+        if "error" in r:
+            lines.append(f"{name:<28} {n:>7} {mode:>9}   failed: {r['error']}")
+            continue
+        taps = statistics.mean(r["taps"]) if r["taps"] else 0.0
+        screens = statistics.mean(r["screens"]) if r["screens"] else 0.0
+        lines.append(f"{name:<28} {n:>7} {mode:>9} {r['turns']:>6} {'yes' if r['ended'] else 'no':>4} "
+                     f"{r['setup_taps']:>10} {r['setup_screens']:>13.1f} {taps:>9.1f} {screens:>12.2f} "
+                     f"{r['seconds']:>8.0f}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--full", action="store_true", help="play every game to its end")
+    ap.add_argument("--turns", type=int, default=4, help="turns per game without --full (default 4)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", default="1,2,3", help="which of the three games, e.g. 1,3")
+    ap.add_argument("--verbose", "-v", action="store_true")
+    args = ap.parse_args(argv)
+    if not os.path.exists(CHROMIUM):
+        print(f"{CHROMIUM} is not installed: nothing measured")
+        return 0
+    turns = None if args.full else args.turns
+    print(f"companion from {Path(companion.__file__).resolve().parent} (revision {revision()})")
+    print(f"{'complete games' if args.full else f'the first {turns} turns of each game'}, seed {args.seed}, "
+          f"phones {WIDTH}x{HEIGHT}")
+    log = print if args.verbose else None
+    rows = []
+    picked = [GAMES[int(k) - 1] for k in args.games.split(",")]
+    with companion_server() as (server, services), chromium() as browser:
+        for k, (name, n, mode) in enumerate(picked):
+            try:
+                r = play_game(browser, server, services, n, mode, args.seed * 100 + k, turns, log)
+            except (DeadEnd, TimeoutError, AssertionError) as exc:
+                r = {"error": f"{type(exc).__name__}: {exc}"}
+            rows.append((name, n, mode, r))
+            if args.verbose and "taps" in r:
+                print(f"  taps per turn: {r['taps']}")
+                print(f"  screens per turn: {[round(x, 2) for x in r['screens']]}")
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
