@@ -60,23 +60,27 @@ def side_label(canvas: Canvas, text: str, grid: Grid, paper: tuple[float, float]
 
 
 def lane_label(canvas: Canvas, text: str, obstacles: list[Box], paper: tuple[float, float],
-               layout: Layout, size_pt: float = 6.5, min_pt: float = 4.5) -> Box | None:
+               layout: Layout, size_pt: float = 6.5) -> Box | None:
     """Write `text` up a lane just inside the left margin, in the longest stretch of it that no
-    component, mark or caption (`obstacles`) reaches into; returns where it went (None: no room)."""
+    component, mark or caption (`obstacles`) reaches into (on two lines if one would need type
+    under 6 pt and the lane is free that wide); returns where it went (None: no room)."""
+    left = layout.margin + LANE_INSET
     span = free_lane(obstacles, paper, layout, size_pt)
     if span is None:
         return None
+    size, lines = label_lines(text, span[1] - span[0], size_pt, 1)
+    if text_width(text, size) > span[1] - span[0]:
+        wide = free_lane(obstacles, paper, layout, LABEL_MIN_PT * (1 + LEADING))
+        if wide is not None:
+            span = wide
+            size, lines = label_lines(text, span[1] - span[0], LABEL_MIN_PT, 2)
     top, bottom = span
-    left = layout.margin + LANE_INSET
-    length = bottom - top
-    size = fit_size(text, length, size_pt, min_pt)
     em = size * PT
-    text = ellipsize(text, length, size)
-    baseline = left + em * ASCENT
-    with canvas.frame(baseline, (top + bottom) / 2, rotate=-90):
+    with canvas.frame(left + em * ASCENT, (top + bottom) / 2, rotate=-90):
         with canvas.group(None, role="label"):
-            canvas.text(0, 0, text, size, anchor="middle", fill=LABEL_GREY)
-    return (left, (top + bottom) / 2 - text_width(text, size) / 2, em, text_width(text, size))
+            _draw_lines(canvas, lines, size, 0.0)
+    longest = max(text_width(line, size) for line in lines)
+    return (left, (top + bottom) / 2 - longest / 2, em + (len(lines) - 1) * em * LEADING, longest)
 
 
 LANE_INSET = 0.3      # mm between the margin and the label lane

@@ -24,7 +24,7 @@ from ..draw.record import FaceCache
 from ..kits.base import CardSection
 from .cards import Slot, bounds, card_grid, paint_slots
 from .grid import Grid, LayoutError, mark_room
-from .labels import ASCENT, DESCENT, lane_label
+from .labels import ASCENT, DESCENT, LABEL_MIN_PT, lane_label
 from ..layouts import Layout
 from .marks import Line, draw_marks, token_guide, trim_mark_lines
 from .model import Page, Placement
@@ -221,7 +221,7 @@ def _caption_label(canvas: Canvas, text: str, band: Band, paper: tuple[float, fl
         return
     right = paper[0] - layout.margin - 0.3
     width = right - (box[0] + box[2] + 4.0)
-    size = fit_size(text, width, band.caption_size, min(band.caption_size, 4.5))
+    size = fit_size(text, width, band.caption_size, LABEL_MIN_PT)
     if width < 20.0:
         return
     with canvas.group(None, role="label"):

@@ -110,7 +110,7 @@ def draw_attraction_board(canvas: Canvas, data: CapsuleHotel, layout: Layout, pa
             text = " + ".join(parts) + (f"  (×{f.times})" if f.times > 1 else "")
             label(canvas, (x + 3, y, cw - 6, 4.2), text, t.small, anchor="start", fill=pal.ink, where=f"{bid} face")
             y += 4.6
-        paragraph(canvas, x + 3, y + 1, cw - 6, b.text, t.small, pal.ink, size=t.small.size * 0.9)
+        paragraph(canvas, x + 3, y + 1, cw - 6, b.text, t.small, pal.ink, size=max(t.small.min, t.small.size * 0.9))
 
 
 def draw_round_expenses_board(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palette,

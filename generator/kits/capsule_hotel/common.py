@@ -80,6 +80,9 @@ def paragraphs_height(width: float, texts: list[str], style: TextStyle, size: fl
     return sum(len(wrap(t, width, size, style.font)) * size * PT * leading for t in texts)
 
 
+MIN_PT = 6.0     # the smallest type printed anywhere in the kit
+
+
 def label(canvas: Canvas, box, text: str, style: TextStyle, *, anchor="middle", fill="#000000",
           where: str = "capsule-hotel") -> float:
     return fit_text(canvas, box, text, style.size, style.min, font=style.font, anchor=anchor, fill=fill,
@@ -90,7 +93,8 @@ def coupon_mark(canvas: Canvas, x: float, y: float, w: float, pal: Palette) -> N
     """The coupon symbol: a pink bar with a notch and "C" (the rules' "la barra rosa")."""
     h = w * 0.45
     canvas.rect(x, y, w, h, Style(fill=pal.fill(pal.coupon), stroke=pal.coupon, width=0.3), radius=h * 0.2)
-    canvas.text(x + w / 2, y + h * 0.78, "C", h / PT * 0.8, font="bold", anchor="middle",
+    size = max(MIN_PT, h / PT * 0.8)          # never under 6 pt, however small the mark
+    canvas.text(x + w / 2, y + h / 2 + size * PT * 0.36, "C", size, font="bold", anchor="middle",
                 fill=pal.coupon if pal.ink_saver else "#ffffff")
 
 

@@ -111,8 +111,10 @@ def draw_marker(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palette
     r = d / 2
     canvas.circle(r, r, r, Style(fill=pal.fill("#dde7f7"), stroke=pal.ink, width=0.5))
     text = {"expenses": "SPENT", "limit": "LIMIT"}.get(role, role.upper())
-    label(canvas, (1.5, r - 3, d - 3, 5), text, layout.text.token, fill=pal.ink, where=f"marker {role}")
-    label(canvas, (1.5, r + 2, d - 3, 3), "round expenses", layout.text.small, fill=pal.ink, where="marker caption")
+    label(canvas, (1.5, r - 4.6, d - 3, 4.6), text, layout.text.token, fill=pal.ink, where=f"marker {role}")
+    # "round expenses" on two lines: one line would need type under 6 pt on a marker this small.
+    label(canvas, (2.5, r + 0.2, d - 5, 2.5), "round", layout.text.small, fill=pal.ink, where="marker caption")
+    label(canvas, (2.5, r + 2.7, d - 5, 2.5), "expenses", layout.text.small, fill=pal.ink, where="marker caption")
 
 
 def draw_attraction_card(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palette, b: Building,

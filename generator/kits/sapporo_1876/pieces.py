@@ -81,11 +81,12 @@ def draw_pawn(canvas: Canvas, data: Sapporo, layout: Layout, pal: Palette, which
     if which == "action-pawn":
         canvas.polygon([(r, r - d * 0.32), (r + d * 0.18, r + d * 0.05), (r - d * 0.18, r + d * 0.05)],
                        Style(fill=pal.ink, stroke=None))
-        text = "ACTION PAWN"
+        text = "Action pawn"
     else:
         event_icon(canvas, which.split("-")[0], r, r - d * 0.1, d * 0.22, pal)
-        text = which.split("-")[0].upper()
-    label(canvas, (r - d * 0.38, r + d * 0.14, d * 0.76, d * 0.16), text, t.label, fill=pal.ink, where=f"{which}")
+        text = which.split("-")[0].capitalize()
+    # Mixed case, in the widest band under the icon: capitals would need type under 6 pt.
+    label(canvas, (r - d * 0.4, r + d * 0.14, d * 0.8, d * 0.16), text, t.label, fill=pal.ink, where=f"{which}")
 
 
 def draw_reference(canvas: Canvas, w: float, h: float, data: Sapporo, layout: Layout, pal: Palette) -> None:

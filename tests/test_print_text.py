@@ -1,0 +1,53 @@
+"""Text people can read: no text span of any PDF of any kit, on either paper, is under 6 pt.
+
+Measured in the written PDFs (pymupdf's span sizes), so a size chosen anywhere (a layout's minimum, a
+drawing's own multiplier, a sheet label shrunk to fit) is caught. Both ink modes print the same words
+at the same sizes; the default one is measured.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.build import BuildOptions, build
+from generator.kits import games_with_kits
+
+pymupdf = pytest.importorskip("pymupdf")
+
+MIN_PT = 6.0
+
+
+def spans(path: Path):
+    """(page number, size in pt, text) of every non-blank text span of the PDF."""
+    with pymupdf.open(str(path)) as doc:
+        for number, page in enumerate(doc, 1):
+            for block in page.get_text("dict")["blocks"]:
+                for line in block.get("lines", ()):
+                    for span in line["spans"]:
+                        if span["text"].strip():
+                            yield number, span["size"], span["text"]
+
+
+@pytest.fixture(scope="module", params=games_with_kits())
+def kit_pdfs(request, tmp_path_factory):
+    out = tmp_path_factory.mktemp(request.param)
+    build(BuildOptions(out=out, games=(request.param,), formats=("pdf",), papers=("letter", "a4")))
+    pdfs = sorted(out.rglob("*.pdf"))
+    assert pdfs, f"{request.param}: no PDF written"
+    return request.param, pdfs
+
+
+def test_no_text_under_6_pt_in_any_pdf_of_the_kit(kit_pdfs):
+    game, pdfs = kit_pdfs
+    small = [f"{pdf.name} p{page}: {size:.2f} pt {text!r}" for pdf in pdfs
+             for page, size, text in spans(pdf) if size < MIN_PT - 0.01]
+    assert not small, f"{game}: {len(small)} spans under {MIN_PT} pt, e.g.\n" + "\n".join(small[:15])
+
+
+def test_the_measure_sees_the_kit_text(kit_pdfs):
+    """The span reader finds the words (a PDF drawn as outlines would pass the size test vacuously)."""
+    game, pdfs = kit_pdfs
+    for pdf in pdfs:
+        sizes = [size for _, size, _ in spans(pdf)]
+        assert len(sizes) > 5, f"{pdf.name}: only {len(sizes)} text spans found"
