@@ -54,6 +54,7 @@ def board_data(data) -> dict:
         "connections": {c.id: list(c.stations) for c in data.connections},
         "colours": {c.id: c.hex for c in data.pieces.colour},
         "colour_names": {c.id: c.name for c in data.pieces.colour},
+        "colour_symbols": {c.id: c.symbol for c in data.pieces.colour if getattr(c, "symbol", None)},
         "hand_size": data.rules.hand_size, "seed_customers": data.rules.seed_customers_per_ward,
         "queue_slots": len(data.rules.queue_slots), "queue_start": data.rules.queue_start_customers,
         "cards_as_wild": data.rules.cards_as_wild,

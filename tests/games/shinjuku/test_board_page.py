@@ -48,7 +48,9 @@ def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(tmp_path):
         assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
             "expected_seq": 1, "move": {"type": "move-matsuri", "player": 0, "ward": ward}}).status_code == 200
         aki.locator("#msg", has_text="changed on another phone").wait_for(timeout=3_000)
-        assert aki.locator("#summary").inner_text() == "Choose a move above."
+        assert aki.locator("#summary").inner_text() == "Choose a move under “Enter a move”."
+        assert aki.locator("#map-hint").inner_text() == "Choose a move under “Enter a move”, then tap the map."
+        assert aki.locator("#move-h").inner_text() == "Enter a move"
         assert aki.locator("#play").is_disabled()
         browser.close()
 

@@ -144,3 +144,12 @@ def test_scan_page_shows_the_joined_table(client):
     assert "For you (Aki)" not in html
 
 
+
+
+def test_a_ward_card_page_offers_the_upgrade_only_where_a_sakura_station_is(client):
+    """Chuo has no sakura station: its page says a store there cannot be upgraded; Minato's names
+    its sakura stations (data: stations' sakura flag)."""
+    chuo = client.get("/q/shinjuku/ward/chuo").data.decode()
+    assert "Upgrade store" not in chuo and "No station of Chuo has a sakura" in chuo
+    minato = client.get("/q/shinjuku/ward/minato").data.decode()
+    assert "<strong>Upgrade store</strong> at Shimbashi or Shinagawa (the sakura stations of Minato)" in minato

@@ -74,7 +74,9 @@ def expected(ix: Index, state: dict) -> str:
         if missing:
             todo.append("the hands of " + ", ".join(missing))
         if len(d["seeded"]) < ix.seed_wards:
-            todo.append(f"{ix.seed_wards - len(d['seeded'])} more starting ward(s) with their customers")
+            left = ix.seed_wards - len(d["seeded"])
+            todo.append(f"{left} more starting ward{'' if left == 1 else 's'} with {'its' if left == 1 else 'their'} "
+                        "customers")
         if not d["matsuri"]:
             todo.append("the Matsuri ward")
         if not d["queue"]:

@@ -18,6 +18,9 @@
   const wardName = (id) => (B.wards.find((w) => w.id === id) || { name: id }).name;
   const stName = (id) => (B.stations[id] || { name: id }).name;
   const tokenLabel = (id) => (B.tokens.find((t) => t.id === id) || { label: id }).label;
+  // One wording wherever the page asks for a move (the map's hint, the Play bar, a tap on the map):
+  // it names the section, which is below the map and above the Play bar.
+  const CHOOSE = "Choose a move under “Enter a move”";
   const goodsName = (id) => (B.goods.find((g) => g.id === id) || { name: id }).name;
 
   const map = tk.BoardMap ? new tk.BoardMap($("#map"), data.map_url, {
@@ -202,7 +205,7 @@
     return section(opt.title || "Ward" + (opt.optional ? " (if any)" : ""), pickGrid(choices.map((id) => {
       const w = B.wards.find((x) => x.id === id);
       const waiting = st.wards && st.wards[id] ? st.wards[id].length : 0;
-      return pickButton(w.name + " " + w.kanji, waiting ? waiting + " customer" + (waiting > 1 ? "s" : "") + " waiting" : null,
+      return pickButton(w.name + " " + w.kanji, waiting ? tk.count(waiting, "customer") + " waiting" : null,
         draft[name] === id, () => set(name, draft[name] === id ? undefined : id));
     })));
   }
@@ -417,7 +420,7 @@
 
   function summary() {
     const play = $("#play");
-    if (!draft) { $("#summary").textContent = "Choose a move above."; play.disabled = true; return; }
+    if (!draft) { $("#summary").textContent = CHOOSE + "."; play.disabled = true; return; }
     const parts = [LABEL[draft.type] || draft.type];
     if (draft.player !== undefined && draft.player !== null) parts.unshift(data.players[draft.player] + ":");
     if (draft.ward) parts.push(wardName(draft.ward));
@@ -464,6 +467,9 @@
   const fieldsNow = () => (draft ? fields(draft.type) : []);
   const builtTracks = () => st.tracks || {};
   const colourName = (id) => { const c = (B.colour_names || {})[id]; return c || id; };
+  /** The player's colour with its symbol (the one printed on their pieces; app.css draws it). */
+  const seatMark = (pl, i) => el("span", { class: "seat-mark", "data-seat": String(i), "data-symbol": (B.colour_symbols || {})[pl.colour] || null,
+                                           style: "--seat:" + (B.colours[pl.colour] || "#999"), "aria-hidden": "true" });
   function freeConnections() { return Object.keys(B.connections).filter((c) => !(c in builtTracks())); }
   function nextConnections(first) {
     const [a, b] = first;
@@ -534,7 +540,7 @@
   }
   function mapHint() {
     if (!st) return "";
-    if (!draft) return (needs.moves || []).length ? "Choose a move below, then tap the map." : "";
+    if (!draft) return (needs.moves || []).length ? CHOOSE + ", then tap the map." : "";
     const f = mapField();
     if (!f) {
       const left = fieldsNow().find(([name, kind, opt]) => !opt.optional && (kind === "tokens"
@@ -566,8 +572,7 @@
   function renderMap() {
     $("#map-hint").textContent = mapHint();
     const key = st.players.map((pl, i) => el("span", null,
-      el("span", { class: "swatch", style: "background:" + (B.colours[pl.colour] || "#999") }),
-      el("strong", null, pl.name), " " + colourName(pl.colour)));
+      seatMark(pl, i), el("strong", null, pl.name), " " + colourName(pl.colour)));
     if (st.matsuri) key.push(el("span", null, "Matsuri 祭: " + wardName(st.matsuri)));
     $("#map-key").replaceChildren(...key);
     if (map) map.render(st, data.players, mapMarks());
@@ -576,7 +581,7 @@
 
   function mapTap(hit) {
     if (!st) return;
-    if (!draft) { say("Choose a move first: the buttons are below the map."); return; }
+    if (!draft) { say(CHOOSE + " first."); return; }
     const fs = fieldsNow();
     const find = (kinds) => fs.find(([, kind]) => kinds.includes(kind));
     const stationF = find(["station"]), pathF = find(["path"]);
@@ -659,7 +664,7 @@
   function tapWard([name, kind, opt], ward) {
     if (kind === "cards") {
       const list = draft[name] || [];
-      if (list.length >= opt.count) { say("All " + opt.count + " cards are entered: remove one to change it."); return; }
+      if (list.length >= opt.count) { say("All " + tk.count(opt.count, "card") + " are entered: remove one to change it."); return; }
       set(name, list.concat([ward]));
       return;
     }
@@ -685,9 +690,10 @@
     const waiting = B.wards.filter((w) => st.wards[w.id] && st.wards[w.id].length);
     rows.push(el("p", null, el("strong", null, "Customers waiting: "), waiting.length ? waiting.map((w) => w.name + " (" + st.wards[w.id].map(tokenLabel).join(", ") + ")").join("; ") : "none"));
     rows.push(el("ul", { class: "list" }, st.players.map((pl, i) => el("li", null,
-      el("span", { class: "swatch", style: "background:" + (B.colours[pl.colour] || "#999") }), el("strong", null, pl.name),
-      " — " + pl.customers.length + " customers, " + (pl.bonus_tokens || []).length + " bonus, " + pl.track + " track left, " +
-      (pl.hand ? "hand: " + (pl.hand.map(wardName).join(", ") || "empty") : (pl.hand_size !== undefined ? pl.hand_size + " cards" : ""))))));
+      seatMark(pl, i), el("strong", null, pl.name),
+      " — " + tk.count(pl.customers.reduce((n, t) => n + tokenKind(t)[1], 0), "customer") + ", " +
+      tk.count((pl.bonus_tokens || []).length, "bonus token") + ", " + tk.count(pl.track, "track piece") + " left, " +
+      (pl.hand ? "hand: " + (pl.hand.map(wardName).join(", ") || "empty") : (pl.hand_size !== undefined ? tk.count(pl.hand_size, "card") : ""))))));
     const stores = Object.entries(st.stations || {});
     rows.push(el("p", null, el("strong", null, "Stores: "), stores.length ? stores.map(([sid, s]) =>
       stName(sid) + " (" + data.players[s.owner] + ", " + (s.kind === "store" ? goodsName(s.goods) : "department store") + ")").join("; ") : "none yet"));
