@@ -49,13 +49,13 @@ def test_modules_below_the_layout_minimum_are_refused():
     payload = "http://localhost:5000/q/shinjuku/ward-card/chiyoda"
     need = qr.qr_size(payload)
     module_min = load_layout().sheets.qr.module_min
-    assert need == pytest.approx((len(qr.matrix(payload)) + 8) * module_min)
+    assert need == pytest.approx((len(qr.matrix(payload)) + 8) * module_min + qr.LABEL_STRIP)
     with pytest.raises(qr.QrTooSmall, match="needs a"):
         qr.draw_qr(Recording(), payload, 0, 0, need - 0.5)
     rec = Recording()
     assert qr.draw_qr(rec, payload, 0, 0, need) == pytest.approx(module_min)
-    # the quiet zone is painted white first, then the modules as one shape
-    assert [op[0] for op in rec.ops] == ["rect", "rects"]
+    # the quiet zone is painted white first, then the modules as one shape, then the short code
+    assert [op[0] for op in rec.ops] == ["rect", "rects", "text"]
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from generator.kits.jutaku import build_kit, draw, piece_blocks
 from generator.kits.jutaku.layout import load_layout
 from generator.kits.jutaku.pack import naive_sheets
 from generator.render import component_svg
+from generator.qr import footprint
 
 
 @pytest.fixture(scope="module")
@@ -83,14 +84,14 @@ def test_every_site_card_has_a_qr_code_on_a_face_with_room(g, kit):
         for side, spot in zip(("white", "blue"), spots):
             if spot is None:
                 continue
-            x, y, size = spot
+            x, y, w, h = footprint(*spot)       # what the code, its quiet zone and short code paint
             cell = g.card.cell_mm
             inside = {c for b in item.data.side(side).borders for c in b}
             # the code covers no square of a site border by more than the layout allows
             slack = layout.site_card.qr_corner_free
             covered = {(cx, cy) for cx in range(8) for cy in range(8)
-                       if x + slack < (cx + 1) * cell and cx * cell < x + size - slack
-                       and y + slack < (cy + 1) * cell and cy * cell < y + size - slack}
+                       if x + slack < (cx + 1) * cell and cx * cell < x + w - slack
+                       and y + slack < (cy + 1) * cell and cy * cell < y + h - slack}
             assert not covered & inside, (item.id, side)
 
 
