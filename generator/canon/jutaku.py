@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
+from .. import symbols
 from . import Component
 from .files import read_files
 from .polyomino import Cell, SIDES, bad_letters, canonical, is_connected, orientations, read_rows
@@ -356,8 +357,16 @@ class IzakayaMoney(Sourced):
 
 
 @dataclasses.dataclass(frozen=True)
+class MetroColour(Colour):
+    symbol: str          # printed on every pyramid and disc of the colour (generator/symbols.py); house
+
+    def check(self):
+        return super().check() or symbols.problem(self.symbol)
+
+
+@dataclasses.dataclass(frozen=True)
 class IzakayaMetro(Sourced):
-    colour: tuple[Colour, ...]
+    colour: tuple[MetroColour, ...]
 
 
 @dataclasses.dataclass(frozen=True)
