@@ -6,12 +6,14 @@ colour's symbol (assets/jutaku/izakaya.toml `symbol`).
 """
 from __future__ import annotations
 
+import math
+
 from ... import icons
 from ...canon.jutaku import Jutaku, Site, SiteSide
 from ...draw import Canvas, Style, text_width
 from ...draw.base import PT
 from ...draw.fit import fit_text
-from ...qr import draw_qr, qr_size
+from ...qr import draw_qr, footprint, qr_size
 from .layout import Layout, TextStyle
 from .pack import Block
 
@@ -81,24 +83,41 @@ def qr_spot(data: Jutaku, face: SiteSide, layout: Layout, payload: str) -> tuple
     border (a top corner first, the title strip included), or None."""
     cell = data.card.cell_mm
     cols, rows = data.card.grid
-    size = qr_size(payload)
-    if size > 2 * cell + layout.site_card.qr_corner_free:
+    size = qr_size(payload)               # the code, its quiet zone and its short code
+    if size > 3 * cell:
         return None
     size = max(size, 2 * cell)
+    slack = layout.site_card.qr_corner_free
     inside = {c for b in face.borders for c in b}
 
     def free(c, r):
         return all((x, y) not in inside for x in (c, c + 1) for y in (r, r + 1))
+
+    def clear(x, y):
+        """What the code at (x, y) paints reaches no square of a site border by more than `slack`
+        (it may reach past its 2 x 2 squares of free ground, e.g. for its short code, over free
+        ground)."""
+        fx, fy, fw, fh = footprint(x, y, size)
+        c0, r0 = int((fx + slack) // cell), int((fy + slack) // cell)
+        c1 = math.ceil((fx + fw - slack) / cell - 1e-6)
+        r1 = math.ceil((fy + fh - slack) / cell - 1e-6)
+        return all((c, r) not in inside for c in range(c0, c1) for r in range(r0, r1))
     w = cols * cell
-    if free(cols - 2, 0):
-        return (w - size, 0.0, size)
-    if free(0, 0):
-        return (0.0, 0.0, size)
+    fx, _, fw, _ = footprint(0.0, 0.0, size)     # the painted part, narrower than the square
+    if free(cols - 2, 0) and clear(w - fx - fw, 0.0):
+        return (w - fx - fw, 0.0, size)
+    if free(0, 0) and clear(-fx, 0.0):
+        return (-fx, 0.0, size)
+    over = size - 2 * cell                 # how far the square reaches past its 2 x 2 squares
     for r in range(1, rows - 1):
         for c in range(cols - 1):
-            if free(c, r):
-                x, y = c * cell - (size - 2 * cell) / 2, r * cell - (size - 2 * cell) / 2
-                return (max(0.0, min(x, w - size)), max(0.0, min(y, rows * cell - size)), size)
+            if not free(c, r):
+                continue
+            for dx, dy in ((over / 2, over / 2), (0, 0), (over, 0), (0, over), (over, over)):
+                x = max(-fx, min(c * cell - dx, w - fx - fw))
+                y = max(0.0, min(r * cell - dy, rows * cell - size))
+                if clear(x, y):
+                    return (x, y, size)
     return None
 
 
