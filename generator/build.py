@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import io
 import json
 from pathlib import Path
 from typing import Iterable
@@ -24,7 +25,7 @@ from .qr import QrTooSmall
 from .layouts import load_layout
 from .sheets import Document, LayoutError, SheetOptions, impose
 
-FORMATS = ("pdf", "svg", "png")
+FORMATS = ("pdf", "svg", "png", "print-shop")
 DEFAULT_FORMATS = ("pdf", "svg")
 
 
@@ -46,8 +47,10 @@ class BuildOptions:
     out: Path = Path("output")
     companion_url: str = "http://localhost:5000"
     ink_saver: bool = False
-    duplex: str = "long"
+    duplex: str = "long"               # long, short or fold
     png_dpi: float = 100.0
+    bleed: float = 0.0                 # mm of art past each card's trim on the sheets
+    back_offset: tuple[float, float] = (0.0, 0.0)   # mm the back pages move (right, down)
 
 
 def resolve_games(wanted: Iterable[str]) -> list[str]:
@@ -82,7 +85,13 @@ def build(options: BuildOptions, kits: dict[str, Kit] | None = None) -> dict:
     ctx = KitContext(companion_url=options.companion_url, ink_saver=options.ink_saver)
     if kits is None:
         kits = {game: make_kit(game, ctx) for game in games}
-    sheet_options = SheetOptions(ink_saver=options.ink_saver, duplex=options.duplex)  # type: ignore[arg-type]
+    try:
+        sheet_options = SheetOptions(ink_saver=options.ink_saver, duplex=options.duplex,  # type: ignore[arg-type]
+                                     bleed=options.bleed, back_offset=tuple(options.back_offset))  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
+    if options.duplex == "fold" and any(options.back_offset):
+        raise BuildError("--back-offset moves back pages, and --duplex fold prints none")
 
     # One job per kit, paper and format. Each face is drawn once per kit (FaceCache) and replayed
     # everywhere; with several cores the faces are recorded here first, then jobs run in workers.
@@ -106,13 +115,20 @@ def build(options: BuildOptions, kits: dict[str, Kit] | None = None) -> dict:
     for game in kits:
         for paper in papers:
             folder = out / paper / game
-            _remove_stale(folder, [out / f["path"] for f in files if f["game"] == game
-                                   and f["paper"] == paper], formats)
+            written = [out / f["path"] for f in files if f["game"] == game and f["paper"] == paper]
+            _remove_stale(folder, written, formats)
+            if "print-shop" in formats:
+                _remove_stale(folder / PRINT_SHOP, written, ["png"])
+    calibration = []
+    if "pdf" in formats and sheet_options.duplex != "fold" and any(_double_sided(kit) for kit in kits.values()):
+        calibration = [_write_calibration(out, paper, layout, sheet_options) for paper in papers]
     manifest = {"files": sorted(files, key=lambda f: f["path"]),
                 "components": [c for game, kit in kits.items() for c in components(game, kit)],
                 "qr": [q for game, kit in kits.items() for q in qr_codes(game, kit)],
                 "not_printed": [{"game": game, **dataclasses.asdict(n)} for game, kit in kits.items()
                                 for n in kit.not_printed]}
+    if calibration:
+        manifest["calibration"] = calibration
     _write(out / "manifest.json", json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return manifest
 
@@ -121,12 +137,77 @@ def _write_job(kit: Kit, game: str, paper: str, fmt: str, out: Path, sheet_optio
                layout, faces: FaceCache, png_dpi: float) -> list[dict]:
     """Write one paper and format of a kit; the manifest entries of the files written."""
     folder = out / paper / game
+    if fmt == "print-shop":
+        return [{"path": path.relative_to(out).as_posix(), "game": game, "paper": paper, "format": fmt,
+                 "pages": 1, "kind": kind, "id": item_id, "side": side}
+                for path, kind, item_id, side in write_print_shop(kit, folder / PRINT_SHOP, layout, faces)]
     entries = []
     for document in impose(kit, paper, sheet_options, layout, faces):
         for path, pages in write_document(document, folder, fmt, kit.name, png_dpi, faces):
             entries.append({"path": path.relative_to(out).as_posix(), "game": game, "paper": paper,
                             "format": fmt, "pages": pages})
     return entries
+
+
+PRINT_SHOP = "print-shop"
+PRINT_SHOP_DPI = 300
+PRINT_SHOP_BLEED = 3.175    # mm: the 1/8 in print-on-demand shops ask for
+
+
+def _double_sided(kit: Kit) -> list[CardSection]:
+    """The kit's cards with backs (rectangular): what duplex printing and print shops are for."""
+    return [s for s in kit.sections if isinstance(s, CardSection) and s.draw_back is not None
+            and s.shape == "rect"]
+
+
+def write_print_shop(kit: Kit, folder: Path, layout, faces: FaceCache) -> list[tuple[Path, str, str, str]]:
+    """One PNG per card face, at PRINT_SHOP_DPI with PRINT_SHOP_BLEED of art mirrored past each
+    trim, numbered in print order (0001-front.png, 0001-back.png, 0002-front.png, …) so a
+    print-on-demand shop's upload pairs each front with its back. Returns (path, kind, id, side)."""
+    from .draw.png import PngCanvas
+
+    _make_dir(folder)
+    b = PRINT_SHOP_BLEED
+    rendered: dict[str, bytes] = {}
+    written = []
+    n = 0
+    try:
+        for section in _double_sided(kit):
+            w, h = section.size
+            for item in section.items:
+                for _ in range(item.copies):
+                    n += 1
+                    for side, draw in (("front", section.draw_front), ("back", section.draw_back)):
+                        key = f"{section.kind}/{item.id}/{side}"
+                        if key not in rendered:
+                            canvas = PngCanvas(w + 2 * b, h + 2 * b, dpi=PRINT_SHOP_DPI)
+                            replay = faces.draw(key, lambda c, item=item, draw=draw: draw(c, item))
+                            with canvas.frame(b, b):
+                                canvas.bleed_face(key, (w, h), replay, b)
+                            buffer = io.BytesIO()
+                            canvas.image().save(buffer, format="PNG", dpi=(PRINT_SHOP_DPI, PRINT_SHOP_DPI))
+                            rendered[key] = buffer.getvalue()
+                        path = folder / f"{n:04d}-{side}.png"
+                        if not path.is_file() or path.read_bytes() != rendered[key]:
+                            path.write_bytes(rendered[key])
+                        written.append((path, section.kind, item.id, side))
+    except OSError as exc:
+        raise BuildError(f"cannot write in {folder}: {exc.strerror or exc}") from None
+    return written
+
+
+def _write_calibration(out: Path, paper: str, layout, sheet_options: SheetOptions) -> dict:
+    """The back-offset calibration sheet for one paper: OUT/<paper>/back-offset-calibration-<paper>.pdf."""
+    from .sheets.calibration import back_offset_pages
+
+    path = out / paper / f"back-offset-calibration-{paper}.pdf"
+    _make_dir(path.parent)
+    pages = back_offset_pages(layout.papers[paper].size, sheet_options, sheet_options.duplex)
+    try:
+        count = write_pdf(path, pages, title="Back-offset calibration", subject="print-and-play kit")
+    except OSError as exc:
+        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return {"path": path.relative_to(out).as_posix(), "paper": paper, "format": "pdf", "pages": count}
 
 
 def record_faces(kit: Kit, paper: str, sheet_options: SheetOptions, layout, faces: FaceCache) -> None:

@@ -30,13 +30,38 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--companion-url", default="http://localhost:5000", metavar="URL",
                    help="base URL the QR codes point to (default: http://localhost:5000)")
     b.add_argument("--ink-saver", action="store_true", help="outlines and light tints, no solid fills")
-    b.add_argument("--duplex", choices=("long", "short"), default="long",
-                   help="the edge your printer flips double-sided sheets on (default: long)")
+    b.add_argument("--duplex", choices=("long", "short", "fold"), default="long",
+                   help="the edge your printer flips double-sided sheets on (default: long), or fold: "
+                        "each front beside its back on one side, to fold (printers without duplex)")
+    b.add_argument("--bleed", type=_millimetres, default=0.0, metavar="MM",
+                   help="cards spaced apart, their art run MM past the trim, marks moved out (default: 0)")
+    b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                   help="move the back pages X mm right and Y mm down (as the back is seen), read off "
+                        "the back-offset calibration sheet (default: 0,0)")
 
     d = sub.add_parser("data", help="list each game's components and counts")
     d.add_argument("--game", action="append", default=[], metavar="G", help="a game id (repeatable)")
     d.add_argument("--json", action="store_true", help="machine-readable output")
     return p
+
+
+def _millimetres(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected millimetres, e.g. 3, got {text!r}") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"between 0 and 10 mm, got {text}")
+    return value
+
+
+def _offset(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        x, y = (float(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y in millimetres, e.g. 1.5,-0.5, got {text!r}") from None
+    return (x, y)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -62,10 +87,29 @@ def _build(args: argparse.Namespace) -> int:
         raise BuildError(f"--companion-url must start with http:// or https://, got {url!r}")
     options = BuildOptions(games=tuple(args.game), papers=tuple(args.paper), formats=tuple(args.format),
                            out=args.out, companion_url=url, ink_saver=args.ink_saver,
-                           duplex=args.duplex)
+                           duplex=args.duplex, bleed=args.bleed, back_offset=args.back_offset)
     manifest = build(options)
-    pages = sum(f["pages"] for f in manifest["files"] if f["format"] == "pdf")
-    folders = sorted({str(args.out / Path(f["path"]).parent) for f in manifest["files"]})
-    print(f"wrote {len(manifest['files'])} files ({pages} PDF pages) into {', '.join(folders)}")
-    print(f"manifest: {args.out / 'manifest.json'}; print the PDFs at 100 % / actual size")
+    files = manifest["files"]
+    pdfs = [f for f in files if f["format"] == "pdf"]
+    shop = [f for f in files if f["format"] == "print-shop"]
+    folders = sorted({str(args.out / Path(f["path"]).parent) for f in files if f["format"] != "print-shop"})
+    counts = []
+    for fmt, what in (("pdf", "PDF"), ("svg", "SVG page"), ("png", "PNG preview"), ("print-shop", "card face")):
+        n = sum(1 for f in files if f["format"] == fmt)
+        if n:
+            counts.append(f"{n} {what}{'s' if n != 1 else ''}")
+    pages = f" ({sum(f['pages'] for f in pdfs)} PDF pages)" if pdfs else ""
+    print(f"wrote {', '.join(counts)}{pages} into {', '.join(folders) or args.out}")
+    if shop:
+        shops = sorted({str(args.out / Path(f["path"]).parent) for f in shop})
+        print(f"print-shop card faces (300 dpi, 1/8 in bleed, fronts and backs in order): {', '.join(shops)}")
+    done = f"manifest: {args.out / 'manifest.json'}"
+    if pdfs:
+        done += "; print the PDFs at 100 % / actual size"
+        if manifest.get("calibration"):
+            done += ("; to line up the backs, print back-offset-calibration-<paper>.pdf double-sided "
+                     "once and rebuild with --back-offset X,Y")
+    elif any(f["format"] == "png" for f in files):
+        done += "; PNG pages are previews: build the PDFs (--format pdf) to print"
+    print(done)
     return 0

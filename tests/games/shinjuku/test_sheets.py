@@ -74,11 +74,14 @@ def test_pdf_pages_names_and_card_trims(out, data, paper, size):
         top, bottom = size[1] * 25.4 / 72 - ty1, size[1] * 25.4 / 72 - ty0
         marks = [s for s in shapes(page, "lines") if (s.w < 0.01 or s.h < 0.01) and
                  (s.x1 < tx0 or s.x0 > tx1 or s.bottom < top or s.top > bottom)]
-        assert tx1 - tx0 == pytest.approx(189.0, abs=0.05) and bottom - top == pytest.approx(264, abs=0.05)
+        # A4: 3 x 3 upright; Letter: 2 x 4 turned (3 x 3 would leave 1.35 mm for the marks)
+        (cw, cols), (ch, rows) = ((63.0, 3), (88.0, 3)) if paper == "a4" else ((88.0, 2), (63.0, 4))
+        assert tx1 - tx0 == pytest.approx(cw * cols, abs=0.05)
+        assert bottom - top == pytest.approx(ch * rows, abs=0.05)
         xs = sorted({round(m.x0, 3) for m in marks if m.w < 0.01})
         ys = sorted({round(m.top, 3) for m in marks if m.h < 0.01})
-        assert [round(b - a, 2) for a, b in zip(xs, xs[1:])] == [63.0, 63.0, 63.0]
-        assert [round(b - a, 2) for a, b in zip(ys, ys[1:])] == [88.0, 88.0, 88.0]
+        assert [round(b - a, 2) for a, b in zip(xs, xs[1:])] == [cw] * cols
+        assert [round(b - a, 2) for a, b in zip(ys, ys[1:])] == [ch] * rows
 
 
 def test_no_ink_in_the_margin_of_the_first_card_sheets(out):
