@@ -150,14 +150,13 @@ def draw_department_store(canvas: Canvas, layout: Layout, pal: Palette, colour: 
 
 
 def draw_track(canvas: Canvas, layout: Layout, pal: Palette, colour: Colour) -> None:
-    """A track piece: the colour's symbol at both ends (either way up on the board) and its name
-    between them."""
+    """A track piece: the colour's symbol at its left end and the colour's name beside it (a symbol
+    at both ends would leave the name too little room for 6 pt type)."""
     w, h = layout.tokens.track
     text = _piece_base(canvas, w, h, pal, colour)
-    s = h * 0.58
-    for cx in (0.4 + s / 2, w - 0.4 - s / 2):
-        _symbol(canvas, pal, colour, cx, h / 2, s)
+    s = h * 0.7
+    _symbol(canvas, pal, colour, 0.5 + s / 2, h / 2, s)
     label = layout.tokens.label
-    pad = 0.4 + s + 0.15
-    fit_text(canvas, (pad, h * 0.15, w - 2 * pad, h * 0.7), colour.name.upper(), label.size, label.min,
+    pad = 0.5 + s + 0.3
+    fit_text(canvas, (pad, h * 0.15, w - pad - 0.5, h * 0.7), colour.name.upper(), label.size, label.min,
              font=label.font, anchor="middle", fill=text, where=f"track {colour.id}")
