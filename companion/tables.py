@@ -230,7 +230,8 @@ class Tables:
         low, high = game.players
         reasons = []
         if not low <= len(players) <= high:
-            reasons.append(f"{game.name} is played by {low} to {high} players, not {len(players)}")
+            span = f"{low}" if low == high else f"{low} to {high}"
+            reasons.append(f"{game.name} is played by {span} players, not {len(players)}")
         if len({unicodedata.normalize("NFKC", p).casefold() for p in players}) != len(players):
             reasons.append("two players have the same name; give each a different one")
         reasons += [] if reasons else game.validate_options(players, options)

@@ -1,4 +1,5 @@
-/* New table: player names (in playing order) and options, one POST with an Idempotency-Key. */
+/* New table: player names (in playing order) and options, one POST with an Idempotency-Key.
+ * A name left blank is the placeholder the field shows ("Player 2"), as the page says. */
 (function () {
   "use strict";
   const { el, $, $$ } = tk;
@@ -10,7 +11,7 @@
     names.append(el("div", null,
       el("label", { for: "p" + n }, "Player " + (n + 1)),
       el("input", { id: "p" + n, type: "text", maxlength: "24", autocomplete: "off", enterkeyhint: "next",
-                    placeholder: ["Aki", "Ben", "Chie", "Dan", "Emi", "Fumi", "Goro", "Hana"][n] || "" })));
+                    placeholder: "Player " + (n + 1) })));
     buttons();
   }
   function buttons() {
