@@ -72,6 +72,7 @@
   let walk = null;
   document.addEventListener("tk:table", (ev) => {
     const { link, table } = ev.detail;
+    window.tkAtTable = link;          // the page's table link (browser tests, curious players)
     tk.renderFacts(document.getElementById("facts"), table);
     const w = document.getElementById("setup-walk");
     if (w) { if (!walk) { walk = new tk.SetupWalk(w, link); window.tkWalk = walk; } walk.update(table); }
