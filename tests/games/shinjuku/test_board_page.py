@@ -146,3 +146,24 @@ def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(
         last = events[-1]
         assert last["move"]["take"] == {"shinjuku": "food"}
         assert "Aki's Shinjuku store took a food customer" in last["summary"]
+
+
+def test_station_names_stay_readable_over_the_stores_on_the_map(tmp_path):
+    """A store stands on its station: the map's names are painted over the live pieces, with a
+    white halo, so a store never hides the name of its station."""
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        code, _ = _store_and_customers_table(s.url)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                   has_touch=True).new_page()
+        page.goto(f"{s.url}/t/{code}/board")
+        page.locator("#live-pieces [data-store=shinjuku]").wait_for(timeout=60_000)
+        after = page.evaluate("""() => {
+            const pieces = document.querySelector('#live-pieces'), labels = document.querySelector('#map-labels');
+            return !!(pieces.compareDocumentPosition(labels) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
+        assert after, "the station names are painted under the stores"
+        name = page.locator("#map-labels [data-text=Shinjuku]").first
+        halo = name.evaluate("e => [getComputedStyle(e).stroke, getComputedStyle(e).paintOrder]")
+        assert halo[0] == "rgb(255, 255, 255)" and halo[1].startswith("stroke"), halo
+        browser.close()

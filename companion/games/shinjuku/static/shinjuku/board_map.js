@@ -71,6 +71,11 @@
       for (const id of ["live-tracks", "live-marks", "live-pieces", "live-customers", "map-outlines"]) {
         this.layer[id] = svg.querySelector("#" + id);
       }
+      // Station names over the stores: a store or department store stands on its station and would
+      // hide the name printed beside it (the printed board's names are under the pieces too, but a
+      // player can lift a piece; here the name must stay readable). shinjuku.css gives them a halo.
+      const labels = svg.querySelector("#map-labels");
+      if (labels && this.layer["live-pieces"]) this.layer["live-pieces"].after(labels);
       this.stations = {};
       for (const g of svg.querySelectorAll("[data-station]")) {
         const hit = g.querySelector("circle[fill-opacity='0']");
