@@ -59,7 +59,7 @@
           el("li", { class: (j === this.i ? "on " : "") + (j < this.i || x.done ? "past" : "") }))),
         el("h3", { class: "walk-title" }, s.title),
         el("p", { class: "walk-text" }, s.text),
-        input,
+        input || "",
         el("p", { class: "small muted walk-left" }, left ? left + (left === 1 ? " step" : " steps") + " left after this one." : "This is the last step."),
         el("div", { class: "row walk-nav" },
           el("button", { type: "button", class: "secondary", disabled: this.i === 0, onclick: () => this.go(this.i - 1) }, "Back"),
@@ -67,6 +67,23 @@
             : el("button", { type: "button", class: "grow", onclick: () => { this.closed = true; this.save(); this.render(); } }, "Done: set up")));
     }
   };
+
+  /**
+   * A set-up step's "Enter it now" opens the game's page with ?enter=<move type>: once the page has
+   * drawn its controls, the one marked data-enter="<move type>" (what starts entering that move) is
+   * tapped for the player and brought into view. Once only.
+   */
+  let entered = false;
+  function enterAsked() {
+    if (entered) return;
+    const want = new URLSearchParams(location.search).get("enter");
+    if (!want) { entered = true; return; }
+    const control = [...document.querySelectorAll("[data-enter]")].find((b) => b.dataset.enter === want);
+    if (!control) return;
+    entered = true;
+    if (control.getAttribute("aria-pressed") !== "true") control.click();
+    control.scrollIntoView({ block: "start" });
+  }
 
   // Every page of a table: fill #facts and #setup-walk from each table the page's link receives.
   let walk = null;
@@ -76,5 +93,6 @@
     tk.renderFacts(document.getElementById("facts"), table);
     const w = document.getElementById("setup-walk");
     if (w) { if (!walk) { walk = new tk.SetupWalk(w, link); window.tkWalk = walk; } walk.update(table); }
+    enterAsked();
   });
 })();

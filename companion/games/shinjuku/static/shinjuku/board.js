@@ -153,7 +153,7 @@
     let types = needs.moves || [];
     if (st.phase === "actions" && needs.actions_left) types = types.filter((t) => needs.actions_left.includes(t));
     $("#types").replaceChildren(...types.map((t) => el("button", {
-      type: "button", "aria-pressed": String(!!draft && draft.type === t),
+      type: "button", "aria-pressed": String(!!draft && draft.type === t), "data-enter": t,
       onclick: () => { draft = { type: t }; ui = {}; tk.say("#msg", "info", ""); render(); },
     }, LABEL[t] || t)));
     if (!types.length) $("#types").append(el("p", { class: "muted" }, "Nothing to enter now."));
