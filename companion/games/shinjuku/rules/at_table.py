@@ -44,9 +44,11 @@ def setup_steps(ix: Index, state: dict) -> list[dict]:
     colours = ", ".join(f"{p['name']} {p['colour']}" for p in state["players"])
     start = names[state["start_player"]]
 
+    dealt = state["phase"] != "deal"          # the table deal is over: every entry is made
+
     def step(title, text, move=None, done=False):
         return {"title": title, "text": text, "input": move if table else None,
-                "done": bool(done) if table else True}
+                "done": bool(done) or dealt}
 
     steps = [step(
         "Colours and pieces",
