@@ -51,7 +51,8 @@ def board_data(data) -> dict:
         "districts": {d.id: {"name": d.name, "kanji": d.kanji, "hex": d.hex} for d in data.districts},
         "architects": {a.id: {"name": a.name, "hex": a.hex, "number": a.number} for a in data.architects},
         "drinks": {d.id: {"name": d.name, "hex": d.hex, "text": d.text, "when": d.when} for d in data.drinks},
-        "metro": {c.id: {"name": c.name, "hex": c.hex} for c in data.izakaya.metro.colour},
+        "metro": {c.id: {"name": c.name, "hex": c.hex, "symbol": getattr(c, "symbol", None)}
+                  for c in data.izakaya.metro.colour},
         "coin": data.izakaya.coin,
     }
 

@@ -223,7 +223,7 @@ def test_bottle_bonus_companion_draws_from_the_seed(R):
 def test_bottle_bonus_table_enters_the_draw_and_blue_pays_200_if_won(R):
     s = bottle_round(R, "table")
     assert s["phase"] == "draw"
-    assert R.validate(s, {"type": "draw-drinks", "drinks": ["blue"]}) == ["Aki draws 2 drink(s), one per other player"]
+    assert R.validate(s, {"type": "draw-drinks", "drinks": ["blue"]}) == ["Aki draws 2 drinks, one per other player"]
     s = play(R, s, {"type": "draw-drinks", "drinks": ["blue", "purple"]},
              {"type": "grab", "player": 1, "drink": "blue"}, {"type": "grab", "player": 2, "drink": "purple"})
     # everyone moves; then Ben spends blue before the round and wins it

@@ -412,7 +412,7 @@ def E_ap(rules, s, o, pay):
 def test_history_lines_read_as_sentences(rules):
     s = at_spot(rules, "agricultural-college")
     line = rules.describe(s, {"type": "educate", "player": 0, "workers": 1, "pay": {"rice-bale": 1}})
-    assert line == "Aki educates 1 worker(s) for 1 Rice bale"
+    assert line == "Aki educates 1 worker for 1 Rice bale"
     assert rules.describe(s, {"type": "move-pawn", "player": 1, "spot": "pioneer-village"}) == \
         "Ben moves the action pawn to the Pioneer Village"
     assert rules.describe(s, {"junk": 1}) == "?"

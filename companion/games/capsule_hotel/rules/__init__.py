@@ -94,6 +94,7 @@ from companion.games import clock
 from companion.games.contract import (HOST, NOBODY, Actors, Ctx, Field, IllegalMove, Legal, MoveType,
                                       Rules, leaders, result, score_row, seat_index)
 from generator.canon.capsule_hotel import PINK
+from companion.games.words import count
 
 from . import engine as E
 from . import at_table as _at_table
@@ -339,7 +340,7 @@ class CapsuleHotelRules(Rules):
             h["withheld"] = True
             if owner is not None:
                 E.entry(s, owner, -pay, 0, f"golden rule broken by hotel {h['id']}: penalty "
-                        f"{E.yen(due)} ({h['capsules']} capsules x {phases} income phase(s))"
+                        f"{E.yen(due)} ({count(h['capsules'], 'capsule')} x {count(phases, 'income phase')})"
                         + ("" if pay == due else f", paid all {E.yen(pay)}"), by, "penalties")
         elif t == "roll":
             s["rolls"][move["building"]] = move["face"]

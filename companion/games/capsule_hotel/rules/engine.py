@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from companion.games.words import count
 from generator.canon.capsule_hotel import PINK, CapsuleHotel
 
 from . import income as _income
@@ -371,9 +372,10 @@ def plan_purchase(data: CapsuleHotel, state: dict, move: dict) -> tuple[list[str
                     return [f"{p['name']} has {have} {data.capsule[colour].name} capsules, not {caps}"], plan
                 if not golden_room(data, state, land):
                     ld = state["lands"][land]
-                    return [f"golden rule of hotel placement: {land} has {len(hotels_on(state, land))} "
-                            f"hotel(s) and {ld['vending'] + ld['cemeteries']} vending machine(s) and "
-                            f"cemetery(ies); buy one more first"], plan
+                    extras = count(ld["vending"] + ld["cemeteries"], "vending machine or cemetery",
+                                   "vending machines and cemeteries")
+                    return [f"golden rule of hotel placement: {land} has "
+                            f"{count(len(hotels_on(state, land)), 'hotel')} and {extras}; buy one more first"], plan
                 floors = move.get("floors")
                 most = max_floors(data, colour, caps, item == "building")
                 if state["options"].get("tallest_hotel"):
@@ -451,13 +453,13 @@ def apply_purchase(data: CapsuleHotel, state: dict, move: dict, plan: dict, by: 
     pay = plan["pay_yen"]
     flow = "cemeteries" if price < 0 else "purchases"
     entry(state, p_i, -pay, -plan["coupons"], f"purchase: {what}" + (
-        f" ({yen(price)}: {plan['coupons']} coupon(s) + {yen(pay)})" if plan["coupons"] else ""), by, flow)
+        f" ({yen(price)}: {count(plan['coupons'], 'coupon')} + {yen(pay)})" if plan["coupons"] else ""), by, flow)
     p["spent"].append({"round": r, "item": item, "price": price, "coupons": plan["coupons"], "what": what})
     if item == "building":
         for e in _income.side_effects(data, plan["building"], plan["side"]) if plan["side"] == "B" else ():
             if e.effect == "gain-coupons" and e.when == "purchase":
                 entry(state, p_i, 0, e.amount, f"{data.building[plan['building']].name} side B: "
-                      f"{e.amount} coupon(s) once", by, None)
+                      f"{count(e.amount, 'coupon')} once", by, None)
     if item in ("vending-machine", "cemetery"):
         # a discovered golden-rule breach on this land is mended by the next support bought there
         for h in hotels_on(state, plan["land"]):

@@ -24,6 +24,7 @@ def seconds_for(data: Jutaku, floor: int) -> int:
 
 from companion.games import clock  # noqa: E402
 from companion.games.contract import Actors, IllegalMove, Legal, NOBODY, leaders, result, score_row  # noqa: E402
+from companion.games.words import count  # noqa: E402
 
 from .common import is_int, name, player_of  # noqa: E402
 
@@ -78,7 +79,7 @@ def validate(state: dict, move: dict, ctx) -> list[str]:
     if not is_int(n) or n < 0:
         return ["pieces must be a whole number, 0 or more (0 = you are out)"]
     if n > _left(state):
-        return [f"only {_left(state)} pieces are left in the middle"]
+        return [f"only {count(_left(state), 'piece')} {'is' if _left(state) == 1 else 'are'} left in the middle"]
     return []
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from companion.games.contract import Actors, IllegalMove, Legal, NOBODY, leaders, result, score_row
+from companion.games.words import count
 
 from .common import as_pos, is_int, key, name, player_of, unkey, yen
 
@@ -449,7 +450,7 @@ def result_of(rules, state: dict):
         for pay in pays:
             if pay["player"] == p:
                 parts.append((f"{rules.card_label(state, pay['card'])}"
-                              f"{' (2nd building)' if pay['building'] else ''}: {pay['floors']} floors x "
+                              f"{' (2nd building)' if pay['building'] else ''}: {count(pay['floors'], 'floor')} x "
                               f"{yen(pay['value'])}", pay["yen"]))
         rows.append(score_row(p, pl["name"], parts, kept=pl["yen"]))
     return result(leaders(rows, lambda r: r["kept"]), "yen", rows)
@@ -467,7 +468,7 @@ def describe(rules, state: dict, move: dict) -> str:
     if t == "claim":
         return f"{who} claims {rules.card_label(state, key(move['site']))}."
     if t == "build":
-        return f"{who} builds on {rules.card_label(state, key(move['site']))} ({move['floors']} floors)."
+        return f"{who} builds on {rules.card_label(state, key(move['site']))} ({count(move['floors'], 'floor')})."
     return f"{who} passes."
 
 

@@ -8,6 +8,7 @@ import random
 from companion.games import clock
 from companion.games.contract import Actors, Legal, NOBODY, leaders, score_row
 from companion.games.contract import result as make_result
+from companion.games.words import count
 
 from .common import is_int, key, name, player_of, unkey, yen
 
@@ -112,13 +113,13 @@ def validate(rules, state: dict, move: dict, ctx) -> list[str]:
         if not isinstance(drinks, list) or any(not isinstance(d, str) for d in drinks):
             return ["drinks must be a list of drink colours"]
         if len(drinks) != want:
-            return [f"{name(state, state['completed'][0])} draws {want} drink(s), one per other player"]
+            return [f"{name(state, state['completed'][0])} draws {count(want, 'drink')}, one per other player"]
         bad = [d for d in drinks if d not in rules.data.drink]
         if bad:
             return [f"{bad[0]!r} is not a drink colour ({', '.join(rules.data.drink)})"]
         for d in set(drinks):
             if drinks.count(d) > state["box"].get(d, 0):
-                return [f"the box holds only {state['box'].get(d, 0)} {d} drink(s)"]
+                return [f"the box holds only {count(state['box'].get(d, 0), d + ' drink')}"]
         return []
     p = player_of(state, move)
     if p is None:

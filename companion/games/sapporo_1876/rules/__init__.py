@@ -91,6 +91,7 @@ from typing import Any
 
 from companion.games import contract
 from companion.games.contract import HOST, Actors, Ctx, Field, IllegalMove, Legal, MoveType
+from companion.games.words import count
 
 from . import engine as E
 from . import at_table as _at_table
@@ -597,7 +598,7 @@ def _describe(ix: Index, state: dict, move: dict) -> str:
         if t == "educate":
             fame = f" and buys {move['fame']} × 2 fame" if move.get("fame") else ""
             bonus = f" (tier bonus: {ix.res_name[move['bonus']]})" if move.get("bonus") in ix.res_name else ""
-            return (f"{name} educates {move.get('workers', 0)} worker(s){fame}{bonus}"
+            return (f"{name} educates {count(move.get('workers', 0), 'worker')}{fame}{bonus}"
                     f"{_pay_text(ix, move.get('pay'))}")
         if t == "pioneer":
             return f"{name} pioneers {', '.join(ix.col[c].name for c in move['steps'])}{_pay_text(ix, move.get('pay'))}"

@@ -7,6 +7,7 @@ import itertools
 import random
 from typing import Any
 
+from companion.games.words import count
 from generator.canon.sapporo_1876 import ANY, FAME, YEN, Sapporo
 
 from . import fame as _fame
@@ -223,12 +224,12 @@ def plan_action(ix: Index, state: dict, p: int, action: str, spec: dict,
             return ["workers and fame are whole numbers of 0 or more"], 0, []
         left = ix.academy_size - pl["educated"]
         if n > left:
-            return [f"only {left} worker(s) left in your private academy"], 0, []
+            return [f"only {count(left, 'worker')} left in your private academy"], 0, []
         if n == 0 and k == 0:
             return ["educate at least one worker (or, with the academy empty, buy fame)"], 0, []
         if k and n < left:
             return [f"{d.academy.when_empty_ap} AP for {d.academy.when_empty_fame} fame only once the "
-                    f"private academy is empty ({left - n} worker(s) would still be in it)"], 0, []
+                    f"private academy is empty ({count(left - n, 'worker')} would still be in it)"], 0, []
         cost, effects, done = 0, [], pl["educated"]
         bonus_needed = False
         for i in range(done, done + n):

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from companion.games.contract import IllegalMove
+from companion.games.words import count
 
 from . import facade
 from .geometry import WHITE_TILE, Geometry
@@ -306,11 +307,11 @@ def expected(ix: Index, state: dict) -> str:
     if phase == "discard":
         pl = state["players"][state["current"]]
         extra = hand_size(pl["hand"]) - ix.hand_limit if pl.get("hand") is not None else "some"
-        return f"{who} discards {extra} card(s) down to {ix.hand_limit}"
+        return f"{who} discards {count(extra, 'card')} down to {ix.hand_limit}"
     if phase == "coats":
-        return f"{who} takes {state['coats']} coat-of-arms action(s)"
+        return f"{who} takes {count(state['coats'], 'coat-of-arms action')}"
     if phase == "refill":
-        return f"enter the {ix.harbour - len(state['harbour'])} card(s) that refill the harbour"
+        return f"enter the {count(ix.harbour - len(state['harbour']), 'card')} that refill the harbour"
     return "the game is over"
 
 
@@ -430,9 +431,9 @@ def refill(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
         got.append(c)
     short = len(got) < missing and END not in got
     if short and (deck_count(sim) or sim["end_in_deck"] or sum(sim["discard"].values())):
-        return [f"enter the {missing} card(s) that refill the harbour (or the cards up to the end card)"]
+        return [f"enter the {count(missing, 'card')} that refill the harbour (or the cards up to the end card)"]
     if len(got) > missing:
-        return [f"the harbour has {missing} empty space(s), not {len(got)}"]
+        return [f"the harbour has {count(missing, 'empty space')}, not {len(got)}"]
     if not act:
         return []
     state["deck"], state["discard"] = sim["deck"], sim["discard"]
@@ -532,10 +533,10 @@ def discard(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
         return reasons
     extra = hand_size(pl["hand"]) - ix.hand_limit
     if len(cards) != extra:
-        return [f"discard {extra} card(s) to keep {ix.hand_limit}, not {len(cards)}"]
+        return [f"discard {count(extra, 'card')} to keep {ix.hand_limit}, not {len(cards)}"]
     for c in set(cards):
         if cards.count(c) > pl["hand"][c]:
-            return [f"{name(state, p)} holds only {pl['hand'][c]} {c} card(s)"]
+            return [f"{name(state, p)} holds only {count(pl['hand'][c], c + ' card')}"]
     if not act:
         return []
     for c in cards:
@@ -568,7 +569,7 @@ def payment(ix: Index, hand: dict, colour: str, cost: int, recolour: str | None,
             left -= k
         if left:
             have = sum(hand.get(c, 0) for c in allowed)
-            return [f"the tile costs {cost} {' or '.join(allowed)} card(s); the hand holds {have}"], {}
+            return [f"the tile costs {count(cost, ' or '.join(allowed) + ' card')}; the hand holds {have}"], {}
         return [], out
     if not isinstance(pay, dict) or not all(isinstance(k, str) and _int(v) and v >= 0 for k, v in pay.items()):
         return ['pay is an object {colour: number of cards}'], {}
@@ -577,10 +578,10 @@ def payment(ix: Index, hand: dict, colour: str, cost: int, recolour: str | None,
         return [f"{bad[0]} cards do not pay for a {colour} tile"
                 + ("" if recolour else " (Change of Colours lets one colour count as another)")], {}
     if sum(pay.values()) != cost:
-        return [f"the tile costs {cost} card(s), not {sum(pay.values())}"], {}
+        return [f"the tile costs {count(cost, 'card')}, not {sum(pay.values())}"], {}
     for c, k in pay.items():
         if k > hand.get(c, 0):
-            return [f"the hand holds only {hand.get(c, 0)} {c} card(s)"], {}
+            return [f"the hand holds only {count(hand.get(c, 0), c + ' card')}"], {}
     return [], {c: k for c, k in pay.items() if k}
 
 

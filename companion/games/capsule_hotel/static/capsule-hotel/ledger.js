@@ -120,7 +120,7 @@
     const hs = (st.hotels || []).filter((h) => !h.withheld);
     $("#penalties").replaceChildren(el("h3", null, "Golden rule broken"),
       el("p", { class: "small muted" }, "A hotel that should not have been built: its owner pays " + yen(B.penalty) + " per capsule per income phase since it was built, and it earns nothing until a vending machine or cemetery is added to its land."),
-      ...(hs.length ? hs.map((h) => el("div", { class: "row" }, el("span", { class: "grow" }, swatch(h.colour), h.id + " on " + h.land + " (" + h.capsules + " capsules)"),
+      ...(hs.length ? hs.map((h) => el("div", { class: "row" }, el("span", { class: "grow" }, swatch(h.colour), h.id + " on " + h.land + " (" + tk.count(h.capsules, "capsule") + ")"),
         el("button", { type: "button", class: "secondary", onclick: () => { if (confirm("Record the golden rule penalty for " + h.id + "?")) send({ type: "golden-rule-penalty", hotel: h.id }); } }, "Penalty")))
         : [el("p", { class: "small muted" }, "No hotel yet.")]));
   }
@@ -269,7 +269,7 @@
     $("#purchase-form").replaceChildren(...f);
     const m = purchaseMove(w);
     const price = priceOf(m);
-    $("#purchase-price").textContent = "Price " + yen(price || 0) + (m.coupons ? " = " + m.coupons + " coupon(s) + " + yen(price - m.coupons * B.prices.coupon) : "");
+    $("#purchase-price").textContent = "Price " + yen(price || 0) + (m.coupons ? " = " + tk.count(m.coupons, "coupon") + " + " + yen(price - m.coupons * B.prices.coupon) : "");
     $("#buy").onclick = async () => { const r = await send(purchaseMove(w)); if (r.ok) { Object.keys(draft).forEach((k) => delete draft[k]); draft.item = "capsules"; } };
   }
 
@@ -277,8 +277,8 @@
   const offerText = (o) => {
     const parts = [];
     if (o.yen) parts.push(yen(o.yen));
-    if (o.coupons) parts.push(o.coupons + " coupon(s)");
-    Object.entries(o.capsules || {}).forEach(([c, n]) => parts.push(n + " " + colour(c).name + " capsule(s)"));
+    if (o.coupons) parts.push(tk.count(o.coupons, "coupon"));
+    Object.entries(o.capsules || {}).forEach(([c, n]) => parts.push(tk.count(n, colour(c).name + " capsule")));
     (o.lands || []).forEach((l) => parts.push("land " + l + " with everything on it"));
     if (o.subdivision) parts.push("a subdivision of " + o.subdivision.of);
     if (o.promise) parts.push("promise: “" + o.promise + "” (not binding)");
@@ -414,7 +414,7 @@
         Object.keys(p.capsules).length ? el("p", { class: "small" }, "Capsules: ", ...Object.entries(p.capsules).map(([c, n]) => el("span", null, swatch(c), n + " " + colour(c).name + " "))) : null,
         el("details", null, el("summary", { class: "small" }, entries.length + (entries.length === 1 ? " entry" : " entries")),
           el("ol", { class: "list ch-entries small", reversed: "" }, entries.map((e) => el("li", null,
-            "R" + e.round + " · " + (e.yen ? yen(e.yen) : "") + (e.coupons ? (e.yen ? ", " : "") + (e.coupons > 0 ? "+" : "") + e.coupons + " coupon(s)" : "") +
+            "R" + e.round + " · " + (e.yen ? yen(e.yen) : "") + (e.coupons ? (e.yen ? ", " : "") + (e.coupons > 0 ? "+" : "") + tk.count(e.coupons, "coupon") : "") +
             " · " + e.why + " · by " + (e.by === "host" ? "host" : e.by === null || e.by === undefined ? "the companion" : name(e.by)))))));
     }));
     const m = location.hash.match(/^#ledger-(\d+)$/);
@@ -442,7 +442,7 @@
       const hs = st.hotels.filter((h) => h.land === id);
       const bs = st.buildings.filter((b) => b.land === id);
       return el("li", null, el("strong", null, id), (l.parent ? " (in " + l.parent + ")" : l.start ? " (starting lot)" : "") + " · " +
-        (l.owner === null ? "nobody" : name(l.owner)) + " · " + l.vending + " vending, " + l.cemeteries + " cemeteries" +
+        (l.owner === null ? "nobody" : name(l.owner)) + " · " + tk.count(l.vending, "vending machine") + ", " + tk.count(l.cemeteries, "cemetery", "cemeteries") +
         (hs.length ? " · hotels " + hs.map((h) => h.id + " " + colour(h.colour).name + "×" + h.capsules + (h.withheld ? " (withheld)" : "")).join(", ") : "") +
         (bs.length ? " · " + bs.map((b) => building(b.kind).name + " " + b.id + (b.side ? " (" + b.side + ")" : "")).join(", ") : ""));
     });

@@ -188,7 +188,7 @@
   function reqWords(req) {
     const [h, p] = req.split(".");
     const n = [...p].reduce((x, c) => x + (c === "V" ? 5 : 1), 0);
-    return h + " storeys, " + n + " pieces";
+    return tk.count(Number(h), "storey") + ", " + tk.count(n, "piece");
   }
 
   function drawForm(s) {
@@ -303,8 +303,9 @@
     $("#controls").replaceChildren(...controls);
     drawGrid(s);
     $("#players").replaceChildren(...s.players.map((pl, i) => el("li", { class: (i === me() ? "me " : "") + (i === cur ? "turn" : "") },
-      el("span", { class: "jt-dot", style: "background:" + B.metro[pl.colour].hex }),
-      el("span", { class: "grow" }, pl.name, el("div", { class: "small muted" }, pl.discs + " claim discs · " + pl.pyramids + " pyramids")),
+      el("span", { class: "seat-mark", "data-seat": String(i), "data-symbol": B.metro[pl.colour].symbol || null,
+                   style: "--seat:" + B.metro[pl.colour].hex, title: B.metro[pl.colour].name }),
+      el("span", { class: "grow" }, pl.name, el("div", { class: "small muted" }, tk.count(pl.discs, "claim disc") + " · " + tk.count(pl.pyramids, "pyramid"))),
       el("strong", null, yen(pl.yen)))));
   }
 

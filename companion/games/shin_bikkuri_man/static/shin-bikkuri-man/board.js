@@ -53,7 +53,7 @@
     if (!st) return;
     $("#prompt").textContent = needs.prompt || "";
     $("#turninfo").textContent = "Turn " + st.turn + (st.phase === "coats" ? " · coat-of-arms actions left: " + st.coats : "");
-    $("#deckinfo").textContent = "deck: " + (st.deck_size ?? "?") + " cards" + (needs.last_cards ? " · the end card may come now" : "");
+    $("#deckinfo").textContent = "deck: " + (st.deck_size === undefined || st.deck_size === null ? "? cards" : tk.count(st.deck_size, "card")) + (needs.last_cards ? " · the end card may come now" : "");
     renderHarbour();
     if (viewSeat === null) viewSeat = me() !== null && me() >= 0 ? me() : (st.current || 0);
     renderSeats();
@@ -82,7 +82,7 @@
     const abil = Object.entries(p.abilities).map(([a, s]) => el("li", { class: s }, abilityName(a) + (s === "used" ? " (used)" : "")));
     $("#seat-info").replaceChildren(
       el("div", null, hand ? el("span", null, "Hand: ", ...hand.map(([c, n]) => SBM.chip(page, c, n + "×"))) :
-        p.hand_size + " cards in hand"),
+        tk.count(p.hand_size, "card") + " in hand"),
       el("ul", { class: "abilities" }, ...abil));
   }
 
@@ -282,7 +282,7 @@
     if (m.type === "build" || m.type === "special-tile") {
       const pv = ui.preview;
       if (pv && pv.bad) { box.className += " bad"; text = "Not there: " + pv.reasons.join("; "); }
-      else if (pv) text = (m.type === "build" ? "Cost " + pv.cost + " card(s) · " : "") + pv.coats_of_arms + " coat(s) of arms · +" + pv.points + " point(s)";
+      else if (pv) text = (m.type === "build" ? "Cost " + tk.count(pv.cost, "card") + " · " : "") + tk.count(pv.coats_of_arms, "coat of arms", "coats of arms") + " · +" + tk.count(pv.points, "point");
     }
     if (m.type === "discard") text = "Discard " + m.cards.map(colourName).join(", ");
     if (m.type === "refill" || m.type === "fill-harbour" || m.type === "deal-hand") text = "Enter " + m.cards.join(", ");
