@@ -14,13 +14,18 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# COMPANION_URL: where the printed QR codes point (default http://localhost:5000).
+# COMPANION_URL: where the printed QR codes point (default http://localhost:5000; with LAN=1
+# http://$(MDNS_NAME).local:$(PORT), the name the companion advertises, which outlives the Wi-Fi address).
 # LAN=1: serve the companion on every interface, for phones on the same Wi-Fi.
+MDNS_NAME ?= tokyo-kit
+ifneq ($(LAN),)
+COMPANION_URL ?= http://$(MDNS_NAME).local:$(PORT)
+endif
 build: $(STAMP)
 	$(PY) -m generator build $(if $(COMPANION_URL),--companion-url $(COMPANION_URL))
 
 run: build
-	PORT=$(PORT) $(PY) -m companion --port $(PORT) $(if $(LAN),--lan) $(if $(COMPANION_URL),--base-url $(COMPANION_URL))
+	PORT=$(PORT) $(PY) -m companion --port $(PORT) $(if $(LAN),--lan --mdns-name $(MDNS_NAME)) $(if $(COMPANION_URL),--base-url $(COMPANION_URL))
 
 # Browser tests drive Debian's chromium; install it when missing and we are root.
 test: $(STAMP)

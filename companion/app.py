@@ -11,7 +11,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from . import catalog, errors, security
+from . import catalog, errors, lan, security
 from .config import DEFAULTS, ServerClock
 from .expiry import Expiry
 from .live import Hub
@@ -47,5 +47,6 @@ def create_app(config: dict | None = None) -> Flask:
             app.register_blueprint(game.web.blueprint)
     errors.register(app)
     security.register(app)
+    lan.register(app)
     tables.load_deadlines()   # timers that were running when the server stopped
     return app

@@ -483,6 +483,14 @@ PATHS: dict[str, Any] = {
                       "404": _html("No such file (names never leave output/).")}}},
     "/q/{game}/{kind}/{id}": _page("The page for a scanned component (with or without a table).",
                                    ["game", "kind", "id"]),
+    "/q": {"get": {
+        "summary": "Type the short code printed under a QR code (e.g. K7Q4M): without `code` the form.",
+        "tags": ["pages"],
+        "parameters": [{"name": "code", "in": "query", "required": False, "schema": {"type": "string"},
+                        "description": "The short code; case, spaces and dashes are forgiven."}],
+        "responses": {"200": _html("The form."),
+                      "303": {"description": "To the page the QR code opens, /q/{game}/{kind}/{id}."},
+                      "404": _html("The form again, saying the code is unknown or misshaped.")}}},
 }
 
 DOCUMENT = {
