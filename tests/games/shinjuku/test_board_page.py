@@ -167,3 +167,23 @@ def test_station_names_stay_readable_over_the_stores_on_the_map(tmp_path):
         halo = name.evaluate("e => [getComputedStyle(e).stroke, getComputedStyle(e).paintOrder]")
         assert halo[0] == "rgb(255, 255, 255)" and halo[1].startswith("stroke"), halo
         browser.close()
+
+
+PLAYING = "xpath=following-sibling::ul[1]"       # the list under "Playing this card"
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_a_ward_card_page_names_its_sakura_stations_or_says_there_is_none(tmp_path, width):
+    app = create_app({"DATA_DIR": tmp_path})
+    with ServerThread(app, threads=8) as s, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True).new_page()
+        page.goto(f"{s.url}/q/shinjuku/ward/chuo")
+        playing = page.locator("h2", has_text="Playing this card").locator(PLAYING).inner_text()
+        assert "Upgrade store" not in playing and "No station of Chuo has a sakura" in playing
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.goto(f"{s.url}/q/shinjuku/ward/shinjuku")
+        playing = page.locator("h2", has_text="Playing this card").locator(PLAYING).inner_text()
+        assert "Upgrade store at Shinjuku or Takadanobaba" in playing
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        browser.close()
