@@ -19,10 +19,16 @@ STEPS_TABLE = ("deal-hand", "seed-ward", "place-matsuri", "fill-queue")
 
 
 def table_facts(ix: Index, state: dict) -> dict:
+    if state.get("phase") == "over":
+        return {}
     counts = [{"label": "Cards left in the deck", "n": len(state["deck"])},
               {"label": "Customers left in the bag", "n": len(state["bag"])},
               {"label": "Upgrade bonus tokens left", "n": len(state["bonus_stack"])}]
-    return {"last_round": bool(state.get("final_round")), "counts": counts}
+    facts = {"last_round": bool(state.get("final_round")), "counts": counts}
+    if facts["last_round"]:
+        start = state["players"][state["start_player"]]["name"]
+        facts["last_round_note"] = f"The game ends before {start}'s next turn."
+    return facts
 
 
 def _started(state: dict) -> bool:
