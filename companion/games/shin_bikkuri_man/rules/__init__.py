@@ -236,6 +236,9 @@ class ShinBikkuriManRules(contract.Rules):
     def table_facts(self, state: dict) -> dict:
         return _at_table.table_facts(self.ix, state)
 
+    def setup_steps(self, state: dict) -> list[dict]:
+        return _at_table.setup_steps(self.ix, state)
+
     def needs(self, state: dict) -> dict:
         return _views.needs(self.ix, state)
 
