@@ -186,3 +186,20 @@ def _band_label(canvas: Canvas, text: str, paper: tuple[float, float], layout: L
     baseline = band_top + b.label_band / 2 + size * PT * 0.35
     with canvas.group(None, role="label"):
         canvas.text(x + w / 2, baseline, text, size, anchor="middle", fill=LABEL_GREY)
+
+
+
+def seams(board: tuple[float, float], layout: Layout, papers: tuple[str, ...] | None = None) -> list[Box]:
+    """Where a tiled board's tiles meet once glued, in board coordinates, on every home paper (or
+    `papers`): each next tile's cut edge, laid on its neighbour's guide line, as a box of no width
+    (or no height) across the board. The glue strip beyond it is covered by that next tile, which
+    shows the same part of the board, so a word inside the strip still reads whole; a word across
+    the seam is split by it (and by any error in cutting or laying the tile)."""
+    lines: list[Box] = []
+    for pid in papers if papers is not None else layout.home_papers:
+        plan = plan_tiles(board, layout.papers[pid].size, layout)
+        tw, th = plan.tile
+        ov = plan.overlap
+        lines += [((c + 1) * (tw - ov), 0.0, 0.0, board[1]) for c in range(plan.cols - 1)]
+        lines += [(0.0, (r + 1) * (th - ov), board[0], 0.0) for r in range(plan.rows - 1)]
+    return lines

@@ -9,7 +9,7 @@ from ...draw.base import PT, text_width
 from ...draw.fit import CENTRE_EMS, LINE_EMS, fit_text
 from ..base import KitContext
 from .layout import Layout
-from .map import COUNT_CARD, LINE_GAP, Label, MapModel
+from .map import COUNT_CARD, LINE_GAP, SEAM_CLEAR, Label, LabelError, MapModel
 from .style import Palette
 
 
@@ -35,7 +35,7 @@ def draw_board(canvas: Canvas, data: Shinjuku, layout: Layout, model: MapModel, 
         draw_ward_label(canvas, label, data.ward[w_id].cards, pal)
     draw_title(canvas, data, layout, pal)
     draw_legend(canvas, data, layout, pal)
-    draw_queue(canvas, data, layout, pal)
+    draw_queue(canvas, data, layout, pal, queue_spaces(data, layout, model))
 
 
 def draw_ward_areas(canvas: Canvas, data: Shinjuku, model: MapModel, pal: Palette) -> None:
@@ -155,16 +155,39 @@ def draw_legend(canvas: Canvas, data: Shinjuku, layout: Layout, pal: Palette) ->
                  where=f"board: legend {kind}")
 
 
-def draw_queue(canvas: Canvas, data: Shinjuku, layout: Layout, pal: Palette) -> None:
-    """The customer queue: one card space per queue slot, in the data's order (④③②①)."""
+QUEUE_EXIT = 14.0     # mm after the last queue space for the arrow "to the map"
+QUEUE_GAP = 3.3       # mm at least between two queue spaces (an arrow between them)
+
+
+def queue_spaces(data: Shinjuku, layout: Layout, model: MapModel) -> list[float]:
+    """The left edge of each queue space: left to right in the queue box, each clear of the tiled
+    board's seams (a card space split by a seam does not lie flat)."""
+    b = layout.board
+    qx, qy, qw, qh = b.queue_box
+    sw = b.queue_space[0]
+    cuts = [x for x, y, w, h in model.seams if w == 0 and y < qy + qh and y + h > qy]
+    xs, x = [], qx
+    for _ in data.rules.queue_slots:
+        for cut in sorted(cuts):
+            if x - SEAM_CLEAR < cut < x + sw + SEAM_CLEAR:
+                x = cut + SEAM_CLEAR
+        xs.append(x)
+        x += sw + QUEUE_GAP
+    if xs[-1] + sw + QUEUE_EXIT > qx + qw + 1e-6:
+        raise LabelError(f"board: queue_box {b.queue_box} holds no {len(xs)} spaces clear of the tile seams")
+    return xs
+
+
+def draw_queue(canvas: Canvas, data: Shinjuku, layout: Layout, pal: Palette, xs: list[float]) -> None:
+    """The customer queue: one card space per queue slot, in the data's order (④③②①), at `xs`."""
     b = layout.board
     qx, qy, qw, qh = b.queue_box
     sw, sh = b.queue_space
     slots = data.rules.queue_slots
     label_h = qh - sh
-    gap = (qw - sw * len(slots) - 14) / max(1, len(slots) - 1)  # 14 mm for the exit arrow
     for i, n in enumerate(slots):
-        x = qx + i * (sw + gap)
+        x = xs[i]
+        gap = xs[i + 1] - x - sw if i + 1 < len(xs) else 0.0
         fit_text(canvas, (x, qy, sw, label_h), circled(n), b.queue_label.size, b.queue_label.min,
                  font=b.queue_label.font, anchor="middle", fill=pal.ink, where="board: queue label")
         canvas.rect(x, qy + label_h, sw, sh, Style(fill=pal.queue_fill, stroke=pal.ink, width=0.7, dash=(3, 1.5)),
@@ -180,7 +203,7 @@ def draw_queue(canvas: Canvas, data: Shinjuku, layout: Layout, pal: Palette) -> 
         fit_text(canvas, (0, -6, sh, 6), "CUSTOMER QUEUE", b.queue_caption.size, b.queue_caption.min,
                  font=b.queue_caption.font, anchor="middle", fill=pal.ink, where="board: queue caption")
     # After the last slot: customers go onto the map.
-    last_x = qx + (len(slots) - 1) * (sw + gap) + sw
+    last_x = xs[-1] + sw
     ay = qy + label_h + sh / 2
     icons.arrow(canvas, last_x + 3, ay + sh / 2, last_x + 3, qy - 4, 1.2, pal.ink)
     with canvas.frame(last_x + 11, qy + qh, rotate=-90):

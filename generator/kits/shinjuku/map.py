@@ -18,11 +18,19 @@ from ...draw.base import PT, text_width
 from ...draw.fit import LINE_EMS
 from ...geometry import (Box, Cell, Point, area, box_circle_overlap, box_segment_overlap, boxes_overlap,
                          inside, segment_distance, voronoi)
+from ...layouts import load_layout as load_sheet_layout
+from ...sheets.boards import seams as tile_seams
 from .layout import Board, Layout
 
 #: Ward labels: the kanji line is followed by a small card with the ward's card count.
 COUNT_CARD = (5.6, 7.8)   # w, h in mm
 LINE_GAP = 0.5            # between the two lines of a label, mm
+SAKURA_REACH = 1.15       # a sakura station's hexagon (board.py: 2.3 radii across) over a plain marker
+SEAM_CLEAR = 2.0          # mm kept between a label and a seam of the tiled board (cutting error)
+#: Ward label sizes tried, largest first (scale of the layout's size, search step in mm); a finer
+#: search only when the coarse one finds no room at any size (it costs six times as much).
+WARD_SIZES = ((1.0, 2.5), (0.85, 2.5), (0.7, 2.5), (0.6, 2.5), (0.5, 2.5), (0.4, 2.5),
+              (0.6, 1.0), (0.5, 1.0), (0.4, 1.0))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +44,14 @@ class Slot:
     angle: float
     length: float
     width: float
+
+    @cached_property
+    def ends(self) -> tuple[Point, Point]:
+        """The middle line of the slot's rectangle, end to end."""
+        t = math.radians(self.angle)
+        hx, hy = math.cos(t) * self.length / 2, math.sin(t) * self.length / 2
+        cx, cy = self.centre
+        return (cx - hx, cy - hy), (cx + hx, cy + hy)
 
     def corners(self) -> list[Point]:
         t = math.radians(self.angle)
@@ -68,9 +84,11 @@ def _line_h(size_pt: float) -> float:
 class MapModel:
     """Everything about the board's map that is geometry: computed once, used by drawing and tests."""
 
-    def __init__(self, data: Shinjuku, board: Board, track_piece: tuple[float, float], anchors=None):
+    def __init__(self, data: Shinjuku, board: Board, track_piece: tuple[float, float], anchors=None,
+                 seams: tuple[Box, ...] = ()):
         self.data = data
         self.board = board
+        self.seams = tuple(seams)        # where the tiled board's tiles meet (board mm): labels keep off
         self.track_piece = track_piece   # (length, width) of a track piece: a slot is this plus a margin
         if anchors is None:
             anchors = [(a.ward, a.map) for a in board.anchor]
@@ -162,6 +180,13 @@ class MapModel:
                 count += 1
         return count
 
+    @cached_property
+    def station_discs(self) -> list[tuple[float, float, float]]:
+        """(x, y, radius) of every station marker as drawn: a sakura station's hexagon reaches out to
+        SAKURA_REACH times the radius of a plain one."""
+        r = self.board.station_radius
+        return [(*self.station_mm(s), r * (SAKURA_REACH if s.sakura else 1.0)) for s in self.data.stations]
+
     # -- track ----------------------------------------------------------------------------------
     @cached_property
     def slots(self) -> list[Slot]:
@@ -195,8 +220,7 @@ class MapModel:
                       near: "Obstacles | None" = None) -> float:
         """0 when the box hits nothing; large when it hits something a label must never cover.
         `near` limits the search to the obstacles of one region (same answer, far fewer tests)."""
-        stations, slots, borders = near if near is not None else (
-            [self.station_mm(s) for s in self.data.stations], self.slots, self.borders)
+        stations, slots, borders = near if near is not None else (self.station_discs, self.slots, self.borders)
         bx, by, bw, bh = self.bounds_mm
         if box[0] < bx + 1 or box[1] < by + 1 or box[0] + box[2] > bx + bw - 1 or box[1] + box[3] > by + bh - 1:
             return 1e6
@@ -204,15 +228,20 @@ class MapModel:
         for other in placed:
             if boxes_overlap(box, other.box, gap=0.8):
                 return 1e6
-        r = self.board.station_radius + 0.6
-        for cx, cy in stations:
-            if box_circle_overlap(box, cx, cy, r):
+        for strip in self.seams:
+            if boxes_overlap(box, strip, gap=SEAM_CLEAR):
+                return 1e6
+        for cx, cy, r in stations:
+            if box_circle_overlap(box, cx, cy, r + 0.6):
                 return 1e6
         for slot in slots:
-            if box_segment_overlap(box, slot.a, slot.b, pad=slot.width / 2 if not slot.connection.prebuilt else 1.5):
-                # A label over a track slot would be hidden by the track piece: avoid hard.
-                dist_to_centre = min(math.dist(slot.centre, pt) for pt in _box_points(box))
-                cost += 400 if dist_to_centre < slot.length / 2 + 2 else 60
+            if slot.connection.prebuilt:
+                if box_segment_overlap(box, slot.a, slot.b, pad=1.5 + 0.3):
+                    return 1e6   # the built track
+            elif box_segment_overlap(box, *slot.ends, pad=slot.width / 2 + 0.3):
+                return 1e6   # a track piece would hide it
+            elif box_segment_overlap(box, slot.a, slot.b, pad=0.6):
+                cost += 30   # across the thin rail line between the slot and a station: avoided
         for p, q, w1, w2 in borders:
             if box_segment_overlap(box, p, q, pad=0.3):
                 if ward is not None:
@@ -223,42 +252,123 @@ class MapModel:
     @cached_property
     def station_labels(self) -> dict[str, Label]:
         """Each station's name and kanji beside its marker, chosen so that no two labels overlap."""
-        gap = self.board.station_radius + self.board.label_gap
-        placed: list[Label] = []
-        result: dict[str, Label] = {}
-        # Crowded stations first: they have the fewest good places.
+        return self._labels[0]
+
+    @cached_property
+    def ward_labels(self) -> dict[str, Label]:
+        """Each ward's name, kanji and card count inside its own area, clear of stations and tracks."""
+        return self._labels[1]
+
+    @cached_property
+    def _labels(self) -> tuple[dict[str, Label], dict[str, Label]]:
+        """Station labels first (crowded stations first: they have the fewest good places), then ward
+        labels (smallest ward first). A ward with no room left lifts its own stations' labels, takes
+        its place, and puts them back around it. No label touches a track slot, a station, another
+        label or a seam of the tiled board."""
+        stations: dict[str, Label] = {}
+
         def crowding(s: Station) -> float:
             c = self.station_mm(s)
             return -sum(1 for t in self.data.stations if t.id != s.id and math.dist(c, self.station_mm(t)) < 45)
         for s in sorted(self.data.stations, key=crowding):
-            lines = self._station_label_lines(s)
-            w, h = self._block_size(lines)
-            cx, cy = self.station_mm(s)
-            d = gap * 0.72  # diagonal offsets sit closer so labels still read as belonging to the station
-            candidates = [
-                ((cx + gap, cy - h / 2, w, h), "start", 0),
-                ((cx - gap - w, cy - h / 2, w, h), "end", 1),
-                ((cx - w / 2, cy + gap, w, h), "middle", 2),
-                ((cx - w / 2, cy - gap - h, w, h), "middle", 3),
-                ((cx + d, cy + d - 1, w, h), "start", 4),
-                ((cx + d, cy - d - h + 1, w, h), "start", 4),
-                ((cx - d - w, cy + d - 1, w, h), "end", 4),
-                ((cx - d - w, cy - d - h + 1, w, h), "end", 4),
-            ]
-            # Also slide each side position along, for tight spots.
-            for shift in (-3.0, 3.0, -6.0, 6.0):
-                candidates.append(((cx + gap, cy - h / 2 + shift, w, h), "start", 6 + abs(shift)))
-                candidates.append(((cx - gap - w, cy - h / 2 + shift, w, h), "end", 6 + abs(shift)))
-                candidates.append(((cx - w / 2 + shift * 2, cy + gap, w, h), "middle", 6 + abs(shift)))
-                candidates.append(((cx - w / 2 + shift * 2, cy - gap - h, w, h), "middle", 6 + abs(shift)))
-            best = min(candidates, key=lambda c: self.obstacle_cost(c[0], placed) + c[2])
-            cost = self.obstacle_cost(best[0], placed)
-            if cost >= 1e6:
-                raise LabelError(f"board: no free place for the label of station {s.id!r}")
-            label = Label(s.id, best[0], best[1], lines)
-            placed.append(label)
-            result[s.id] = label
-        return result
+            stations[s.id] = self._place_station(s, list(stations.values()))
+        wards: dict[str, Label] = {}
+        for w in sorted(self.data.wards, key=lambda w: sum(c.points and area(c.points) for c in self.ward_cells(w.id))):
+            label = self._place_ward(w, list(stations.values()) + list(wards.values()))
+            if label is None:
+                label = self._make_room(w, stations, wards, crowding)
+            wards[w.id] = label
+        order = {s.id: i for i, s in enumerate(self.data.stations)}
+        return dict(sorted(stations.items(), key=lambda kv: order[kv[0]])), wards
+
+    def _make_room(self, w: Ward, stations: dict[str, Label], wards: dict[str, Label], crowding) -> Label:
+        """Place ward `w`'s label where station labels stand: lift those in its area (its own and
+        any reaching in), try its places best first until the lifted labels all find room again."""
+        polys = [c.points for c in self.ward_cells(w.id)]
+        xs = [p[0] for poly in polys for p in poly]
+        ys = [p[1] for poly in polys for p in poly]
+        region = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+        lifted = sorted((self.data.station[sid] for sid, lb in stations.items()
+                         if self.data.station[sid].ward == w.id or boxes_overlap(region, lb.box)), key=crowding)
+        kept = [lb for sid, lb in stations.items() if sid not in {s.id for s in lifted}]
+        for scale, step in WARD_SIZES:
+            lines = self._ward_label_lines(w, scale)
+            bw, bh = self.ward_label_block(w, scale)
+            for label in self.ward_places(w, lines, bw, bh, kept + list(wards.values()), 1e6, step)[:400]:
+                again: dict[str, Label] = {}
+                try:
+                    for s in lifted:
+                        again[s.id] = self._place_station(s, kept + list(again.values()) + list(wards.values())
+                                                          + [label])
+                except LabelError:
+                    continue
+                for s in lifted:
+                    stations[s.id] = again[s.id]
+                return label
+        raise LabelError(f"board: no room for the label of ward {w.id!r}")
+
+    def _place_station(self, s: Station, placed: list[Label]) -> Label:
+        """Beside the station at the layout's size, else further round it, else at the smallest size."""
+        try:
+            return self._place_station_at(s, placed, self._station_label_lines(s))
+        except LabelError:
+            b = self.board
+            small = ((s.name, b.station_name.min, b.station_name.font),
+                     (s.kanji, b.station_kanji.min, b.station_kanji.font))
+            return self._place_station_at(s, placed, small)
+
+    def _place_station_at(self, s: Station, placed: list[Label], lines) -> Label:
+        gap = self.board.station_radius + self.board.label_gap
+        w, h = self._block_size(lines)
+        cx, cy = self.station_mm(s)
+        d = gap * 0.72  # diagonal offsets sit closer so labels still read as belonging to the station
+        candidates = [
+            ((cx + gap, cy - h / 2, w, h), "start", 0),
+            ((cx - gap - w, cy - h / 2, w, h), "end", 1),
+            ((cx - w / 2, cy + gap, w, h), "middle", 2),
+            ((cx - w / 2, cy - gap - h, w, h), "middle", 3),
+            ((cx + d, cy + d - 1, w, h), "start", 4),
+            ((cx + d, cy - d - h + 1, w, h), "start", 4),
+            ((cx - d - w, cy + d - 1, w, h), "end", 4),
+            ((cx - d - w, cy - d - h + 1, w, h), "end", 4),
+        ]
+        # Also slide each side position along, for tight spots.
+        for shift in (-3.0, 3.0, -6.0, 6.0):
+            candidates.append(((cx + gap, cy - h / 2 + shift, w, h), "start", 6 + abs(shift)))
+            candidates.append(((cx - gap - w, cy - h / 2 + shift, w, h), "end", 6 + abs(shift)))
+            candidates.append(((cx - w / 2 + shift * 2, cy + gap, w, h), "middle", 6 + abs(shift)))
+            candidates.append(((cx - w / 2 + shift * 2, cy - gap - h, w, h), "middle", 6 + abs(shift)))
+        best = min(candidates, key=lambda c: self.obstacle_cost(c[0], placed) + c[2])
+        if self.obstacle_cost(best[0], placed) >= 1e6:
+            # Crowded by track or a glue strip: further out, all round the station.
+            best = min(self._ring(cx, cy, w, h, gap), key=lambda c: self.obstacle_cost(c[0], placed) + c[2])
+        if self.obstacle_cost(best[0], placed) >= 1e6:
+            raise LabelError(f"board: no free place for the label of station {s.id!r}")
+        return Label(s.id, best[0], best[1], lines)
+
+    def _place_ward(self, w: Ward, placed: list[Label]) -> Label | None:
+        """As large as there is room for (a finer search for the smallest sizes)."""
+        for scale, step in WARD_SIZES:
+            lines = self._ward_label_lines(w, scale)
+            bw, bh = self.ward_label_block(w, scale)
+            label = self.place_in_ward(w, lines, bw, bh, placed, 1e6, step)
+            if label:
+                return label
+        return None
+
+    @staticmethod
+    def _ring(cx: float, cy: float, w: float, h: float, gap: float):
+        """Label boxes all round a station, 15° apart, from `gap` out to 16 mm further (cost: the
+        distance, so the nearest free one wins)."""
+        for extra in range(0, 17, 2):
+            d = gap + extra
+            for k in range(24):
+                t = math.radians(k * 15)
+                ux, uy = math.cos(t), math.sin(t)
+                anchor = "start" if ux > 0.35 else "end" if ux < -0.35 else "middle"
+                x = cx + ux * d if anchor == "start" else cx + ux * d - w if anchor == "end" else cx + ux * d - w / 2
+                y = cy + uy * d - h / 2 + uy * h / 2
+                yield (x, y, w, h), anchor, 20 + extra * 3
 
     def _ward_label_lines(self, w: Ward, scale: float) -> tuple[tuple[str, float, str], ...]:
         b = self.board
@@ -272,30 +382,16 @@ class MapModel:
         h = _line_h(lines[0][1]) + LINE_GAP + max(_line_h(lines[1][1]), COUNT_CARD[1])
         return max(name_w, kanji_w), h
 
-    @cached_property
-    def ward_labels(self) -> dict[str, Label]:
-        """Each ward's name, kanji and card count inside its own area, clear of stations and tracks."""
-        placed = list(self.station_labels.values())
-        result = {}
-        for w in sorted(self.data.wards, key=lambda w: sum(c.points and area(c.points) for c in self.ward_cells(w.id))):
-            label = None
-            # First look for a place clear of every rail at any size, then accept crossing rails.
-            for limit, scale in [(1.0, s) for s in (1.0, 0.85, 0.7)] + [(1e6, s) for s in (1.0, 0.85, 0.7)]:
-                lines = self._ward_label_lines(w, scale)
-                bw, bh = self.ward_label_block(w, scale)
-                label = self.place_in_ward(w, lines, bw, bh, placed, limit)
-                if label:
-                    break
-            if label is None:
-                raise LabelError(f"board: no room for the label of ward {w.id!r}")
-            placed.append(label)
-            result[w.id] = label
-        return result
-
     def place_in_ward(self, w: Ward, lines, bw: float, bh: float, placed: list[Label],
-                      limit: float) -> Label | None:
+                      limit: float, step: float = 2.5) -> Label | None:
         """The best box of bw x bh wholly inside the ward, clear of `placed` and costing less than
         `limit` (obstacle_cost), near the ward's stations; None when there is none."""
+        found = self.ward_places(w, lines, bw, bh, placed, limit, step)
+        return found[0] if found else None
+
+    def ward_places(self, w: Ward, lines, bw: float, bh: float, placed: list[Label],
+                    limit: float, step: float = 2.5) -> list[Label]:
+        """Every such box, best first."""
         polys = [c.points for c in self.ward_cells(w.id)]
         xs = [p[0] for poly in polys for p in poly]
         ys = [p[1] for poly in polys for p in poly]
@@ -303,33 +399,45 @@ class MapModel:
         region = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
         obstacles = self.obstacles_near(region)
         placed = [p for p in placed if boxes_overlap(region, p.box, gap=1.0)]
-        cells = [(min(p[0] for p in poly), min(p[1] for p in poly), max(p[0] for p in poly),
-                  max(p[1] for p in poly), poly) for poly in polys]
+        rows: dict[float, list[tuple[float, float]]] = {}
 
-        def in_ward(pt: Point) -> bool:
-            # A bounding-box test first: most candidate points lie outside most cells.
-            return any(x0 <= pt[0] <= x1 and y0 <= pt[1] <= y1 and inside(pt, poly)
-                       for x0, y0, x1, y1, poly in cells)
+        def row(y: float) -> list[tuple[float, float]]:
+            """Where the line at height y runs inside the ward (its cells' crossings, merged)."""
+            if y not in rows:
+                merged: list[list[float]] = []
+                for a, b in sorted(iv for iv in (_crossing(poly, y) for poly in polys) if iv is not None):
+                    if merged and a <= merged[-1][1] + 1e-6:
+                        merged[-1][1] = max(merged[-1][1], b)
+                    else:
+                        merged.append([a, b])
+                rows[y] = [(a + 1e-6, b - 1e-6) for a, b in merged]
+            return rows[y]
 
-        best, best_score = None, None
-        step = 2.5
+        def in_ward(box: Box) -> bool:
+            """The box's top, middle and bottom lines run wholly inside the ward."""
+            x, y, bw_, bh_ = box
+            for py in (y, y + bh_, y + bh_ / 2):
+                if not any(a < x and x + bw_ < b for a, b in row(py)):
+                    return False
+            return True
+
+        found: list[tuple[float, Box]] = []
         y = min(ys)
         while y + bh <= max(ys):
             x = min(xs)
             while x + bw <= max(xs):
                 box = (x, y, bw, bh)
-                if all(in_ward(pt) for pt in _box_points(box)):
+                if in_ward(box):
                     cost = self.obstacle_cost(box, placed, ward=w.id, near=obstacles)
                     if cost < min(limit, 1e6):
                         # Prefer open space near the ward's stations (the label names their ward).
                         centre = (x + bw / 2, y + bh / 2)
                         near = min(math.dist(centre, s) for s in stations)
-                        score = cost + near * 0.15
-                        if best_score is None or score < best_score:
-                            best, best_score = box, score
+                        found.append((cost + near * 0.15, box))
                 x += step
             y += step
-        return Label(w.id, best, "start", lines) if best else None
+        found.sort(key=lambda f: f[0])
+        return [Label(w.id, box, "start", lines) for _, box in found]
 
     def obstacles_near(self, region: Box) -> "Obstacles":
         """Stations, track slots and ward borders that can touch a box inside `region`."""
@@ -338,16 +446,27 @@ class MapModel:
             box = (min(a[0], b[0]) - pad, min(a[1], b[1]) - pad, abs(a[0] - b[0]) + 2 * pad,
                    abs(a[1] - b[1]) + 2 * pad)
             return boxes_overlap(region, box)
-        stations = [c for c in (self.station_mm(s) for s in self.data.stations) if hits(c, c)]
+        stations = [d for d in self.station_discs if hits(d[:2], d[:2])]
         slots = [s for s in self.slots if hits(s.a, s.b)]
         borders = [b for b in self.borders if hits(b[0], b[1])]
         return Obstacles(stations, slots, borders)
 
 
 class Obstacles(NamedTuple):
-    stations: list[Point]
+    stations: list[tuple[float, float, float]]   # x, y, radius
     slots: list["Slot"]
     borders: list[tuple[Point, Point, str, str]]
+
+
+def _crossing(poly: list[Point], y: float) -> tuple[float, float] | None:
+    """The interval where the horizontal line at y crosses a convex polygon (None: it misses)."""
+    xs = []
+    n = len(poly)
+    for i in range(n):
+        (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % n]
+        if (y0 <= y <= y1 or y1 <= y <= y0) and y0 != y1:
+            xs.append(x0 + (x1 - x0) * (y - y0) / (y1 - y0))
+    return (min(xs), max(xs)) if len(xs) >= 2 else None
 
 
 def _box_points(box: Box) -> list[Point]:
@@ -365,5 +484,7 @@ def map_model(data: Shinjuku, layout: Layout) -> MapModel:
     so it cannot be a cache key itself) and shared by the board, the cards and the board twin."""
     key = (id(data), id(layout))
     if key not in _MODELS:   # the entry keeps data and layout alive, so their ids stay unique
-        _MODELS[key] = (data, layout, MapModel(data, layout.board, layout.tokens.track))
+        board = layout.board
+        cuts = tile_seams(board.size, load_sheet_layout())
+        _MODELS[key] = (data, layout, MapModel(data, board, layout.tokens.track, seams=tuple(cuts)))
     return _MODELS[key][2]
