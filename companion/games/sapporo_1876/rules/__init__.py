@@ -225,6 +225,9 @@ class SapporoRules(contract.Rules):
     def table_facts(self, state):
         return _at_table.table_facts(self.ix, state)
 
+    def setup_steps(self, state):
+        return _at_table.setup_steps(self.ix, state)
+
     def needs(self, state):
         return _needs(self, state)
 
