@@ -336,6 +336,9 @@ class JutakuRules(contract.Rules):
     def table_facts(self, state: dict) -> dict:
         return _at_table.table_facts(self.data, state)
 
+    def setup_steps(self, state: dict) -> list[dict]:
+        return _at_table.setup_steps(self.data, state)
+
     def needs(self, state: dict) -> dict | None:
         a = self.actors(state)
         return {"phase": state["phase"], "mode": state["mode"], "players": list(a.seats),

@@ -26,3 +26,37 @@ def table_facts(data, state: dict) -> dict:
         facts["last_round_note"] = (f"{', '.join(close)} {'has' if len(close) == 1 else 'have'} "
                                     f"{end - 1} site cards: one more completed ends the game.")
     return facts
+
+
+def setup_steps(data, state: dict) -> list[dict]:
+    """The main game's set-up ("Starting the Game"), step by step, until someone says "begin"
+    (contract.Rules.setup_steps); Countdown and Izakaya set up as their pages show."""
+    if state.get("mode") != "jutaku" or state.get("phase") not in ("start", "ready"):
+        return []
+    n_sites = len(state["map"])
+    side = "blue" if state.get("side") == "blue" else "white"
+    placed = [p["name"] for p in state["players"] if p.get("site")]
+    waiting = [p["name"] for p in state["players"] if not p.get("site")]
+    steps = [
+        {"title": "The map",
+         "text": f"Lay the {n_sites} site cards in a 6 × 6 grid, {side} side up, grouped by their "
+                 "locations in Tokyo, and put the wooden building pieces where the 4 centre cards "
+                 "would be.", "input": None, "done": False},
+        {"title": "Architects",
+         "text": "Each player chooses an architect token and puts it on a site card at the edge of "
+                 "the map, then takes that card (the token stays). Enter where each architect went"
+                 + (f" (still to enter: {', '.join(waiting)})." if waiting and placed else "."),
+         "input": "start", "done": not waiting},
+    ]
+    if state.get("bottle_bonus"):
+        steps.append({"title": "Bottle Bonus",
+                      "text": "Keep the drink bottles in their box beside the map: after each round "
+                              "the companion's board page says which come out.",
+                      "input": None, "done": False})
+    timed = state.get("round_ms")
+    steps.append({"title": "Begin!",
+                  "text": "Someone says “begin” (tap it on the board page) and everyone builds at once"
+                          + (f", against a clock of {timed // 60000}:{timed // 1000 % 60:02d} per round."
+                             if timed else "."),
+                  "input": "begin", "done": False})
+    return steps
