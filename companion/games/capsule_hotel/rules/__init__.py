@@ -467,6 +467,9 @@ class CapsuleHotelRules(Rules):
     def table_facts(self, state):
         return _at_table.table_facts(self.data, state)
 
+    def setup_steps(self, state):
+        return _at_table.setup_steps(self.data, state)
+
     def needs(self, state):
         """The phase, a prompt, the seats that may act and the move types of the phase (works on a
         public view)."""
