@@ -163,3 +163,30 @@ def test_walk_through_set_up_on_a_phone(tmp_path):
             assert not errors, errors
         finally:
             browser.close()
+
+
+REAL = sorted(gid for gid, g in GAMES.items())
+
+
+@pytest.mark.parametrize("gid", REAL)
+def test_every_game_walks_its_set_up_until_play_begins(gid):
+    """Each game gives steps at the start (each with a title and a text naming no internals), the
+    entries they ask for are its own moves, and once the steps are gone they never come back."""
+    from test_rules_contract import playout
+    game = GAMES[gid]
+    names = {mt.name for mt in game.move_types}
+    for mode in game.chance_modes:
+        states, _, _ = playout(game, game.players[0], mode, seed=3)
+        first = game.setup_steps(states[0])
+        assert first, f"{gid} ({mode}): no set-up steps at the start"
+        for s in first:
+            assert s["title"] and len(s["text"]) > 10 and isinstance(s["done"], bool)
+            assert s["input"] is None or s["input"] in names
+            assert "None" not in s["text"] and "{" not in s["text"]
+        gone = False
+        for state in states:
+            steps = game.setup_steps(state)
+            if gone:
+                assert steps == [], f"{gid} ({mode}): the set-up came back"
+            gone = gone or not steps
+        assert gone and game.setup_steps(states[-1]) == []

@@ -31,7 +31,8 @@ def table_facts(data, state: dict) -> dict:
 def setup_steps(data, state: dict) -> list[dict]:
     """The main game's set-up ("Starting the Game"), step by step, until someone says "begin"
     (contract.Rules.setup_steps); Countdown and Izakaya set up as their pages show."""
-    if state.get("mode") != "jutaku" or state.get("phase") not in ("start", "ready"):
+    if state.get("mode") != "jutaku" or state.get("phase") not in ("start", "ready") \
+            or state.get("round"):                      # "ready" again before each later round
         return []
     n_sites = len(state["map"])
     side = "blue" if state.get("side") == "blue" else "white"
