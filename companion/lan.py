@@ -89,25 +89,28 @@ def kit_bases(output: Path) -> list[str]:
 
 
 def reach_warnings() -> list[str]:
-    """What a phone at this table cannot open, each with what to do (shown on the home and table
-    pages)."""
-    fix = "Stop the companion and start it with “make run LAN=1” (it rebuilds the kits for your network)."
+    """What a phone at this table cannot open, one sentence each (shown on the home and table pages
+    with what to do: `REACH_FIX`)."""
     out = []
     bad = [b for b in kit_bases(current_app.config["OUTPUT_DIR"]) if unreachable(b)]
     if bad:
-        out.append(f"The printed QR codes point to {', '.join(bad)}, which a phone cannot open. {fix} "
-                   "Then reprint the kits; until then, type the code printed under a QR code in "
-                   "“Type the code beside the QR” on the home page.")
+        out.append(f"The printed QR codes point to {', '.join(bad)}. Until the kits are reprinted, type "
+                   "the code printed under a QR code in “Type the code beside the QR” on the home page.")
     own = current_app.config.get("BASE_URL") or request.host_url
     if unreachable(own):
-        out.append(f"This companion's address {own.rstrip('/')} (the join QR code and table links) "
-                   f"opens nothing on a phone. {fix}")
+        out.append(f"The join QR code and the table links use {own.rstrip('/')}.")
     return out
+
+
+#: What to do about any of `reach_warnings`.
+REACH_FIX = (f"On the computer serving the companion, stop it and run “make run LAN=1”: it serves your "
+             f"Wi-Fi under the name {DEFAULT_NAME}.local and builds the kits' QR codes for that name.")
 
 
 def register(app: Flask) -> None:
     """Templates may call `reach_warnings()` (the home and table pages do)."""
     app.add_template_global(reach_warnings, "reach_warnings")
+    app.add_template_global(REACH_FIX, "reach_fix")
 
 
 # ---------------------------------------------------------------------------------- mDNS name
