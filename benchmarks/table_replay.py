@@ -181,6 +181,10 @@ def starts_with_name(text: str, name: str) -> bool:
     return re.match(r"\s*" + re.escape(name) + r"(?![A-Za-z])(?!\s[A-Za-z])", text) is not None
 
 
+PAGE_NEEDS_JS = """() => { const t = window.tkTable && tkTable.table; if (!t || !t.needs) return null;
+  return [t.seq, t.needs.prompt, t.needs.players, t.needs.actions_left]; }"""
+
+
 def page_seq(page) -> int | None:
     return page.evaluate("window.tkTable && tkTable.table ? tkTable.table.seq : null")
 
@@ -283,8 +287,22 @@ class Game:
 
     # ---- entering one move on a phone ----
     def synced(self, phone: Phone) -> None:
-        want = self.seq()
-        wait_until(lambda: page_seq(phone.page) == want, what=f"{phone.name}'s page to show step {want}")
+        """Wait until `phone`'s page shows the table as it is now (its step and what it waits for), and
+        stays so for a moment: a tap on a page about to redraw would hit a button that is going away."""
+        want_seq = self.seq()
+        needs = self.game.needs(self.state()) or {}
+        want = [want_seq, needs.get("prompt"), needs.get("players"), needs.get("actions_left")]
+
+        def shows():
+            got = phone.page.evaluate(PAGE_NEEDS_JS)
+            return got is None and page_seq(phone.page) == want_seq or got == want
+        settled = 0
+        end = time.monotonic() + WAIT_S
+        while settled < 2:
+            if time.monotonic() > end:
+                raise TimeoutError(f"{phone.name}'s page did not show step {want_seq}")
+            settled = settled + 1 if shows() else 0
+            time.sleep(0.03)
 
     def builder(self, page):
         for sel in ("#builder", "main", "body"):
@@ -746,8 +764,8 @@ def main(argv=None) -> int:
         for k, (name, n, mode) in enumerate(picked):
             try:
                 r = play_game(browser, server, services, n, mode, args.seed * 100 + k, turns, log)
-            except (DeadEnd, TimeoutError, AssertionError) as exc:
-                r = {"error": f"{type(exc).__name__}: {exc}"}
+            except Exception as exc:  # noqa: BLE001 - a page the driver cannot use: say so, go on
+                r = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0][:300]}"}
             rows.append((name, n, mode, r))
             if args.verbose and "taps" in r:
                 print(f"  taps per turn: {r['taps']}")

@@ -1,0 +1,59 @@
+"""The table-replay driver (benchmarks/table_replay.py) still plays Shinjuku through the pages: a short
+2-player game with the table's own deck (the deal entered card by card, two turns) on two simulated
+phones in a real headless Chromium. It fails when a page no longer offers a move the driver needs (a
+dead end, a renamed button), so the before/after figures of issue 9 can be measured again. About 30 s."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+pytest.importorskip("playwright.sync_api")
+pytest.importorskip("companion.games.shinjuku")
+
+_spec = importlib.util.spec_from_file_location(
+    "table_replay", Path(__file__).resolve().parents[1] / "benchmarks" / "table_replay.py")
+replay = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("table_replay", replay)      # its dataclasses look their module up
+_spec.loader.exec_module(replay)
+
+
+def test_names_are_told_apart():
+    assert replay.starts_with_name("Kita 北", "Kita")
+    assert replay.starts_with_name("Kita", "Kita")
+    assert not replay.starts_with_name("Kita Senju 北千住", "Kita")
+    assert not replay.starts_with_name("Nakano", "Naka Meguro")
+    assert replay.starts_with_name("Shinjuku2 customers waiting", "Shinjuku")
+
+
+def test_a_short_table_deck_game_is_tapped_into_the_pages(tmp_path):
+    turns = 2
+    with replay.companion_server(str(tmp_path)) as (server, services), replay.chromium() as browser:
+        game = replay.Game(browser, server, services, 2, "table", seed=5, turns=turns)
+        try:
+            with replay.seeded_tables(5):
+                r = game.play()
+            state = game.state()
+            seq = game.seq()
+            log, _ = services.tables.events(game.code, 0)
+        finally:
+            game.close()
+    assert r["errors"] == []                                     # no script error on any phone
+    assert r["turns"] == turns and len(r["taps"]) == turns
+    # the deal went through the pages: both hands, 4 starting wards, the Matsuri, the queue
+    kinds = [e["move"]["type"] for e in log if e.get("kind") == "move"]
+    assert kinds[:2] == ["deal-hand", "deal-hand"] and kinds.count("seed-ward") == 4
+    assert "place-matsuri" in kinds and "fill-queue" in kinds
+    assert kinds.count("place-customers") == turns
+    assert seq == r["moves"] == len(kinds)                       # every move the driver entered, and no other
+    assert state["turn"] == turns + 1 and state["phase"] == "place"
+    # setup: names, seats, the invite code typed, the board opened, 4 + 4 cards, 4 x (1 + 2), 1, 4 + 2
+    assert r["setup_taps"] >= 2 * 4 + 4 * 3 + 6
+    assert all(t >= 3 for t in r["taps"])                        # place, Matsuri, an action: a tap each at least
+    assert all(s >= 0 for s in r["screens"])
