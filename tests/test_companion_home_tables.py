@@ -157,3 +157,36 @@ def test_focus_ring_and_player_colours_stand_out_and_each_seat_has_its_symbol(se
         assert not errors, errors
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_izakaya_players_and_claim_discs_show_their_colours_symbol(server, browser, width):
+    """Tokyo Jutaku's Izakaya: the player list and every claim disc on the grid carry the symbol
+    the data gives the player's metro colour (red circle, blue square, green triangle, yellow diamond)."""
+    r = requests.post(server.url + "/api/tables", json={"game": "jutaku", "players": ["Aki", "Ben", "Cho", "Dai"],
+                                                        "options": {"mode": "izakaya"}}, timeout=10)
+    code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
+    for _ in range(80):               # bids and actions from the legal list, claiming while one is legal
+        t = requests.get(f"{server.url}/api/tables/{code}", headers=host, timeout=10).json()
+        if len(set(t["state"]["edges"].values())) == 4:
+            break
+        moves = requests.get(f"{server.url}/api/tables/{code}/legal", headers=host, timeout=10).json()["moves"]
+        move = next((m for m in moves if m["type"] == "claim"), moves[0])
+        assert requests.post(f"{server.url}/api/tables/{code}/moves", headers=host, timeout=10,
+                             json={"expected_seq": t["seq"], "move": move}).status_code == 200
+    edges = t["state"]["edges"]
+    assert len(set(edges.values())) == 4
+    ctx, page, errors = phone(browser, width)
+    try:
+        page.goto(f"{server.url}/t/{code}/board")
+        page.locator("#players .seat-mark").nth(3).wait_for(timeout=15_000)
+        marks = [page.locator("#players .seat-mark").nth(i).get_attribute("data-symbol") for i in range(4)]
+        assert marks == ["circle", "square", "triangle", "diamond"]
+        discs = page.locator("#grid svg [data-symbol]")
+        assert discs.count() == len(edges)
+        shapes = {discs.nth(i).evaluate("e => e.tagName + ':' + e.dataset.symbol") for i in range(discs.count())}
+        assert shapes == {"circle:circle", "polygon:square", "polygon:triangle", "polygon:diamond"}
+        no_sideways_scroll(page, width)
+        assert not errors, errors
+    finally:
+        ctx.close()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from flask import abort, jsonify, render_template
 
+from generator import symbols
+
 from ... import codes, jsonapi
 from ...errors import ApiError
 from ...openapi import error_responses
@@ -51,7 +53,9 @@ def board_data(data) -> dict:
         "districts": {d.id: {"name": d.name, "kanji": d.kanji, "hex": d.hex} for d in data.districts},
         "architects": {a.id: {"name": a.name, "hex": a.hex, "number": a.number} for a in data.architects},
         "drinks": {d.id: {"name": d.name, "hex": d.hex, "text": d.text, "when": d.when} for d in data.drinks},
-        "metro": {c.id: {"name": c.name, "hex": c.hex, "symbol": getattr(c, "symbol", None)}
+        "metro": {c.id: {"name": c.name, "hex": c.hex, "symbol": getattr(c, "symbol", None),
+                         # the printed symbol's outline in a unit circle (None: a circle), as the kit draws it
+                         "shape": symbols.unit(c.symbol) if getattr(c, "symbol", None) else None}
                   for c in data.izakaya.metro.colour},
         "coin": data.izakaya.coin,
     }

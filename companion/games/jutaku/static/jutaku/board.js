@@ -400,7 +400,10 @@
     for (const [k, p] of Object.entries(s.edges)) {
       const [a, b] = k.split("|").map((v) => v.split(",").map(Number));
       const cx = pad + ((a[0] + b[0]) / 2 + 0.5) * u, cy = pad + ((a[1] + b[1]) / 2 + 0.5) * u;
-      add("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, rx: 6, fill: B.metro[s.players[p].colour].hex, stroke: "#111" });
+      const m = B.metro[s.players[p].colour];       // the player's colour in its printed symbol's shape
+      if (m.shape) add("polygon", { points: m.shape.map(([x, y]) => (cx + 7.5 * x).toFixed(1) + "," + (cy + 7.5 * y).toFixed(1)).join(" "),
+                                    fill: m.hex, stroke: "#111", "stroke-width": 1.5, "data-symbol": m.symbol });
+      else add("circle", { cx, cy, r: 6.5, fill: m.hex, stroke: "#111", "stroke-width": 1.5, "data-symbol": m.symbol || "circle" });
     }
     wrap.replaceChildren(svg);
   }
