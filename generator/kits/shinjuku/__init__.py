@@ -6,6 +6,7 @@ sizes, boxes and colours come from layouts/shinjuku.toml (layout.py). One module
     map.py      the map's geometry (areas, slots, labels), before any drawing
     board.py    the map board                           cards.py    ward cards, front and back
     pieces.py   customers, tokens, stores, track        sheet.py    the end-game score sheet
+    reference.py  the rules reference card (a turn; wild cards, the end, the scoring)
     twin.py     the board twin: the map as one SVG with ids for the companion's board page
 
 `build_kit(data, ctx)` says what the kit holds; `render_component(data, kind, item_id)` draws the
@@ -20,6 +21,7 @@ from .cards import draw_ward_card, draw_ward_card_back
 from .layout import load_layout
 from .map import map_model
 from .pieces import piece_sections
+from .reference import FULL_RULES, draw_reference_back, draw_reference_front, reference_copies
 from .sheet import draw_score_sheet
 from .style import Palette
 from .twin import twin_svg
@@ -54,13 +56,18 @@ def build_kit(data: Shinjuku, ctx: KitContext) -> Kit:
         BoardSection("board", "map", "Tokyo map board", layout.board.size,
                      lambda canvas: draw_board(canvas, data, layout, model, ctx)),
         CardSection("ward-card", "Ward cards", card.size, ward_items, front, back),
+        CardSection("reference-card", "Rules reference cards (one per player)", card.size,
+                    (Item("reference", reference_copies(data, ctx), "Rules reference card"),),
+                    lambda canvas, item: draw_reference_front(canvas, data, layout, pal),
+                    lambda canvas, item: draw_reference_back(canvas, data, layout, pal)),
         *piece_sections(data, layout, pal),
         PageSection("score-sheet", "score-sheet", "Score sheet (end-game sets)",
                     lambda canvas, w, h: draw_score_sheet(canvas, w, h, data, layout, pal)),
     ]
     return Kit(GAME, data.name, tuple(sections), notes=(
-        f"Map board: {layout.board.size[0]:.0f} × {layout.board.size[1]:.0f} mm, tiled; glue the tiles "
-        "on card, matching the alignment marks.",
+        f"Map board: {layout.board.size[0]:.0f} × {layout.board.size[1]:.0f} mm; glue it on card (tiles: "
+        "edge on the dashed line, the registration ticks continuing across each seam).",
+        f"Rules: a reference card per player (in {GAME}-cards) sums up a turn and the scoring. {FULL_RULES}",
         "Customers go in a bag; tokens with a “2” count as two customers in scoring.",
         "Player pieces: cut the squares out; stack track pieces by colour.",
     ))

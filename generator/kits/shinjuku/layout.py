@@ -104,6 +104,14 @@ class Sheet:
 
 
 @dataclasses.dataclass(frozen=True)
+class Reference:
+    """The rules reference card (card-sized): its title and its text, shrunk to fit each side."""
+
+    title: TextStyle
+    text: TextStyle
+
+
+@dataclasses.dataclass(frozen=True)
 class WardColour:
     full: str
     tint: str
@@ -131,6 +139,7 @@ class Layout:
     card: Card
     tokens: Tokens
     sheet: Sheet
+    reference: Reference
     colours: Colours
 
 

@@ -92,6 +92,8 @@ def test_component_rows_match_the_data(kit, data):
     """Every (kind, id, copies) the kit prints is one of data.components(), and nothing is missing."""
     printed = Counter()
     for s in kit.sections:
+        if s.kind == "reference-card":      # the project's own player aid, not a component of the game
+            continue
         if isinstance(s, CardSection):
             for item in s.items:
                 printed[(s.kind, item.id)] += item.copies
@@ -323,3 +325,39 @@ def test_worked_example_scores_what_the_companion_scores(data):
     sets = sets_by_hand(counts, ex.bonus, max(points))
     best, _ = RULES(data).best_sets(counts, ex.bonus)
     assert sum(points[len(s)] for s in sets) == best
+
+
+# -- rules reference card and cover --------------------------------------------------------------------
+
+def _words(rec: Recorder) -> str:
+    return " ".join(" ".join(rec.texts()).split())
+
+
+def test_a_rules_reference_card_per_seat_with_the_turn_and_the_data_s_scoring(kit, data):
+    ref = section(kit, "reference-card")
+    assert sum(item.copies for item in ref.items) == data.players[1]
+    front, back = Recorder(), Recorder()
+    ref.draw_front(front, ref.items[0])
+    ref.draw_back(back, ref.items[0])
+    turn, scoring = _words(front), _words(back)
+    for action in ("Open store", "Expand track", "Upgrade", "Income", "Move customers"):
+        assert action in turn, action
+    assert f"Take {data.rules.actions_per_turn} different actions" in turn
+    assert f"Draw up to {data.rules.income_hand} cards" in turn
+    # Every set size and its points, as the data gives them (change the data, the card follows).
+    for size, points in data.scoring.set_points.items():
+        assert (f"{size} different: {points}" if int(size) > 1 else f"any other: {points}") in scoring
+    assert f"Any {data.rules.cards_as_wild} cards" in scoring and "Full rules" in scoring
+    # Nothing under 6 pt on either side.
+    assert min(c[3] for rec in (front, back) for c in rec.calls if c[0] == "text") >= 6
+
+
+def test_every_cover_says_where_the_full_rules_are(tmp_path):
+    import pypdf
+    from generator.build import BuildOptions, build
+    build(BuildOptions(out=tmp_path, games=("shinjuku",), formats=("pdf",), papers=("a4",)))
+    covers = sorted((tmp_path / "a4" / "shinjuku").glob("*.pdf"))
+    assert covers
+    for path in covers:
+        text = " ".join(pypdf.PdfReader(path).pages[0].extract_text().split())
+        assert "Full rules:" in text and "reference card" in text, path.name
