@@ -53,11 +53,14 @@ def test_a_50_mm_square_and_a_2_inch_ruler(out):
     with open_pdf(pdfs(out)[2]) as pdf:
         cover = pdf.pages[0]
         squares = [s for s in shapes(cover, "rects")
-                   if abs(s.w + s.width_line - 50) < 0.5 and abs(s.h + s.width_line - 50) < 0.5]
+                   if abs(s.w - s.width_line - 50) < 0.5 and abs(s.h - s.width_line - 50) < 0.5]
         assert len(squares) == 1
-        square = squares[0]   # outer edges of its outline: path plus half the line each side
-        assert square.w + square.width_line == pytest.approx(50.0, abs=TOL)
-        assert square.h + square.width_line == pytest.approx(50.0, abs=TOL)
+        square = squares[0]   # inside edges of its outline: path less half the line each side
+        assert square.width_line > 0.1
+        assert square.w - square.width_line == pytest.approx(50.0, abs=TOL)
+        assert square.h - square.width_line == pytest.approx(50.0, abs=TOL)
+        text = pypdf.PdfReader(pdfs(out)[2]).pages[0].extract_text()
+        assert "inside its line" in text      # the cover says which edge is 50 mm
         lines = shapes(cover, "lines")
         (base,) = [s for s in lines if s.h < 0.01 and 45 < s.w < 56]   # the ruler's base line
         assert base.w == pytest.approx(50.8, abs=TOL)
@@ -101,3 +104,29 @@ def test_a_long_checklist_stays_clear_of_the_scale_check(tmp_path):
         notes = cover.search("Second note.")
         assert len(last) == 1 and len(notes) == 1
         assert last[0]["bottom"] < heading_top and notes[0]["bottom"] < heading_top
+
+
+def test_the_header_names_everything_the_file_holds_without_cutting_it_short(out):
+    """A file of many sections lists them all in the header (wrapped), never ending in “…”."""
+    for path in pdfs(out):
+        text = pypdf.PdfReader(path).pages[0].extract_text()
+        head = text.split("How to print this file")[0]
+        assert "…" not in head, path.name
+    cards = pypdf.PdfReader(pdfs(out)[2]).pages[0].extract_text().split("How to print")[0]
+    assert "Test cards" in cards and "Test tokens" in cards
+
+
+def test_a_file_on_two_stocks_says_which_stock_is_for_what(tmp_path):
+    """Cards and tokens on different stocks in one file: each stock names its components."""
+    import dataclasses
+
+    kit = build_kit()
+    sections = tuple(dataclasses.replace(s, stock="thick board") if getattr(s, "shape", "") == "circle" else s
+                     for s in kit.sections)
+    build(BuildOptions(out=tmp_path, formats=("pdf",), papers=("a4",)),
+          kits={GAME: dataclasses.replace(kit, sections=sections)})
+    path = tmp_path / "a4" / GAME / f"{GAME}-cards-a4.pdf"
+    text = " ".join(pypdf.PdfReader(path).pages[0].extract_text().split())
+    stock = text.split("Stock:")[1].split("Cards:")[0]
+    assert "thick board for Test tokens" in stock, stock
+    assert "for Test cards" in stock and "Test tokens" not in stock.split("thick board")[0], stock

@@ -132,6 +132,7 @@ def _tile_page(section: BoardSection, paper: tuple[float, float], layout: Layout
                         canvas.reuse(key, (0, 0) + section.size, faces.draw(key, section.draw))
             if not single:
                 _guides(canvas, plan, row, col, layout, ink_saver)
+                _registration(canvas, plan, row, col)
         crop_marks(canvas, xs, ys, (ox, oy, pw, ph), paper, layout.margin, layout.sheets.crop_marks)
         _band_label(canvas, label, paper, layout, (ox, oy, pw, ph))
 
@@ -163,6 +164,31 @@ def _guides(canvas: Canvas, plan: TilePlan, row: int, col: int, layout: Layout, 
             canvas.line(0, th - ov, tw, th - ov, line)
             with canvas.frame(end / 2, th - ov / 2):
                 _note(canvas, f"glue {below} here: its top edge on the dashed line", end, ov, note_box)
+
+
+REG_AT = (0.15, 0.85)   # where the registration ticks cross a seam, as fractions of the tile's side
+REG_REACH = 4.0         # mm each tick reaches either side of the seam
+REG_STYLE = Style(stroke="#222222", width=0.25)
+
+
+def _registration(canvas: Canvas, plan: TilePlan, row: int, col: int) -> None:
+    """Registration ticks across each seam, drawn on both tiles at the same board positions: on a
+    tile with a glue strip they cross its guide line; on the tile glued over it they start at its
+    cut edge. Laid right, each tick runs on straight across the seam."""
+    tw, th = plan.tile
+    ov = plan.overlap
+    with canvas.group(None, role="registration"):
+        for f in REG_AT:
+            if col < plan.cols - 1:
+                canvas.line(tw - ov - REG_REACH, th * f, tw - ov + REG_REACH, th * f, REG_STYLE)
+                canvas.circle(tw - ov, th * f, 0.8, REG_STYLE)
+            if col > 0:
+                canvas.line(0, th * f, REG_REACH, th * f, REG_STYLE)
+            if row < plan.rows - 1:
+                canvas.line(tw * f, th - ov - REG_REACH, tw * f, th - ov + REG_REACH, REG_STYLE)
+                canvas.circle(tw * f, th - ov, 0.8, REG_STYLE)
+            if row > 0:
+                canvas.line(tw * f, 0, tw * f, REG_REACH, REG_STYLE)
 
 
 def _note(canvas: Canvas, text: str, length: float, strip: float, box: Style) -> None:

@@ -12,16 +12,20 @@ from ..draw import Canvas, Style
 INCH = 25.4
 
 
+SQUARE_LINE = 0.3   # mm, the square's outline
+
+
 def square(canvas: Canvas, x: float, y: float, side: float, ink_saver: bool) -> None:
-    """A `side` mm square (outer edges of its outline exactly `side` apart) with its size inside."""
-    line = 0.3
+    """A square whose outline's inside edges are exactly `side` mm apart (the box x, y, side, side;
+    the line lies outside it), with its size inside: a ruler is laid along the inside edge."""
+    line = SQUARE_LINE
     fill = None if ink_saver else "#eef2f7"
     with canvas.group("calibration-square", size=f"{side:g}mm"):
-        # The stroke is centred on the path: inset by half its width so the outside measures `side`.
-        canvas.rect(x + line / 2, y + line / 2, side - line, side - line,
+        # The stroke is centred on the path: outset by half its width so the inside measures `side`.
+        canvas.rect(x - line / 2, y - line / 2, side + line, side + line,
                     Style(fill=fill, stroke="#000000", width=line))
         canvas.text(x + side / 2, y + side / 2 - 1, f"{side:g} mm", 14, font="bold", anchor="middle")
-        canvas.text(x + side / 2, y + side / 2 + 5, "measure me", 8, anchor="middle", fill="#444444")
+        canvas.text(x + side / 2, y + side / 2 + 5, "inside the line", 8, anchor="middle", fill="#444444")
 
 
 def ruler(canvas: Canvas, x: float, y: float, inches: int) -> float:

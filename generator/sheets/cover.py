@@ -65,7 +65,7 @@ def _words(canvas: Canvas, facts: CoverFacts, rows: list[ChecklistRow], notes: t
     y = _header(canvas, facts, m, width, options.ink_saver)
 
     y = _heading(canvas, "How to print this file", m, y + 9 * scale, width)
-    for line in _instructions(facts, options):
+    for line in _instructions(facts, options, rows):
         y = _bullet(canvas, line, m, y, width, 9.0 * scale)
 
     y = _heading(canvas, "What the kit contains", m, y + 7 * scale, width)
@@ -78,8 +78,17 @@ def _words(canvas: Canvas, facts: CoverFacts, rows: list[ChecklistRow], notes: t
     return y
 
 
+SUB_PT = 9.5          # the header's second line: file, paper and what the file holds
+SUB_LINES = 3         # at most; a longer list of contents wraps rather than running off the page
+
+
 def _header(canvas: Canvas, facts: CoverFacts, x: float, width: float, ink_saver: bool) -> float:
-    top, height = x - 2.0, 20.0
+    paper = facts.sheet or facts.paper
+    sub = wrap(f"{facts.file} · {paper.name} ({paper.detail}) · {facts.title}", width - 10, SUB_PT)
+    if len(sub) > SUB_LINES:
+        sub = sub[:SUB_LINES - 1] + [ellipsize(" ".join(sub[SUB_LINES - 1:]), width - 10, SUB_PT)]
+    step = SUB_PT * PT * 1.3
+    top, height = x - 2.0, 20.0 + (len(sub) - 1) * step
     if ink_saver:
         canvas.rect(x, top, width, height, Style(stroke=INK, width=0.5), radius=2)
         colour, soft = INK, "#333333"
@@ -88,16 +97,21 @@ def _header(canvas: Canvas, facts: CoverFacts, x: float, width: float, ink_saver
         colour, soft = "#ffffff", "#d5dcea"
     canvas.text(x + 5, top + 9.5, facts.kit_name, 20, font="bold", fill=colour)
     canvas.text(x + width - 5, top + 9.5, "print-and-play kit", 11, anchor="end", fill=soft)
-    paper = facts.sheet or facts.paper
-    sub = f"{facts.file} · {paper.name} ({paper.detail}) · {facts.title}"
-    canvas.text(x + 5, top + 16, ellipsize(sub, width - 10, 9.5), 9.5, fill=soft)
+    for i, line in enumerate(sub):
+        canvas.text(x + 5, top + 16 + i * step, line, SUB_PT, fill=soft)
     return top + height
 
 
-def _instructions(facts: CoverFacts, options: SheetOptions) -> list[str]:
+def _listing(titles: list[str]) -> str:
+    """“A”, “A and B”, “A, B and C”."""
+    names = titles
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _instructions(facts: CoverFacts, options: SheetOptions, rows: list[ChecklistRow]) -> list[str]:
     paper = facts.sheet or facts.paper
-    lines = ["Print at 100 % / Actual size, never “Fit to page” or “Shrink”. Measure the square "
-             "and the ruler at the bottom of this page before you cut: 50 mm and 2 inches.",
+    lines = ["Print at 100 % / Actual size, never “Fit to page” or “Shrink”. Measure the square at "
+             "the bottom of this page inside its line (50 mm) and the ruler (2 inches) before you cut.",
              f"Paper: {paper.name} ({paper.detail})."
              + (" Have it printed at a copy shop; print this first page at home." if facts.sheet else "")]
     if facts.duplex:
@@ -106,8 +120,14 @@ def _instructions(facts: CoverFacts, options: SheetOptions) -> list[str]:
                      f"of fronts. Hold a printed sheet against a light to check the backs line up.")
     else:
         lines.append("Single-sided.")
-    if facts.stocks:
-        lines.append("Stock: " + "; ".join(facts.stocks) + ".")
+    if len(facts.stocks) > 1:
+        # Say which stock is for what: the components of this file, grouped by stock.
+        mine = [row for row in rows if row.file == facts.file]
+        lines.append("Stock: " + "; ".join(
+            f"{stock} for " + _listing([row.title for row in mine if row.stock == stock])
+            for stock in facts.stocks) + ".")
+    elif facts.stocks:
+        lines.append("Stock: " + facts.stocks[0] + ".")
     if facts.tiled:
         lines.append("Boards larger than a page come as tiles: page 2 shows how to cut them and "
                      "glue them into one board.")
@@ -201,7 +221,8 @@ def _scale_check(canvas: Canvas, layout: Layout, x: float, bottom: float, width:
     square(canvas, x, top, side, ink_saver)
     rx = x + side + 12
     ruler(canvas, rx, bottom - 24, c.ruler_inches)
-    lines = wrap("If the square is not 50 mm or the ruler not 2 inches, your printer scaled the page: "
-                 "choose “Actual size” / 100 % and print again.", width - side - 12, 8.5)
+    lines = wrap(f"Measure the square inside its line: {side:g} mm. If it is not, or the ruler is not "
+                 f"{c.ruler_inches} inches, your printer scaled the page: choose “Actual size” / 100 % "
+                 "and print again.", width - side - 12, 8.5)
     for i, line in enumerate(lines):
         canvas.text(rx, bottom - 14 + i * 4, line, 8.5)
