@@ -208,7 +208,6 @@ class Game:
         self.browser, self.server, self.services = browser, server, services
         self.n, self.mode, self.seed, self.max_turns = players, mode, seed, turns
         self.game = services.games["shinjuku"]
-        self.rules = self.game.rules if hasattr(self.game, "rules") else None
         self.choose = playout.choose
         self.rng = random.Random(seed)
         self.tally = Tally()
@@ -380,21 +379,13 @@ class Game:
         self.synced(phone)
 
     # ---- the fields of each move ----
-    def ward_name(self, w: str) -> str:
-        return self.ix.ward_name(w) if hasattr(self.ix, "ward_name") else self.board["wards"][w]["name"]
-
     def fill_fields(self, phone: Phone, m: dict) -> None:
         t = m["type"]
         page = phone.page
-        wn = self.wname
-        if t != "deal-hand":
-            who = self.section(page, r"^\s*who\b")
-            if who is not None and not self.pressed(who, NAMES[m["player"]]):
-                self.must(self.tap_named(phone, who, NAMES[m["player"]]), f"player {NAMES[m['player']]}")
+        who = self.section(page, r"^\s*who\b")          # whose move (shown when it is not obvious)
+        if who is not None and m.get("player") is not None and not self.pressed(who, NAMES[m["player"]]):
+            self.must(self.tap_named(phone, who, NAMES[m["player"]]), f"player {NAMES[m['player']]}")
         if t == "deal-hand":
-            who = self.section(page, r"^\s*who\b")
-            if who is not None and not self.pressed(who, NAMES[m["player"]]):
-                self.must(self.tap_named(phone, who, NAMES[m["player"]]), f"player {NAMES[m['player']]}")
             self.cards(phone, r"dealt|hand", m["cards"])
         elif t == "seed-ward":
             self.ward(phone, r"ward|card", m["ward"])
@@ -448,7 +439,6 @@ class Game:
             self.path(phone, m["path"])
         else:
             raise DeadEnd(f"unknown move {t}")
-        del wn
 
     def must(self, value, what: str):
         if value is None or value is False:
@@ -567,7 +557,7 @@ class Game:
     # ---- the game ----
     def play(self) -> dict:
         from companion.games.shinjuku.web import board_data
-        self.ix = self.game.rules.ix if self.rules is not None else None
+        self.ix = self.game.rules.ix
         self.board = board_data(self.game.data)
         self.wards = {w["id"]: w for w in self.board["wards"]}
         box = Box(self.ix, random.Random(self.seed * 7919 + 1)) if self.mode == "table" else None
@@ -595,8 +585,6 @@ class Game:
         seconds = time.perf_counter() - t0
         errors = [e for ph in self.phones for e in ph.errors]
         turns = [k for k in self.tally.taps if k != "setup"]
-        if self.max_turns is not None and not self.ended and turns:
-            pass
         return {"code": self.code, "turns": len(turns), "ended": self.ended, "moves": self.moves,
                 "setup_taps": self.tally.taps["setup"], "setup_screens": self.tally.scroll_px["setup"] / HEIGHT,
                 "taps": [self.tally.taps[k] for k in turns],
@@ -761,9 +749,10 @@ def main(argv=None) -> int:
     rows = []
     picked = [GAMES[int(k) - 1] for k in args.games.split(",")]
     with companion_server() as (server, services), chromium() as browser:
-        for k, (name, n, mode) in enumerate(picked):
-            try:
-                r = play_game(browser, server, services, n, mode, args.seed * 100 + k, turns, log)
+        for name, n, mode in picked:
+            try:                                   # each game its own seed, whichever games are picked
+                r = play_game(browser, server, services, n, mode, args.seed * 100 + GAMES.index((name, n, mode)),
+                              turns, log)
             except Exception as exc:  # noqa: BLE001 - a page the driver cannot use: say so, go on
                 r = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0][:300]}"}
             rows.append((name, n, mode, r))
