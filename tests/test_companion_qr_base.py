@@ -42,7 +42,7 @@ def test_which_addresses_a_phone_cannot_open(url, bad):
     assert lan.unreachable(url) is bad
 
 
-def test_the_companion_option_makes_the_mdns_name_its_base(monkeypatch):
+def test_the_mdns_name_options():
     from companion import __main__ as main
     args = main.parse_args(["--lan", "--mdns-name", "games"])
     assert args.lan and args.mdns_name == "games" and not args.no_mdns
