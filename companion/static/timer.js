@@ -39,13 +39,16 @@
       this.root = root; this.link = link;
       this.table = null; this.focus = null; this.faces = new Map(); this.asked = null;
       this.rung = new Set(); this.seenRunning = new Set();
-      this.sound = el("div", { class: "tm-sound", hidden: true },
+      // the prompt sits at the top of the page (a game page keeps its timers folded at the bottom)
+      this.sound = el("div", { class: "tm-sound", role: "alert", hidden: true },
         el("button", { type: "button", class: "wide", onclick: () => { tk.alarm.unlock(); this.renderSound(); } },
-          "🔔 Tap to enable sound"),
+          "Tap to enable sound"),
         el("p", { class: "small muted", style: "margin:.3rem 0 0" }, "A timer is running: this phone rings when it runs out only after a tap."));
       this.list = el("div", { class: "tm-list" });
       this.msg = el("div", { class: "msg", role: "status" });
-      root.append(this.sound, this.list, this.msg, this.form());
+      const main = document.querySelector("main");
+      if (main && !document.querySelector(".tm-sound")) main.prepend(this.sound); else root.append(this.sound);
+      root.append(this.list, this.msg, this.form());
       this.tick = this.tick.bind(this);
       requestAnimationFrame(this.tick);
     }
