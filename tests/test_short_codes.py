@@ -115,6 +115,10 @@ def test_an_unknown_or_misshaped_code_is_answered_clearly(client, targets):
     r = client.get("/q", query_string={"code": "AB"})
     assert r.status_code == 404 and "has 5, like" in r.get_data(as_text=True)
     assert client.get("/q").status_code == 200
+    # the join page and the page of a misread QR code lead to the field
+    assert 'href="/q"' in client.get("/join").get_data(as_text=True)
+    missing = client.get("/q/shinjuku/ward/nowhere")
+    assert missing.status_code == 404 and 'action="/q"' in missing.get_data(as_text=True)
 
 
 CHROMIUM = "/usr/bin/chromium"
