@@ -107,9 +107,9 @@ LOOKUP = textwrap.dedent("""
 
 def _in_netns(tmp_path, extra: str, addr: str) -> dict:
     unshare = shutil.which("unshare")
-    if unshare is None or os.geteuid() != 0:
-        pytest.skip("needs root and unshare to make a network namespace: mDNS is tested only there, "
-                    "never on this machine's network")
+    if unshare is None or shutil.which("ip") is None or os.geteuid() != 0:
+        pytest.skip("needs root, unshare and ip (iproute2) to make a network namespace: mDNS is tested "
+                    "only there, never on this machine's network")
     script = tmp_path / "lookup.py"
     script.write_text(LOOKUP.replace("ADDR", addr))
     cmd = NETNS.format(extra=extra, python=sys.executable, script=f"{script} {tmp_path / 'data'}")
