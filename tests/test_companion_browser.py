@@ -195,6 +195,8 @@ def test_turn_cue_and_undo_notice_on_the_other_phones(tmp_path, browser):
         (hctx, host, _), (actx, aki, _), (bctx, ben, _) = phones
         try:
             host.goto(s.url + "/new/counter")
+            host.locator("#p0").fill("Aki")              # (a blank name is "Player 1")
+            host.locator("#p1").fill("Ben")
             host.get_by_role("button", name="Start the table").click()
             host.wait_for_url(re.compile(r"/t/[0-9A-Z]{8}$"))
             code = host.url.rsplit("/", 1)[1]
