@@ -51,3 +51,29 @@ def test_the_measure_sees_the_kit_text(kit_pdfs):
     for pdf in pdfs:
         sizes = [size for _, size, _ in spans(pdf)]
         assert len(sizes) > 5, f"{pdf.name}: only {len(sizes)} text spans found"
+
+
+def test_every_cover_says_where_the_rules_are_and_the_summary_is_in_the_kit(kit_pdfs):
+    """Rules in the kit: each cover names the file holding the kit's own rules reference (which
+    does hold it) and where the full rules are."""
+    import re
+
+    game, pdfs = kit_pdfs
+    covers = 0
+    for pdf in pdfs:
+        with pymupdf.open(str(pdf)) as doc:
+            cover = " ".join(doc[0].get_text().split())
+        if "What the kit contains" not in cover:
+            continue          # a calibration sheet, not a part of the kit: it has no cover
+        covers += 1
+        assert "Full rules:" in cover, pdf.name
+        named = re.search(r"Rules: the (rules reference cards?|reference cards|rules summary)[^(]*\(([^)]*?)"
+                          r"(?:, )?in ([\w-]+)\)", cover)
+        assert named, f"{pdf.name}: the cover names no rules reference in the kit"
+        paper = pdf.parent.parent.name            # output/<paper>/<game>/…
+        holder = pdf.parent / f"{named.group(3)}-{paper}.pdf"
+        assert holder.exists(), f"{pdf.name} points at {holder.name}"
+        with pymupdf.open(str(holder)) as doc:
+            text = " ".join(" ".join(page.get_text() for page in doc).split()).lower()
+        assert ("reference" in text or "summary" in text) and "scor" in text, holder.name
+    assert covers >= 2, f"{game}: {covers} covers"

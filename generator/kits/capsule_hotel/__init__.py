@@ -141,4 +141,7 @@ def build_kit(data: CapsuleHotel, ctx: KitContext) -> Kit:
         "Pads: a player ledger per player and a map sheet per game; print more as needed.",
         "Bonus dice: fold the six-sided net; roll an ordinary d4 and d8 with the roll table, or let "
         "the companion roll.",
+        f"Rules: the rules summary (English, in {GAME}-sheets) sums up a round and the scoring. Full "
+        "rules: the published Tokyo Capsule Hotel rulebook (Italian). The companion keeps the ledgers "
+        "and checks every purchase.",
     ), not_printed=not_printed)

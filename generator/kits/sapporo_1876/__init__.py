@@ -84,8 +84,10 @@ def build_kit(data: Sapporo, ctx: KitContext) -> Kit:
     ]
     b = layout.main_board
     return Kit(GAME, data.name, tuple(sections), notes=(
-        f"Main board: {b.size[0]:.0f} × {b.size[1]:.0f} mm, tiled; glue the tiles on card, matching the "
-        "alignment marks.",
+        f"Main board: {b.size[0]:.0f} × {b.size[1]:.0f} mm; glue it on card (tiles: edge on the dashed "
+        "line, the registration ticks continuing across each seam).",
+        f"Rules: the rules reference card (in {GAME}-sheets) sums up a turn and the scoring. Full rules: "
+        "the published Sapporo 1876 rulebook. The companion checks every move and scores the game.",
         "Tiles: print double-sided; the back carries the QR code of the tile's page in the companion.",
         "Workers: black round, white square. The supply of banknotes and resources is not limited: "
         "coins or spare tokens can stand in.",

@@ -135,7 +135,11 @@ def build_kit(data, ctx: KitContext) -> Kit:
         f"{total_tiles} tiles on {n_sheets} sheets.",
         "Cards and ability tiles are double-sided: ability tiles show the unused face in front, "
         "the used face on the back.",
-        "Harbour strip: tiled over pages; glue the pieces matching the marks.",
+        "Harbour strip: glue it on card (tiles: edge on the dashed line, the registration ticks "
+        "continuing across each seam).",
+        f"Rules: the rules reference card (in {GAME}-cards) sums up a turn and the scoring. Full rules: "
+        "the Copenhagen rules (Board Game Arena's game help). The companion checks every move and "
+        "scores the game.",
     ))
 
 

@@ -67,7 +67,8 @@ def build_kit(data: Shinjuku, ctx: KitContext) -> Kit:
     return Kit(GAME, data.name, tuple(sections), notes=(
         f"Map board: {layout.board.size[0]:.0f} × {layout.board.size[1]:.0f} mm; glue it on card (tiles: "
         "edge on the dashed line, the registration ticks continuing across each seam).",
-        f"Rules: a reference card per player (in {GAME}-cards) sums up a turn and the scoring. {FULL_RULES}",
+        f"Rules: the rules reference cards (one per player, in {GAME}-cards) sum up a turn and the "
+        f"scoring. {FULL_RULES}",
         "Customers go in a bag; tokens with a “2” count as two customers in scoring.",
         "Player pieces: cut the squares out; stack track pieces by colour.",
     ))
