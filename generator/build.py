@@ -162,8 +162,9 @@ def _double_sided(kit: Kit) -> list[CardSection]:
 
 def write_print_shop(kit: Kit, folder: Path, layout, faces: FaceCache) -> list[tuple[Path, str, str, str]]:
     """One PNG per card face, at PRINT_SHOP_DPI with PRINT_SHOP_BLEED of art mirrored past each
-    trim, numbered in print order (0001-front.png, 0001-back.png, 0002-front.png, …) so a
-    print-on-demand shop's upload pairs each front with its back. Returns (path, kind, id, side)."""
+    trim, numbered in print order (0001-1-front.png, 0001-2-back.png, 0002-1-front.png, …: sorted
+    by name, as a print-on-demand shop's upload takes them, each front comes just before its back).
+    Returns (path, kind, id, side)."""
     from .draw.png import PngCanvas
 
     _make_dir(folder)
@@ -177,7 +178,7 @@ def write_print_shop(kit: Kit, folder: Path, layout, faces: FaceCache) -> list[t
             for item in section.items:
                 for _ in range(item.copies):
                     n += 1
-                    for side, draw in (("front", section.draw_front), ("back", section.draw_back)):
+                    for order, side, draw in ((1, "front", section.draw_front), (2, "back", section.draw_back)):
                         key = f"{section.kind}/{item.id}/{side}"
                         if key not in rendered:
                             canvas = PngCanvas(w + 2 * b, h + 2 * b, dpi=PRINT_SHOP_DPI)
@@ -187,7 +188,7 @@ def write_print_shop(kit: Kit, folder: Path, layout, faces: FaceCache) -> list[t
                             buffer = io.BytesIO()
                             canvas.image().save(buffer, format="PNG", dpi=(PRINT_SHOP_DPI, PRINT_SHOP_DPI))
                             rendered[key] = buffer.getvalue()
-                        path = folder / f"{n:04d}-{side}.png"
+                        path = folder / f"{n:04d}-{order}-{side}.png"
                         if not path.is_file() or path.read_bytes() != rendered[key]:
                             path.write_bytes(rendered[key])
                         written.append((path, section.kind, item.id, side))
