@@ -110,7 +110,7 @@ def test_your_tables_name_the_game_players_turn_and_last_move(server, browser, w
         page.goto(f"{server.url}/t/{code}")
         page.locator("#seat-buttons button", has_text="Ben").click()
         page.goto(server.url + "/")
-        entry = page.locator(f"#my-tables li[data-code={code}]")
+        entry = page.locator(f"#my-tables li[data-code=\"{code}\"]")
         entry.locator(".table-state", has_text="last move").wait_for(timeout=10_000)
         text = entry.inner_text()
         assert text.startswith("Shinjuku ") and f"{code[:4]}-{code[4:]}" in text
