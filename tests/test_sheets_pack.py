@@ -18,7 +18,7 @@ from generator.sheets import impose
 from generator.sheets.marks import trim_mark_lines
 from generator.sheets.pack import plan_bands, sheet_marks
 from pdf_measure import MARGIN, ink_in_margin, open_pdf, shapes, svg_components, svg_tree
-from synthetic_kit import (CARD_IDS, GAME, PIECES, STICKERS, build_kit, build_pieces_kit,
+from synthetic_kit import (CARD_IDS, GAME, PIECE_STOCK, PIECES, STICKERS, build_kit, build_pieces_kit,
                            piece_front, pieces_section)
 
 LAYOUT = load_layout()
@@ -244,7 +244,11 @@ def test_any_pieces_pack_inside_the_margin_apart_and_clear_of_marks(specs, paper
             assert not any(overlaps(box, t, -0.05) for t in boxes + captions)
         order += [band.section.kind for band in sheet]
     assert printed == Counter({s.kind: s.items[0].copies for s in sections})
-    assert order == sorted(order, key=lambda k: int(k.split("-")[1]))   # kit order kept
+    if order != sorted(order, key=lambda k: int(k.split("-")[1])):
+        # Out of kit order only when that saves a sheet.
+        from generator.sheets.pack import _flow
+        assert len(sheets) < min(len(_flow(sections, (page_w, page_h), LAYOUT, keep_whole=w))
+                                 for w in (True, False))
 
 
 def test_a_sheet_full_of_small_rectangles_keeps_its_page_label(tmp_path):
@@ -262,3 +266,30 @@ def test_a_sheet_full_of_small_rectangles_keeps_its_page_label(tmp_path):
     assert "Small tiles, continued" in second and "Chits · 10 pieces" in second
     for page in (2, 3):
         assert ink_in_margin(path, page) == [], page
+
+
+def test_first_fit_packs_sections_whole_onto_fewer_sheets_than_kit_order():
+    """Small sections of several kinds tuck under the bands of earlier sheets instead of starting new
+    ones: here the kit's order needs a fifth sheet (kept whole or flowing), tallest-first needs four."""
+    from generator.sheets.pack import _flow
+
+    secs = [pieces_section("house", "Houses", (15.0, 15.0), "rect", 20, PIECE_STOCK),
+            pieces_section("card", "Cards", (63.0, 88.0), "rect", 23, PIECE_STOCK),
+            pieces_section("hut", "Huts", (15.0, 15.0), "rect", 9, PIECE_STOCK),
+            pieces_section("coin", "Coins", (20.0, 20.0), "circle", 19, PIECE_STOCK)]
+    paper = PAPER_MM["letter"]
+    kit_order = min(len(_flow(secs, paper, LAYOUT, keep_whole=True)),
+                    len(_flow(secs, paper, LAYOUT, keep_whole=False)))
+    sheets = plan_bands(secs, paper, LAYOUT)
+    assert len(sheets) < kit_order
+    placed = Counter(band.section.kind for sheet in sheets for band in sheet for _ in band.slots)
+    assert placed == {"house": 20, "card": 23, "hut": 9, "coin": 19}
+    # Small sections stay whole (one band each); every band inside the margin, none overlapping.
+    assert Counter(band.section.kind for sheet in sheets for band in sheet)["house"] == 1
+    for sheet in sheets:
+        boxes = [box for band in sheet for box in band.trims]
+        for box in boxes:
+            assert box[0] >= MARGIN - TOL and box[1] >= MARGIN - TOL
+            assert box[0] + box[2] <= paper[0] - MARGIN + TOL and box[1] + box[3] <= paper[1] - MARGIN + TOL
+        for i, a in enumerate(boxes):
+            assert not any(overlaps(a, b) for b in boxes[i + 1:])

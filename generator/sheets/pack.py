@@ -71,11 +71,76 @@ def _room(section: CardSection, layout: Layout) -> tuple[float, float]:
 
 def plan_bands(sections: list[CardSection], paper: tuple[float, float],
                layout: Layout) -> list[list[Band]]:
-    """The sheets, each a list of bands, top to bottom: sections kept whole where that costs no
-    sheet, else flowing row by row from one sheet to the next."""
-    whole = _flow(sections, paper, layout, keep_whole=True)
-    flowing = _flow(sections, paper, layout, keep_whole=False)
-    return whole if len(whole) <= len(flowing) else flowing
+    """The sheets, each a list of bands, top to bottom: the fewest sheets of three plans (kit order
+    with sections kept whole where that costs no sheet; kit order flowing row by row; sections
+    tallest first, each into the first sheet with room for it whole), the earlier one on a tie."""
+    plans = [_flow(sections, paper, layout, keep_whole=True),
+             _flow(sections, paper, layout, keep_whole=False),
+             _first_fit(sections, paper, layout)]
+    return min((plan for plan in plans if plan), key=len)
+
+
+def _first_fit(sections: list[CardSection], paper: tuple[float, float], layout: Layout) -> list[list[Band]]:
+    """First fit decreasing: each section whole, tallest band first, under the bands of the first
+    sheet with room for it (a new sheet when none has). A section too large for one sheet fills
+    fresh sheets row by row, its last rows open to the sections after it."""
+    m = layout.margin
+    p = layout.sheets.packing
+    limit = paper[1] - m
+    sheets: list[list[Band]] = []
+    ends: list[float] = []                     # where the next band's caption strip may start
+
+    def rows_from(y: float, section: CardSection, h: float, gap: float) -> int:
+        around, edge = _room(section, layout)
+        return math.floor((limit - edge - (y + p.caption + around) + gap) / (h + gap) + 1e-9)
+
+    def place(n: int, section: CardSection, grid: Grid, chunk: list, rows: int, first: bool,
+              last: bool, total: int) -> None:
+        around, _ = _room(section, layout)
+        cols, (w, h), gap = grid.cols, grid.cell, grid.gap
+        top = ends[n] + p.caption + around
+        slots = tuple((item, i // cols, i % cols) for i, item in enumerate(chunk))
+        caption, size = _caption(section, len(chunk), total, first, last,
+                                 paper[0] - m - 0.3 - grid.origin[0], p.caption_size)
+        em = size * PT
+        at = (grid.origin[0], top - around - p.caption / 2 + (ASCENT - DESCENT) / 2 * em)
+        sheets[n].append(Band(section, Grid(cols, rows, (w, h), gap, (grid.origin[0], top)), slots,
+                              caption, at, size))
+        ends[n] = top + rows * h + (rows - 1) * gap + around
+
+    def new_sheet() -> int:
+        sheets.append([])
+        ends.append(m)
+        return len(sheets) - 1
+
+    grids = {id(s): card_grid(s, paper, layout) for s in sections}
+
+    def height(section: CardSection) -> float:
+        g = grids[id(section)]
+        rows = math.ceil(sum(i.copies for i in section.items) / g.cols)
+        return rows * (g.cell[1] + g.gap)
+
+    for section in sorted(sections, key=height, reverse=True):
+        grid = grids[id(section)]
+        cols, (_, h), gap = grid.cols, grid.cell, grid.gap
+        prints = [item for item in section.items for _ in range(item.copies)]
+        needed = math.ceil(len(prints) / cols)
+        target = next((n for n in range(len(sheets)) if rows_from(ends[n], section, h, gap) >= needed), None)
+        if target is None and rows_from(m, section, h, gap) >= needed:
+            target = new_sheet()
+        if target is not None:
+            place(target, section, grid, prints, needed, True, True, len(prints))
+            continue
+        done = 0
+        while done < len(prints):          # larger than a sheet: row by row over fresh sheets
+            n = new_sheet()
+            rows = min(rows_from(m, section, h, gap), math.ceil((len(prints) - done) / cols))
+            if rows < 1:
+                return []                  # no room for a caption and a row: the flows handle it
+            chunk = prints[done:done + rows * cols]
+            place(n, section, grid, chunk, rows, done == 0, done + len(chunk) == len(prints), len(prints))
+            done += len(chunk)
+    return sheets
 
 
 def _flow(sections: list[CardSection], paper: tuple[float, float], layout: Layout,
