@@ -134,6 +134,12 @@ def run_clients(port: int, moves: list[dict], clients: int, seconds: float):
     return latencies, counts, elapsed, longest
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
@@ -213,7 +219,9 @@ def main(argv=None) -> int:
         proc = start_server(port, data, args.threads)
         try:
             run_clients(port, moves, args.clients, 2)            # warm-up
+            cpu0 = process_cpu(proc.pid)
             latencies, counts, elapsed, _ = run_clients(port, moves, args.clients, args.seconds)
+            server_cpu = process_cpu(proc.pid) - cpu0
             proc, events, cold, warm = long_log_read(port, data, args.threads, proc, moves)
             undo_s, deep_read, deep_seq = deep_undo(port, args.undo_levels)
         finally:
@@ -226,6 +234,8 @@ def main(argv=None) -> int:
     print(f"game: Shinjuku, {len(moves)} legal moves per game (seeded playout), "
           f"{counts['tables']} tables played")
     print(f"accepted moves: {counts['accepted']} ({rate:.0f}/s), rejected: {counts['rejected']}")
+    print(f"server CPU per accepted move: {server_cpu / max(1, counts['accepted']) * 1000:.2f} ms "
+          f"({server_cpu / elapsed * 100:.0f} % of one core)")
     print(f"latency per move: p50 {statistics.median(ms):.1f} ms, p90 {pct(ms, 90):.1f} ms, "
           f"p99 {pct(ms, 99):.1f} ms, max {max(ms):.1f} ms")
     print(f"long log: a table with {events} events read after a restart in {cold * 1000:.1f} ms "

@@ -47,8 +47,9 @@ def refuse_foreign_origin():
 
 
 def add_headers(response):
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
+    headers = response.headers
+    present = {name.lower() for name in headers.keys()}      # (one pass; setdefault scans per name)
+    headers.extend([(name, value) for name, value in HEADERS.items() if name.lower() not in present])
     return response
 
 

@@ -413,6 +413,16 @@ class Tx:
         self.conn.execute("INSERT INTO events (code, seq, kind, body, at_ms) VALUES (?,?,?,?,?)",
                           (code, seq, kind, _text(body), at_ms))
 
+    def seq_and_remembered(self, code: str, key: str | None) -> tuple[int, Remembered | None]:
+        """The table's seq and what `key` remembers, in one query (a write's first look)."""
+        if not key:
+            return self.seq(code), None
+        r = self.conn.execute(
+            "SELECT (SELECT coalesce(max(seq), 0) FROM events WHERE code = ?), i.request, i.status, "
+            "i.response FROM (SELECT 1) LEFT JOIN idempotency i ON i.scope = ? AND i.key = ?",
+            (code, code, key)).fetchone()
+        return r[0], (Remembered(r[1], r[2], _load(r[3]), r[3]) if r[1] is not None else None)
+
     # idempotency
     def remembered(self, scope: str, key: str) -> Remembered | None:
         r = self.conn.execute("SELECT request, status, response FROM idempotency WHERE scope = ? "

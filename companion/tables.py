@@ -128,6 +128,7 @@ class Tables:
         self._due: dict[str, int] = {}
         self._tokens: dict[str, dict[str, Who]] = {}     # code -> {token hash: HOST | seat}
         self._rows: dict[str, TableRow] = {}              # tables never change once created
+        self._heads: dict[str, int] = {}                  # code -> latest seq this process has seen
         store.on_lost = self._forget_all
 
     # -- who is asking ------------------------------------------------------------------------------
@@ -156,6 +157,7 @@ class Tables:
             table = self._table(tx, code)
             view = self._view(tx, table, tx.seq(code))
             seats = tx.seats(code)
+        self._see_head(code, view.seq)
         return self._public(table, view, viewer, seats)
 
     def state(self, code: str) -> tuple[TableRow, Any]:
@@ -272,6 +274,7 @@ class Tables:
             except sqlite3.IntegrityError:
                 continue  # that code was taken (40 random bits: practically never)
             self._remember_view(code, view)
+            self._see_head(code, 0)
             self._set_due(code, due)
             return 201, response
         raise ApiError(503, "No free table code was found; try again.")
@@ -313,14 +316,19 @@ class Tables:
         def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
             self._authorize_move(game, table, move, who)
             ctx = Ctx(now, who)
-            reasons = game.validate(view.state, move, ctx)
-            if reasons:
-                raise ApiError(422, "That move is not allowed.", reasons)
+            # The contract makes apply refuse (IllegalMove) every move validate refuses, with the
+            # same reasons: one pass of the rules, not two. Junk apply trips over gets validate's
+            # plain reasons.
             try:
                 state = game.apply(view.state, move, ctx)
-            except Exception as exc:  # noqa: BLE001 - validate passed a move apply cannot handle
-                reasons = exc.reasons if isinstance(exc, IllegalMove) else [f"{type(exc).__name__}: {exc}"]
-                raise ApiError(422, "That move could not be played.", reasons) from None
+            except IllegalMove as exc:
+                raise ApiError(422, "That move is not allowed.", exc.reasons) from None
+            except Exception as exc:  # noqa: BLE001 - a move the rules cannot handle
+                reasons = game.validate(view.state, move, ctx)
+                if reasons:
+                    raise ApiError(422, "That move is not allowed.", reasons) from None
+                raise ApiError(422, "That move could not be played.",
+                               [f"{type(exc).__name__}: {exc}"]) from None
             body = {"move": move, "by": who, "summary": game.describe(view.state, move)}
             new = View(view.seq + 1, state, view.timers, view.undo + (view.seq + 1,))
             return "move", body, new, {"seq": new.seq, "state": game.public_view(state, who)}
@@ -347,7 +355,7 @@ class Tables:
                     "summary": f"Undo #{target}: {event.body.get('summary', '')}"}
             new = View(view.seq + 1, before.state, view.timers, view.undo[:-1])
             return "undo", body, new, {"seq": new.seq, "state": game.public_view(new.state, who)}
-        return self._write(code, expected_seq, idem_key, request_fp, decide, who)
+        return self._write(code, expected_seq, idem_key, request_fp, decide, who, reads_log=True)
 
     def timer(self, code, expected_seq, name, action, seconds, idem_key, request_fp, who: Who = HOST,
               extra: dict | None = None):
@@ -437,27 +445,40 @@ class Tables:
             raise ApiError(403, f"This phone holds {table.players[who]}'s seat; it cannot move for "
                                 f"{name}.")
 
-    def _write(self, code, expected_seq, idem_key, request_fp, decide, who, deliver_due=True):
+    def _write(self, code, expected_seq, idem_key, request_fp, decide, who, deliver_due=True,
+               reads_log=False):
         """Decide outside the write lock (rules and JSON work on the committed view), then append
         under it if the table is still at that seq; otherwise a 409, exactly as if checked first."""
         if deliver_due and self._due.get(code, 2**62) <= self.clock():
             self.expire_due(code)   # time ran out before this request: that comes first
-        with self.store.read() as tx:
-            table = self._table(tx, code)
-            seq = tx.seq(code)
-            view = self._view(tx, table, seq)
-            game = self.games[table.game]
-            now = self.clock()
-            if expected_seq != seq:
-                # A replayed key is answered before expected_seq counts (API.md). A stored key's
-                # request appended an event, so its expected_seq is behind the table: replays only
-                # come this way (a key reused at the current seq is caught under the write lock).
-                hit = tx.remembered(code, idem_key) if idem_key else None
-                if hit:
-                    return self._replay(hit, request_fp)
-                raise self._conflict(game, view, expected_seq, who, now)
-            kind, body, new, response = decide(game, view, now, tx, table)
+        head = None if reads_log else self._head(code)
+        if head is not None and head[1].seq == expected_seq:
+            # The usual move: this process wrote (or read) the table's latest event and keeps its
+            # view, so no read transaction is needed; the seq is checked again under the write lock.
+            table, view = head
+            seq, game, now = view.seq, self.games[table.game], self.clock()
+            kind, body, new, response = decide(game, view, now, None, table)
+        else:
+            with self.store.read() as tx:
+                table = self._table(tx, code)
+                seq = tx.seq(code)
+                view = self._view(tx, table, seq)
+                game = self.games[table.game]
+                now = self.clock()
+                if expected_seq != seq:
+                    # A replayed key is answered before expected_seq counts (API.md). A stored key's
+                    # request appended an event, so its expected_seq is behind the table: replays
+                    # only come this way (a key reused at the current seq is caught under the lock).
+                    hit = tx.remembered(code, idem_key) if idem_key else None
+                    if hit:
+                        return self._replay(hit, request_fp, tx, table)
+                    raise self._conflict(game, view, expected_seq, who, now)
+                kind, body, new, response = decide(game, view, now, tx, table)
         body_json, response_json = dumps(body), dumps(response)
+        # A move's or undo's answer is the state after it as its sender sees it: derivable from the
+        # log, so the key keeps only where to find it (a few bytes instead of the whole state).
+        stored = dumps({"seq": new.seq, "state_of": who}) if set(response) == {"seq", "state"} \
+            else response_json
         # Every undo is snapshotted too: a later replay then starts at or after it, so it never has
         # to derive the view before an undone move from an earlier window.
         snapshot = dumps(new.to_json()) if new.seq % self.snapshot_every == 0 or kind == "undo" \
@@ -465,16 +486,14 @@ class Tables:
         due = self._next_due(game, new)
         was, now_result = view.result(game), new.result(game)
         with self.store.write() as tx:
-            if idem_key:
-                hit = tx.remembered(code, idem_key)   # the same request, racing itself
-                if hit:
-                    return self._replay(hit, request_fp)
-            current = tx.seq(code)
+            current, hit = tx.seq_and_remembered(code, idem_key)   # (the same request, racing itself)
+            if hit:
+                return self._replay(hit, request_fp, tx, table)
             if current != seq:
                 raise self._conflict(game, self._view(tx, table, current), expected_seq, who, now)
             tx.append(code, new.seq, kind, body_json, now)
             if idem_key:
-                tx.remember(code, idem_key, request_fp, 200, response_json)
+                tx.remember(code, idem_key, request_fp, 200, stored)
             if snapshot:
                 tx.save_snapshot(code, new.seq, snapshot)
             if due != self._due.get(code):
@@ -487,6 +506,7 @@ class Tables:
                                    first if first is not None else now, now, new.seq)
                 tx.record_play(play, code)
         self._remember_view(code, new)
+        self._see_head(code, new.seq)
         self._set_due(code, due)
         self.notify(code)
         return 200, Encoded(response, response_json)
@@ -497,12 +517,19 @@ class Tables:
                         seq=view.seq, state=game.public_view(view.state, who),
                         timers=self._timers(game, view, now))
 
-    @staticmethod
-    def _replay(hit, request_fp: str) -> tuple[int, dict]:
+    def _replay(self, hit, request_fp: str, tx: Tx | None = None,
+                table: TableRow | None = None) -> tuple[int, dict]:
         if hit.request != request_fp:
             raise ApiError(422, "This Idempotency-Key was already used for a different request.",
                            ["send a fresh Idempotency-Key for each new action; reuse one only to "
                             "retry exactly the same request"])
+        stored = hit.response
+        if isinstance(stored, dict) and set(stored) == {"seq", "state_of"} and table is not None:
+            # rebuilt from the log: the same state, so the very same bytes as the first answer
+            game = self.games[table.game]
+            view = self._view(tx, table, stored["seq"])
+            response = {"seq": stored["seq"], "state": game.public_view(view.state, stored["state_of"])}
+            return hit.status, Encoded(response, dumps(response))
         return hit.status, Encoded(hit.response, hit.text) if hit.text else hit.response
 
     # -- timers ---------------------------------------------------------------------------------
@@ -528,6 +555,8 @@ class Tables:
 
     def _set_due(self, code: str, due: int | None) -> None:
         with self._lock:
+            if self._due.get(code) == due:
+                return
             if due is None:
                 self._due.pop(code, None)
             else:
@@ -656,6 +685,22 @@ class Tables:
             seen[e.seq] = view
         return view
 
+    def _head(self, code: str) -> tuple[TableRow, View] | None:
+        """The table and its latest view, when this process knows both without reading. The data
+        folder's lock makes this process the only writer, so the latest seq it saw is current unless
+        another of its own requests just moved on (then the write lock's seq check answers 409)."""
+        with self._lock:
+            seq, table = self._heads.get(code), self._rows.get(code)
+        if seq is None or table is None:
+            return None
+        view = self._cached(code, seq)
+        return (table, view) if view is not None else None
+
+    def _see_head(self, code: str, seq: int) -> None:
+        with self._lock:
+            if seq > self._heads.get(code, -1):
+                self._heads[code] = seq
+
     def _cached(self, code: str, seq: int) -> View | None:
         with self._lock:
             for view in self._cache.get(code, ()):
@@ -670,6 +715,7 @@ class Tables:
             self._cache.clear()
             self._tokens.clear()
             self._rows.clear()
+            self._heads.clear()
 
     def _forget_tokens(self, code: str) -> None:
         with self._lock:

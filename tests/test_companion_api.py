@@ -338,3 +338,37 @@ def test_home_lists_games_and_the_printed_kits(tmp_path):
     # without a build: a hint instead of a list
     empty = create_app({"DATA_DIR": tmp_path / "data2", "OUTPUT_DIR": tmp_path / "none"}).test_client()
     assert "No kits have been built yet" in empty.get("/").data.decode()
+
+
+def test_a_replayed_move_answers_the_same_bytes_after_a_restart_and_keeps_few_bytes(tmp_path, clock):
+    """A move's answer (the state as its sender sees it) is rebuilt from the log on a retry: the
+    same bytes as the first answer, a seat's secrets included, with a cold cache and snapshots in
+    between, while the key itself keeps only a few bytes."""
+    import sqlite3
+
+    from testgames import SEALED_BID
+    config = {"DATA_DIR": tmp_path, "EXTRA_GAMES": {"sealed-bid": SEALED_BID}, "CLOCK": clock,
+              "SNAPSHOT_EVERY": 2}
+    host = token_client(create_app(config))
+    code = host.post("/api/tables", json={"game": "sealed-bid", "players": ["Aki", "Ben", "Chie"],
+                                          "options": {"chance": "table"}}).json["code"]
+    seat = host.post(f"/api/tables/{code}/seats", json={"player": 1}, auth=False).json["token"]
+    ben = {"Authorization": f"Bearer {seat}"}
+    host.post(f"/api/tables/{code}/moves", json={"expected_seq": 0,
+                                                 "move": {"type": "start-round", "prize": 2}})
+    bid = {"expected_seq": 1, "move": {"type": "bid", "player": 1, "amount": 3}}
+    first = host.post(f"/api/tables/{code}/moves", json=bid, headers={**ben, "Idempotency-Key": "b"},
+                      auth=False)
+    assert first.status_code == 200 and first.json["state"]["bids"] == {"1": 3}
+    host.post(f"/api/tables/{code}/moves", json={"expected_seq": 2, "move": {"type": "bid", "player": 0,
+                                                                             "amount": 1}})
+    again = token_client(create_app(config)).post(f"/api/tables/{code}/moves", json=bid, auth=False,
+                                                  headers={**ben, "Idempotency-Key": "b"})
+    assert again.status_code == 200 and again.data == first.data
+    other = token_client(create_app(config)).post(f"/api/tables/{code}/moves", auth=False,
+                                                  json={**bid, "expected_seq": 3},
+                                                  headers={**ben, "Idempotency-Key": "b"})
+    assert other.status_code == 422        # the same key with another body, as before
+    with sqlite3.connect(next(tmp_path.glob("*.sqlite3"))) as db:
+        (size,) = db.execute("SELECT length(response) FROM idempotency WHERE key = 'b'").fetchone()
+    assert size < 40 < len(first.data)
