@@ -530,7 +530,8 @@ class CounterTable(RuleBasedStateMachine):
     def timer(self, name, action, seconds):
         status = self.status(name)
         legal = {"start": True, "pause": status == "running", "resume": status == "paused",
-                 "reset": name in self.timers}[action]
+                 "reset": name in self.timers,
+                 "pass": False}[action]           # only a chess clock passes; the model's are countdowns
         body = {"expected_seq": self.seq, "timer": name, "action": action}
         if action == "start":
             body["seconds"] = seconds
