@@ -58,6 +58,7 @@ NAMES = ["Aki", "Ben", "Chie", "Dan"]
 GAMES = [("2 players, table deck", 2, "table"), ("4 players, table deck", 4, "table"),
          ("4 players, companion deck", 4, "companion")]
 WAIT_S = 15.0
+TRACE = os.environ.get("TABLE_REPLAY_TRACE")       # a file: every tap, with its scroll, one per line
 
 # What each move is called on the board page (the button that starts building it).
 MOVE_LABELS = {
@@ -116,6 +117,9 @@ class Phone:
                 time.sleep(0.1)
                 continue
             self.tally.record(abs(after - before))
+            if TRACE:
+                with open(TRACE, "a", encoding="utf-8") as f:
+                    f.write(f"{self.tally.phase}\t{self.name}\t{after - before:+.0f}\t{loc}\n")
             return
 
     def tap(self, loc) -> None:
@@ -283,6 +287,8 @@ class Game:
             link = p.get_by_role("link", name=re.compile("open the board|enter moves|board", re.I))
             phone.tap(link.first)
         p.wait_for_function("window.tkTable && tkTable.table && tkTable.table.needs", timeout=WAIT_S * 1000)
+        with contextlib.suppress(Exception):    # the map drawn: the page's height no longer changes under a tap
+            p.wait_for_function("!window.tkMap || !!tkMap.svg", timeout=WAIT_S * 1000)
 
     # ---- entering one move on a phone ----
     def synced(self, phone: Phone) -> None:
@@ -339,9 +345,10 @@ class Game:
         types = page.locator("#types")
         rx = re.compile(MOVE_LABELS[mtype], re.I)
         for _attempt in range(20):
+            offered = [x for x in button_texts(types) if x[3] and not x[2]]
             for k, (t, pressed, disabled, visible) in enumerate(button_texts(types)):
                 if visible and not disabled and rx.search(t):
-                    if not pressed:
+                    if not pressed and not (len(offered) == 1 and self.chosen(page)):
                         phone.tap(types.locator("button").nth(k))
                     return
             time.sleep(0.1)
@@ -350,6 +357,15 @@ class Game:
         if os.environ.get("TABLE_REPLAY_SHOTS"):
             page.screenshot(path=os.environ["TABLE_REPLAY_SHOTS"], full_page=True)
         raise DeadEnd(f"no button for the move {mtype!r} (offered: {[t for t, *_ in button_texts(types)]})")
+
+    def chosen(self, page) -> bool:
+        """The page chose the only move there is by itself: its fields are shown, or Play is ready
+        (a person sees that and does not tap the move's button)."""
+        play = page.get_by_role("button", name="Play", exact=True)
+        if play.count() and play.is_enabled():
+            return True
+        root = self.builder(page)
+        return root.locator("button").count() > 0
 
     def enter(self, phone: Phone, move: dict) -> None:
         """Tap `move` into `phone`'s board page and press Play; wait for the server to take it."""
