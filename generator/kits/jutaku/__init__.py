@@ -96,7 +96,7 @@ def build_kit(data: Jutaku, ctx: KitContext) -> Kit:
         "them 6 × 6 around the pieces, grouped by district.",
         "Pieces: cut the red lines of the piece sheet; stack them as floors on the site borders.",
         "Bottle Bonus and Izakaya use the drink, stock card, disc, pyramid and coin tokens.",
-        f"Rules: the reference cards (in {GAME}-cards) sum up the main game and each variant. Full "
+        f"Rules: the reference cards (in {GAME}-tokens) sum up the main game and each variant. Full "
         "rules: the published Tokyo Jutaku rulebook. The companion runs the clock and keeps the scores.",
     ), not_printed=(
         NotPrinted("crate", "crate", len(iz.stock.order),
