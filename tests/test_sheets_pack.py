@@ -293,3 +293,22 @@ def test_first_fit_packs_sections_whole_onto_fewer_sheets_than_kit_order():
             assert box[0] + box[2] <= paper[0] - MARGIN + TOL and box[1] + box[3] <= paper[1] - MARGIN + TOL
         for i, a in enumerate(boxes):
             assert not any(overlaps(a, b) for b in boxes[i + 1:])
+
+
+def test_runs_of_a_row_group_start_their_own_rows_when_that_costs_no_sheet():
+    """Four colours of 8 pieces (a row holds 15): 8 to a row, one colour per row; never an extra sheet."""
+    colours = ("red", "blue", "green", "yellow")
+    items = tuple(Item(f"{c}-{n}", 2, data=((13.0, 13.0), "rect")) for c in colours for n in range(4))
+    plain = CardSection("store", "Stores", (13.0, 13.0), items, piece_front, stock=PIECE_STOCK)
+    grouped = CardSection("store", "Stores", (13.0, 13.0), items, piece_front, stock=PIECE_STOCK, row_group=8)
+    for paper in PAPER_MM.values():
+        loose = plan_bands([plain], paper, LAYOUT)
+        sheets = plan_bands([grouped], paper, LAYOUT)
+        assert len(sheets) == len(loose) == 1
+        assert max(band.grid.cols for sheet in loose for band in sheet) > 8      # a row would mix colours
+        rows: dict = {}
+        for band in sheets[0]:
+            for item, row, col in band.slots:
+                rows.setdefault((id(band), row), set()).add(item.id.split("-")[0])
+        assert all(len(c) == 1 for c in rows.values()), rows
+        assert len(rows) == len(colours)

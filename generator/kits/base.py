@@ -50,6 +50,8 @@ class CardSection:
     shape: Literal["rect", "circle"] = "rect"
     stock: str = "card stock (200-300 g/m²)"
     file: str = "cards"                 # which PDF of the kit this section goes into
+    row_group: int = 0                  # pieces come in runs this long (a player colour's): shared
+                                        # sheets start each run on a new row when it costs no sheet
 
 
 @dataclasses.dataclass(frozen=True)

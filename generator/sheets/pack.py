@@ -74,13 +74,30 @@ def plan_bands(sections: list[CardSection], paper: tuple[float, float],
     """The sheets, each a list of bands, top to bottom: the fewest sheets of three plans (kit order
     with sections kept whole where that costs no sheet; kit order flowing row by row; sections
     tallest first, each into the first sheet with room for it whole), the earlier one on a tie."""
-    plans = [_flow(sections, paper, layout, keep_whole=True),
-             _flow(sections, paper, layout, keep_whole=False),
-             _first_fit(sections, paper, layout)]
+    plans = []
+    for grouped in (True, False):
+        grids = {id(s): _grid(s, paper, layout, grouped) for s in sections}
+        plans += [_flow(sections, paper, layout, keep_whole=True, grids=grids),
+                  _flow(sections, paper, layout, keep_whole=False, grids=grids),
+                  _first_fit(sections, paper, layout, grids=grids)]
     return min((plan for plan in plans if plan), key=len)
 
 
-def _first_fit(sections: list[CardSection], paper: tuple[float, float], layout: Layout) -> list[list[Band]]:
+def _grid(section: CardSection, paper: tuple[float, float], layout: Layout, grouped: bool) -> Grid:
+    """The section's grid; with `grouped`, as many columns as hold whole runs of its `row_group`
+    (or whole rows within one run), centred, so each run (a player colour's pieces) starts a row."""
+    grid = card_grid(section, paper, layout)
+    n = section.row_group
+    if not grouped or n <= 1 or grid.cols % n == 0 or n % grid.cols == 0:
+        return grid
+    cols = (grid.cols // n) * n or max(c for c in range(1, grid.cols + 1) if n % c == 0)
+    w, gap = grid.cell[0], grid.gap
+    x = (paper[0] - cols * w - (cols - 1) * gap) / 2
+    return Grid(cols, grid.rows, grid.cell, gap, (x, grid.origin[1]))
+
+
+def _first_fit(sections: list[CardSection], paper: tuple[float, float], layout: Layout,
+               grids: dict[int, Grid] | None = None) -> list[list[Band]]:
     """First fit decreasing: each section whole, tallest band first, under the bands of the first
     sheet with room for it (a new sheet when none has). A section too large for one sheet fills
     fresh sheets row by row, its last rows open to the sections after it."""
@@ -113,7 +130,7 @@ def _first_fit(sections: list[CardSection], paper: tuple[float, float], layout: 
         ends.append(m)
         return len(sheets) - 1
 
-    grids = {id(s): card_grid(s, paper, layout) for s in sections}
+    grids = grids or {id(s): card_grid(s, paper, layout) for s in sections}
 
     def height(section: CardSection) -> float:
         g = grids[id(section)]
@@ -144,7 +161,7 @@ def _first_fit(sections: list[CardSection], paper: tuple[float, float], layout: 
 
 
 def _flow(sections: list[CardSection], paper: tuple[float, float], layout: Layout,
-          keep_whole: bool) -> list[list[Band]]:
+          keep_whole: bool, grids: dict[int, Grid] | None = None) -> list[list[Band]]:
     """Bands down the sheets. A section that does not fit under the last band starts the next sheet
     when `keep_whole` and it fits whole on a fresh sheet; otherwise the rows that fit stay here."""
     m = layout.margin
@@ -153,7 +170,7 @@ def _flow(sections: list[CardSection], paper: tuple[float, float], layout: Layou
     sheets: list[list[Band]] = [[]]
     y = m                       # where the next band's caption strip may start
     for section in sections:
-        grid = card_grid(section, paper, layout)   # its columns, centred; fails if it cannot fit
+        grid = grids[id(section)] if grids else card_grid(section, paper, layout)   # centred columns
         cols, (w, h), gap = grid.cols, grid.cell, grid.gap
         around, edge = _room(section, layout)
         prints = [item for item in section.items for _ in range(item.copies)]

@@ -45,11 +45,14 @@ def piece_sections(data: Shinjuku, layout: Layout, pal: Palette) -> list[CardSec
         CardSection("token", "Matsuri and start player tokens", (t.token, t.token), tokens,
                     lambda c, item: draw_token(c, layout, pal, item.data), shape="circle", stock=TOKEN_STOCK),
         CardSection("store", "Stores (per player colour)", t.store, tuple(stores),
-                    lambda c, item: draw_store(c, layout, pal, *item.data), stock=TOKEN_STOCK),
+                    lambda c, item: draw_store(c, layout, pal, *item.data), stock=TOKEN_STOCK,
+                    row_group=p.stores),
         CardSection("department-store", "Department stores", t.department_store, tuple(departments),
-                    lambda c, item: draw_department_store(c, layout, pal, item.data), stock=TOKEN_STOCK),
+                    lambda c, item: draw_department_store(c, layout, pal, item.data), stock=TOKEN_STOCK,
+                    row_group=p.department_stores),
         CardSection("track", "Track pieces", t.track, tuple(tracks),
-                    lambda c, item: draw_track(c, layout, pal, item.data), stock=TOKEN_STOCK),
+                    lambda c, item: draw_track(c, layout, pal, item.data), stock=TOKEN_STOCK,
+                    row_group=p.track),
     ]
 
 

@@ -361,3 +361,28 @@ def test_every_cover_says_where_the_full_rules_are(tmp_path):
     for path in covers:
         text = " ".join(pypdf.PdfReader(path).pages[0].extract_text().split())
         assert "Full rules:" in text and "reference card" in text, path.name
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_player_pieces_lie_one_colour_to_a_row_on_two_shared_sheets(kit, data, paper):
+    """Stores, department stores and track: no player colour wraps from one row into the next (a
+    colour's pieces are cut out as one strip, or as whole rows of their own), and all the
+    single-sided pieces still take two sheets."""
+    from generator.layouts import load_layout as load_sheet_layout
+    from generator.sheets.pack import packable, plan_bands
+
+    sheets_layout = load_sheet_layout()
+    sheets = plan_bands([s for s in kit.sections if packable(s)], sheets_layout.papers[paper].size, sheets_layout)
+    assert len(sheets) == 2
+    colours = [c.id for c in data.pieces.colour]
+    for sheet in sheets:
+        for band in sheet:
+            if band.section.kind not in ("store", "department-store", "track"):
+                continue
+            rows: dict[int, set] = {}
+            for item, row, _ in band.slots:
+                rows.setdefault(row, set()).add(next(c for c in colours if item.id.split("-")[0] == c))
+            for colour in colours:
+                mine = [r for r, cs in rows.items() if colour in cs]
+                if len(mine) > 1:
+                    assert all(rows[r] == {colour} for r in mine), (band.section.kind, colour, rows)
