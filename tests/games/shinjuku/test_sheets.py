@@ -137,7 +137,7 @@ def test_the_single_sided_pieces_share_two_sheets_with_marks_only_round_them(out
     pieces = [s for s in kit.sections if isinstance(s, CardSection) and s.draw_back is None]
     doc = next(d for d in impose(kit, paper) if d.name == f"shinjuku-cards-{paper}")
     sheets = [i for i, p in enumerate(doc.pages) if p.role == "front" and
-              all(pl.kind != "ward-card" for pl in p.placements)]
+              all(pl.kind not in ("ward-card", "reference-card") for pl in p.placements)]
     assert len(sheets) == 2 < len(pieces) == 6
     path = out / paper / "shinjuku" / f"shinjuku-cards-{paper}.pdf"
     reader = pypdf.PdfReader(path)
