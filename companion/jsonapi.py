@@ -40,6 +40,10 @@ def _number(text: str) -> float | int:
     return value
 
 
+def _decoder() -> json.JSONDecoder:
+    return json.JSONDecoder(parse_constant=_no_constants, parse_float=_number)
+
+
 def body() -> dict:
     """The request body as a JSON object (413 above MAX_CONTENT_LENGTH, raised by Werkzeug).
 
@@ -51,7 +55,7 @@ def body() -> dict:
         raise ApiError(415, "Send the body as JSON, with the header Content-Type: application/json.")
     raw = request.get_data(cache=True)
     try:
-        value = json.loads(raw, parse_constant=_no_constants, parse_float=_number)
+        value = _DECODER.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))   # as json.loads
     except _Refused as exc:
         raise ApiError(400, str(exc)) from None
     except (ValueError, RecursionError):
@@ -128,3 +132,7 @@ def digits(raw: str | None, longest: int) -> int | None:
     if raw is None or not raw.isascii() or not raw.isdigit() or len(raw) > longest:
         return None
     return int(raw)
+
+
+#: One strict decoder for every body (json.loads with hooks would build a new one per request).
+_DECODER = _decoder()
