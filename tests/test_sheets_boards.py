@@ -160,3 +160,24 @@ def test_a_board_that_fits_is_one_page_without_assembly(tmp_path):
         assert xs[1] - xs[0] == pytest.approx(150.0, abs=TOL)
         assert ys[1] - ys[0] == pytest.approx(200.0, abs=TOL)
         assert min(m.x0 for m in marks) >= MARGIN
+
+
+def registration_ticks(page):
+    """The short dark ticks (0.25 mm) drawn across the seams of a tiled board."""
+    return [s for s in shapes(page, "lines") if s.stroke and abs(s.width_line - 0.25) < 0.01
+            and all(abs(v - 0.133) < 0.01 for v in s.stroke)]
+
+
+def test_registration_ticks_cross_each_seam_at_the_same_board_points_on_both_tiles(out):
+    """A1 carries ticks across its guide line; A2 (glued over it) carries ticks from its cut edge at the
+    same board heights, so laid right each tick runs on straight across the seam."""
+    with open_pdf(out / BOARD_PDF) as pdf:
+        a1, a2 = pdf.pages[2], pdf.pages[3]
+        o1, o2 = board_frame(a1), board_frame(a2)
+        guide = next(g for g in guide_lines(a1) if g.w < 0.01).x0
+        across = [t for t in registration_ticks(a1) if t.h < 0.01 and t.x0 < guide - 1 < guide + 1 < t.x1]
+        a2_left = min(m.x0 for m in crop_lines(a2) if m.w < 0.01)
+        from_edge = [t for t in registration_ticks(a2) if t.h < 0.01 and abs(t.x0 - a2_left) < TOL]
+        assert len(across) >= 2
+        assert sorted(round(t.top - o1.top, 2) for t in across) == \
+            sorted(round(t.top - o2.top, 2) for t in from_edge)

@@ -28,7 +28,8 @@ def _draw(canvas: Canvas, section: BoardSection, plan: TilePlan, paper: tuple[fl
     width = paper[0] - 2 * m
     bw, bh = section.size
     canvas.text(m, m + 6, f"How to assemble: {section.title}", 16, font="bold", fill=INK)
-    canvas.text(m, m + 12.5, f"{plan.count} tiles, {plan.rows} rows × {plan.cols} columns; finished "
+    canvas.text(m, m + 12.5, f"{plan.count} tiles, {plan.rows} row{'s' if plan.rows != 1 else ''} × {plan.cols} "
+                f"column{'s' if plan.cols != 1 else ''}; finished "
                 f"size {bw:.0f} × {bh:.0f} mm ({bw / 25.4:.1f} × {bh / 25.4:.1f} in).", 9.5)
 
     # The plan: each tile's visible part, its glue strips tinted, at a scale that fits.
@@ -67,7 +68,8 @@ def _draw(canvas: Canvas, section: BoardSection, plan: TilePlan, paper: tuple[fl
         "lines: they go under the next tile.",
         "Lay the tiles out as above, A1 at the top left. Each tile's label says where it goes.",
         "Work row by row (A1, A2, … then B1, B2, …): put glue on the strips, lay the next tile over "
-        "them with its cut edges on the dashed lines, and check the drawing runs on across the joins.",
+        "them with its cut edges on the dashed lines: the short registration ticks and the drawing "
+        "then run on straight across each join.",
         f"Glue the finished board onto card (cereal-box card is fine): {section.stock}.",
     ]
     if large:
