@@ -79,12 +79,6 @@ def build(options: BuildOptions, kits: dict[str, Kit] | None = None) -> dict:
     for fmt in formats:
         if fmt not in FORMATS:
             raise BuildError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
-    games = resolve_games(options.games) if kits is None else list(kits)
-    out = Path(options.out)
-    _make_dir(out)
-    ctx = KitContext(companion_url=options.companion_url, ink_saver=options.ink_saver)
-    if kits is None:
-        kits = {game: make_kit(game, ctx) for game in games}
     try:
         sheet_options = SheetOptions(ink_saver=options.ink_saver, duplex=options.duplex,  # type: ignore[arg-type]
                                      bleed=options.bleed, back_offset=tuple(options.back_offset))  # type: ignore[arg-type]
@@ -92,6 +86,12 @@ def build(options: BuildOptions, kits: dict[str, Kit] | None = None) -> dict:
         raise BuildError(str(exc)) from None
     if options.duplex == "fold" and any(options.back_offset):
         raise BuildError("--back-offset moves back pages, and --duplex fold prints none")
+    games = resolve_games(options.games) if kits is None else list(kits)
+    out = Path(options.out)
+    _make_dir(out)
+    ctx = KitContext(companion_url=options.companion_url, ink_saver=options.ink_saver)
+    if kits is None:
+        kits = {game: make_kit(game, ctx) for game in games}
 
     # One job per kit, paper and format. Each face is drawn once per kit (FaceCache) and replayed
     # everywhere; with several cores the faces are recorded here first, then jobs run in workers.

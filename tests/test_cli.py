@@ -148,3 +148,74 @@ def test_jobs_run_in_workers_in_order_and_bring_errors_back(monkeypatch):
     assert not failed.value.expected and "Traceback" in failed.value.detail
     monkeypatch.setenv("TOKYO_KIT_JOBS", "1")
     assert jobs.run([_pid, _pid]) == [os.getpid(), os.getpid()]
+
+
+def _closing_lines(monkeypatch, capsys, files: list[dict], calibration: bool = False) -> str:
+    """What `build` prints after writing `files` (the build itself replaced by its manifest)."""
+    from generator import cli
+
+    manifest = {"files": files, "components": [], "qr": [], "not_printed": []}
+    if calibration:
+        manifest["calibration"] = [{"path": "a4/back-offset-calibration-a4.pdf", "paper": "a4",
+                                    "format": "pdf", "pages": 2}]
+    monkeypatch.setattr(cli, "build", lambda options: manifest)
+    assert cli.main(["build", "--out", "out"]) == 0
+    return capsys.readouterr().out
+
+
+def test_png_previews_alone_do_not_say_print_the_pdfs(monkeypatch, capsys):
+    printed = _closing_lines(monkeypatch, capsys, [
+        {"path": "a4/g/g-cards-a4-01.png", "game": "g", "paper": "a4", "format": "png", "pages": 1}])
+    assert "print the PDFs" not in printed and "PDF pages" not in printed
+    assert "1 PNG preview" in printed and "--format pdf" in printed
+
+
+def test_pdfs_say_print_at_100_and_where_the_calibration_sheet_is(monkeypatch, capsys):
+    printed = _closing_lines(monkeypatch, capsys, [
+        {"path": "a4/g/g-cards-a4.pdf", "game": "g", "paper": "a4", "format": "pdf", "pages": 5}],
+        calibration=True)
+    assert "1 PDF (5 PDF pages)" in printed and "print the PDFs at 100 %" in printed
+    assert "back-offset-calibration" in printed and "--back-offset X,Y" in printed
+
+
+def test_print_shop_faces_are_counted_and_their_folder_named(monkeypatch, capsys):
+    printed = _closing_lines(monkeypatch, capsys, [
+        {"path": f"a4/g/print-shop/0001-{n}-{side}.png", "game": "g", "paper": "a4",
+         "format": "print-shop", "pages": 1} for n, side in ((1, "front"), (2, "back"))])
+    assert "2 card faces" in printed and "out/a4/g/print-shop" in printed
+    assert "print the PDFs" not in printed
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--back-offset", "9,0"], "back offset"),
+    (["--duplex", "fold", "--back-offset", "1,0"], "fold"),
+])
+def test_bad_print_options_are_one_line(tmp_path, args, words):
+    line = one_line_error(run("build", "--game", "shinjuku", "--out", str(tmp_path), *args))
+    assert words in line
+
+
+@pytest.mark.parametrize("args", [["--back-offset", "1.5"], ["--back-offset", "a,b"], ["--bleed", "-1"],
+                                  ["--bleed", "thick"], ["--duplex", "sideways"]])
+def test_malformed_print_options_are_refused_with_usage(tmp_path, args):
+    result = run("build", "--out", str(tmp_path), *args)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert args[0] in result.stderr
+    assert not (tmp_path / "manifest.json").exists()
+
+
+def test_new_print_options_build_the_same_bytes_twice(tmp_path):
+    """Same input, same bytes: bleed, back offset, fold duplex and print-shop PNGs included."""
+    from generator.build import BuildOptions, build
+    from synthetic_kit import GAME, build_kit
+
+    for name in ("one", "two"):
+        build(BuildOptions(out=tmp_path / name / "offset", papers=("letter",), formats=("pdf", "svg"),
+                           bleed=3.0, back_offset=(1.5, -1.0)), kits={GAME: build_kit()})
+        build(BuildOptions(out=tmp_path / name / "fold", papers=("a4",), formats=("pdf", "print-shop"),
+                           duplex="fold", bleed=2.0), kits={GAME: build_kit()})
+    one = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    two = sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*") if p.is_file())
+    assert one == two and any(p.suffix == ".png" for p in one) and any("calibration" in p.name for p in one)
+    for rel in one:
+        assert (tmp_path / "one" / rel).read_bytes() == (tmp_path / "two" / rel).read_bytes(), str(rel)

@@ -156,8 +156,59 @@ def test_fold_puts_each_back_beside_its_front_with_a_dashed_fold_line(out, game,
     assert pairs, f"{game}: no folded pairs"
 
 
-def _rect_kinds(game):
+def _rect_kinds(game, kit=None):
+    """The kit's double-sided rectangular card sections."""
     from generator.kits import make_kit
     from generator.kits.base import CardSection, KitContext
-    return [s for s in make_kit(game, KitContext()).sections
+    kit = kit or make_kit(game, KitContext())
+    return [s for s in kit.sections
             if isinstance(s, CardSection) and s.shape == "rect" and s.draw_back is not None]
+
+
+@pytest.fixture(scope="module")
+def ink_saver(tmp_path_factory):
+    return build_kits(tmp_path_factory.mktemp("ink"), ink_saver=True, papers=("a4",))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ink_saver_card_backs_draw_no_line_on_the_trim(ink_saver, game):
+    """A line on a card back's trim shows on the front's edge as soon as duplex shifts the back by
+    a millimetre: the strip just inside each trim edge must not be one dark line. (Card backs: the
+    one back every card of a section shares; a second face, such as a site card's blue side, may
+    draw the same border as its front.)"""
+    backs = _common_backs(game)
+    checked = 0
+    for doc in _double_sided_docs(game, "a4", SheetOptions(ink_saver=True)):
+        with pymupdf.open(ink_saver / "a4" / game / f"{doc.name}.pdf") as pdf:
+            for number, page in enumerate(doc.pages):
+                if page.role != "back" or page.section not in backs:
+                    continue
+                pix = pdf[number].get_pixmap(matrix=pymupdf.Matrix(4, 4), colorspace=pymupdf.csGRAY)
+                scale = 4 * MM
+                for p in page.placements:
+                    x, y, w, h = p.box
+                    strips = {"top": [(x + w * i / 200, y + 0.15) for i in range(5, 196)],
+                              "bottom": [(x + w * i / 200, y + h - 0.15) for i in range(5, 196)],
+                              "left": [(x + 0.15, y + h * i / 200) for i in range(5, 196)],
+                              "right": [(x + w - 0.15, y + h * i / 200) for i in range(5, 196)]}
+                    for edge, points in strips.items():
+                        dark = sum(pix.samples[int(py * scale) * pix.stride + int(px * scale)] < 160
+                                   for px, py in points)
+                        assert dark < len(points) / 2, f"{doc.name} page {number + 1}: {p.kind} {p.id} {edge}"
+                    checked += 1
+    if backs:
+        assert checked
+
+
+def _common_backs(game) -> set[str]:
+    """Kinds of the rectangular double-sided sections whose cards all share one back drawing."""
+    from generator.draw.record import Recording
+    from generator.kits import make_kit
+    from generator.kits.base import KitContext
+
+    kinds = set()
+    for section in _rect_kinds(game, make_kit(game, KitContext(ink_saver=True))):
+        ops = [Recording.of(lambda c, item=item: section.draw_back(c, item)).ops for item in section.items]
+        if len(ops) > 1 and all(o == ops[0] for o in ops):
+            kinds.add(section.kind)
+    return kinds

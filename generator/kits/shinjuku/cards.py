@@ -96,7 +96,8 @@ def draw_ward_card_back(canvas: Canvas, data: Shinjuku, layout: Layout, pal: Pal
     c = layout.card
     w, h = c.size
     bg, fg = pal.card_back, pal.card_back_ink
-    canvas.rect(0, 0, w, h, Style(fill=bg, stroke=None if not pal.ink_saver else fg, width=0.6))
+    # No line on the trim: a back printed a millimetre off would show it on the front's edge.
+    canvas.rect(0, 0, w, h, Style(fill=bg, stroke=None))
     line = mix(bg, fg, 0.25)
     # Diagonal rails: a calm texture that shows no ward. Cut to the card here (no clipping needed).
     slope = 0.5
@@ -105,7 +106,8 @@ def draw_ward_card_back(canvas: Canvas, data: Shinjuku, layout: Layout, pal: Pal
         ya, yb = max(0.0, -x0 / slope), min(h, (w - x0) / slope)
         if yb > ya:
             canvas.line(x0 + ya * slope, ya, x0 + yb * slope, yb, Style(stroke=line, width=0.7))
-    canvas.rect(4, 4, w - 8, h - 8, Style(stroke=fg, width=0.5), radius=2.5)
+    # Ink-saver: the frame is left blank inside, so the rails run round the name, not through it.
+    canvas.rect(4, 4, w - 8, h - 8, Style(fill=bg if pal.ink_saver else None, stroke=fg, width=0.5), radius=2.5)
     fit_text(canvas, c.back_kanji.box, "新宿", c.back_kanji.size, c.back_kanji.min, font=c.back_kanji.font,
              anchor="middle", fill=fg, where="ward card back: kanji")
     fit_text(canvas, c.back_title.box, data.name.upper(), c.back_title.size, c.back_title.min,
