@@ -161,7 +161,7 @@
       const note = { idle: "Ready", running: "Running", paused: "Paused", expired: "Time is up!" }[status];
       const box = el("div", { class: "tm-card" + (t.kind === "chess" ? " chess" : ""), "data-timer": t.name },
         el("div", { class: "tm-head" }, el("strong", null, t.name),
-          el("span", { class: "small muted" }, (t.kind === "chess" ? "Chess clock · " : "") + note)));
+          el("span", { class: "small muted" }, (t.kind === "chess" && !/chess/i.test(t.name) ? "Chess clock · " : "") + note)));
       if (t.kind === "chess") box.append(this.chessBody(t, face), controls);
       else box.append(face, controls);
       return box;
