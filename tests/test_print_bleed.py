@@ -56,6 +56,11 @@ def test_bleed_spaces_the_cards_runs_the_art_past_the_trim_and_moves_the_marks_o
                 marks = [m for m in black_lines(pdf[number], pen) if not m.dashed and _clear(m, boxes)]
                 # every mark lies outside every card's bleed
                 assert marks and all(_clear(m, grown) for m in marks), where
+                # the PDF records the bleed round the block of cards (BleedBox, beside the TrimBox)
+                box = [v / MM for v in pdf[number].bleedbox]
+                want = (min(g[0] for g in grown), min(g[1] for g in grown),
+                        max(g[0] + g[2] for g in grown), max(g[1] + g[3] for g in grown))
+                assert all(abs(a - b) < 0.05 for a, b in zip(box, want)), (where, box, want)
                 # the cut lines come in pairs 2 × bleed apart between neighbouring cards
                 xs = sorted({round(m.x0, 2) for m in marks if m.vertical})
                 width = boxes[0][2]

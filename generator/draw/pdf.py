@@ -66,13 +66,18 @@ class PdfCanvas(Canvas):
         self._forms: dict[str, str] = {}
 
     # -- pages ------------------------------------------------------------------------------------
-    def begin_page(self, width: float, height: float, trim: Box | None = None) -> None:
+    def begin_page(self, width: float, height: float, trim: Box | None = None,
+                   bleed: Box | None = None) -> None:
         self.c.setPageSize((width * MM, height * MM))
-        if trim is not None:
-            x, y, w, h = trim
-            self.c.setTrimBox((x * MM, (height - y - h) * MM, (x + w) * MM, (height - y) * MM))
-        else:
-            self.c.setTrimBox(None)
+
+        def points(box: Box | None):
+            if box is None:
+                return None
+            x, y, w, h = box
+            return (x * MM, (height - y - h) * MM, (x + w) * MM, (height - y) * MM)
+
+        self.c.setTrimBox(points(trim))
+        self.c.setBleedBox(points(bleed))
         self.c.saveState()
         self.c.transform(MM, 0, 0, -MM, 0, height * MM)
         self._state = dict(_DEFAULT_STATE)
@@ -291,7 +296,7 @@ def write_pdf(path: Path, pages: Iterable[Page], *, title: str = "", subject: st
         canvas = PdfCanvas(c)
         count = 0
         for page in pages:
-            canvas.begin_page(*page.size, trim=page.trim)
+            canvas.begin_page(*page.size, trim=page.trim, bleed=getattr(page, "bleed", None))
             page.draw(canvas)
             canvas.end_page()
             count += 1

@@ -154,8 +154,9 @@ def _page(section: CardSection, plan: CardPlan, paper: tuple[float, float], layo
             side_label(canvas, label, grid, paper, layout)
 
     trim = bounds(moved) if section.shape == "rect" else None
+    bleed = grow(trim, plan.bleed) if trim is not None and plan.bleed > 0 else None
     return Page(paper, paint, role=side, section=section.kind, trim=trim,  # type: ignore[arg-type]
-                placements=placements)
+                bleed=bleed, placements=placements)
 
 
 def _fold_page(section: CardSection, plan: CardPlan, paper: tuple[float, float], layout: Layout,
@@ -197,7 +198,8 @@ def _fold_page(section: CardSection, plan: CardPlan, paper: tuple[float, float],
         side_label(canvas, label, grid, paper, layout)
 
     trim = bounds(cells) if section.shape == "rect" else None
-    return Page(paper, paint, role="front", section=section.kind, trim=trim,
+    bleed = grow(trim, plan.bleed) if trim is not None and plan.bleed > 0 else None
+    return Page(paper, paint, role="front", section=section.kind, trim=trim, bleed=bleed,
                 placements=tuple(placements))
 
 

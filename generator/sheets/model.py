@@ -30,6 +30,7 @@ class Page:
     role: Role
     section: str = ""                       # kind of the section the page belongs to
     trim: Box | None = None                 # recorded as the PDF TrimBox
+    bleed: Box | None = None                # recorded as the PDF BleedBox (the trim and its bleed)
     placements: tuple[Placement, ...] = ()
 
     def draw(self, canvas: Canvas) -> None:
