@@ -108,7 +108,7 @@ class Phone:
         for attempt in range(4):
             try:
                 before = self.page.evaluate("window.scrollY")
-                loc.scroll_into_view_if_needed(timeout=5000)
+                loc.scroll_into_view_if_needed(timeout=WAIT_S * 1000)
                 after = self.page.evaluate("window.scrollY")
                 action()
             except Error as exc:
@@ -123,10 +123,10 @@ class Phone:
             return
 
     def tap(self, loc) -> None:
-        self._act(loc, lambda: loc.click(timeout=5000))
+        self._act(loc, lambda: loc.click(timeout=WAIT_S * 1000))
 
     def type(self, loc, text: str) -> None:
-        self._act(loc, lambda: loc.fill(text, timeout=5000))
+        self._act(loc, lambda: loc.fill(text, timeout=WAIT_S * 1000))
 
     def close(self) -> None:
         self.ctx.close()
@@ -377,7 +377,7 @@ class Game:
             self.fill_fields(phone, move)
             play = page.get_by_role("button", name="Play", exact=True)
             wait_until(lambda: play.is_enabled(), 5, f"Play to be enabled for {move}")
-        except (DeadEnd, TimeoutError):
+        except Exception:
             if os.environ.get("TABLE_REPLAY_SHOTS"):
                 page.screenshot(path=os.environ["TABLE_REPLAY_SHOTS"], full_page=True)
             raise
@@ -771,6 +771,8 @@ def main(argv=None) -> int:
                               turns, log)
             except Exception as exc:  # noqa: BLE001 - a page the driver cannot use: say so, go on
                 r = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0][:300]}"}
+                if args.verbose:
+                    print(f"  {name}: {exc}")
             rows.append((name, n, mode, r))
             if args.verbose and "taps" in r:
                 print(f"  taps per turn: {r['taps']}")
