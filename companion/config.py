@@ -27,6 +27,9 @@ class ServerClock:
 DEFAULTS: dict = {
     # Where the SQLite database lives; None = the Flask instance folder.
     "DATA_DIR": None,
+    # postgresql://user:password@host/db: the hosted companion's database (several workers may
+    # share it; companion/pgstore.py). None: SQLite in DATA_DIR.
+    "DATABASE_URL": None,
     # The address phones use, e.g. "http://192.168.1.20:5000": a table's url and join QR are built
     # from it, never from a request's Host header. None: the request's own host (tests).
     "BASE_URL": None,
