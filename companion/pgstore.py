@@ -369,3 +369,13 @@ class PgTx:
     def save_snapshot(self, code: str, seq: int, view: dict | str) -> None:
         self.conn.execute("INSERT INTO snapshots (code, seq, view) VALUES (%s,%s,%s) "
                           "ON CONFLICT DO NOTHING", (code, seq, _text(view)))
+
+
+def shown(url: str) -> str:
+    """The URL with its password hidden (for messages and logs)."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the database"
+    return (f"postgresql://{info.get('user', '')}@{info.get('host', 'localhost')}"
+            f"{':' + str(info['port']) if info.get('port') else ''}/{info.get('dbname', '')}")
