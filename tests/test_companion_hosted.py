@@ -275,3 +275,27 @@ def test_a_timer_ends_on_time_after_the_worker_that_started_it_is_killed(start):
     started = events(b, code)[0]["at_ms"]
     assert once["deadline_ms"] == started + 3000
     assert [e["seq"] for e in events(b, code)] == [1, 2]
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--workers", "2"], "--workers needs --database postgresql://"),
+    (["--workers", "2", "--data", "somewhere"], "--workers needs --database postgresql://"),
+    (["--database", "mysql://x/y"], "--database must be a postgresql://"),
+    (["--database", "postgresql://x/y", "--data", "d"], "not both"),
+])
+def test_workers_without_postgresql_are_refused_in_one_line(argv, says, capsys):
+    from companion.__main__ import main
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0]
+
+
+def test_an_unreachable_database_stops_the_start_in_one_line(tmp_path):
+    from pg_cluster import _free_port
+    r = subprocess.run([sys.executable, "-m", "companion", "--database",
+                        f"postgresql://postgres@127.0.0.1:{_free_port()}/none", "--port", "0"],
+                       cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("error: the database postgresql://postgres@127.0.0.1:") and "cannot be used" in line
