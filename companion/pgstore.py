@@ -134,9 +134,9 @@ def _translated() -> Iterator[None]:
         raise Duplicate(str(exc).splitlines()[0]) from None
     except (psycopg.OperationalError, pgerrors.SerializationFailure, pgerrors.DeadlockDetected,
             pgerrors.QueryCanceled, pgerrors.AdminShutdown) as exc:
-        # (the message says "busy"/"unavailable" so errors.py counts it as passing, not damage)
-        raise Unavailable(f"database unavailable: {str(exc).splitlines()[0] if str(exc) else exc}") \
-            from None
+        # (the message says "busy" so errors.py answers 503, a passing trouble, not damage)
+        raise Unavailable("the database is busy or unreachable: "
+                          f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
 
 
 class PgStore:
@@ -152,8 +152,7 @@ class PgStore:
         self._idle: list[psycopg.Connection] = []
         self._lock = threading.Lock()
         self._closed = False
-        with _translated(), self._borrow() as conn:
-            conn.execute("BEGIN")
+        with _translated(), self._borrow("BEGIN") as conn:
             # several workers start at once: one of them creates the schema, the others wait
             conn.execute("SELECT pg_advisory_xact_lock(7407131)")
             conn.execute(SCHEMA)
@@ -167,11 +166,20 @@ class PgStore:
                                application_name="tokyo-companion")
 
     @contextlib.contextmanager
-    def _borrow(self) -> Iterator[psycopg.Connection]:
+    def _borrow(self, begin: str | None = None) -> Iterator[psycopg.Connection]:
+        """A connection of the pool (a new one if none is idle), in a transaction begun by `begin`."""
         with self._lock:
             conn = self._idle.pop() if self._idle else None
+        if conn is not None and begin:
+            try:
+                conn.execute(begin)
+            except psycopg.OperationalError:     # the server closed it meanwhile (a restart): anew
+                conn.close()
+                conn = None
         if conn is None or conn.closed:
             conn = self.connect()
+            if begin:
+                conn.execute(begin)
         ok = False
         try:
             yield conn
@@ -195,8 +203,7 @@ class PgStore:
     # -- transactions ------------------------------------------------------------------------------
     @contextlib.contextmanager
     def read(self) -> Iterator["PgTx"]:
-        with _translated(), self._borrow() as conn:
-            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        with _translated(), self._borrow("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") as conn:
             try:
                 yield PgTx(conn)
             finally:
@@ -207,8 +214,7 @@ class PgStore:
     def write(self) -> Iterator["PgTx"]:
         """One request's read-then-write, committed before the `with` block is left; an exception
         inside rolls all of it back and propagates (psycopg's translated, the rest unchanged)."""
-        with _translated(), self._borrow() as conn:
-            conn.execute("BEGIN")
+        with _translated(), self._borrow("BEGIN") as conn:
             try:
                 yield PgTx(conn)
             except BaseException:

@@ -299,3 +299,25 @@ def test_an_unreachable_database_stops_the_start_in_one_line(tmp_path):
     assert r.returncode == 2
     (line,) = r.stderr.strip().splitlines()
     assert line.startswith("error: the database postgresql://postgres@127.0.0.1:") and "cannot be used" in line
+
+
+def test_connections_the_database_closed_are_replaced_and_a_database_away_is_503(pg_url, pg_cluster):
+    from companion import create_app
+    from companion.testing import token_client
+    from pg_cluster import run_sql
+    app = create_app({"DATABASE_URL": pg_url})
+    client = token_client(app)
+    code = client.post("/api/tables", json={"game": "jutaku", "players": ["Eri"]}).json["code"]
+    assert client.get(f"/api/tables/{code}").status_code == 200
+    # the server drops every connection of the companion (as a database restart does)
+    dropped = run_sql({"DATABASE_URL": pg_url}, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    assert len(dropped) >= 2                       # the pooled one and the listener at least
+    assert client.get(f"/api/tables/{code}").status_code == 200     # no request pays for it
+    legal = client.get(f"/api/tables/{code}/legal").json
+    r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": 0, "move": legal["moves"][0]})
+    assert r.status_code == 200
+    pg_cluster.drop(pg_url)                        # the database away altogether
+    r = client.get(f"/api/tables/{code}")
+    assert r.status_code == 503 and r.headers["Retry-After"] == "1" and "busy" in r.json["error"]
+    app.extensions["tokyo"].hub.stop()
