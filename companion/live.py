@@ -5,9 +5,9 @@ reconnects with Last-Event-ID receives exactly what it missed, in order, once. A
 unnumbered `table` message carries the whole table (state, timers) so a phone need not ask for it;
 it is sent again when a running timer reaches its deadline (the server deciding the expiry).
 
-What a stream sends next is one pure-ish step, `catch_up` (read the events after the last one sent,
-as the viewer may see them, and the table when there is news), so the two ways of serving a stream
-send the same bytes:
+What a stream sends next is one step, `catch_up` (the events after the last one sent, as the viewer
+may see them, and the table when there is news, from one Tables.reading), so the two ways of
+serving a stream send the same bytes:
 
 - **Handed off** (the companion's own server, companion.server): the request is checked here like
   any other, then its connection leaves waitress for the asyncio loop of companion.streams, which
@@ -148,16 +148,17 @@ class Position:
     deadline: int | None = None
 
 
-def catch_up(tables, code: str, viewer: Any, at: Position, now: int) -> tuple[str, Position]:
-    """What the stream of `viewer` sends next from `at`: the events after `at.last` as the viewer
-    may see them (the rules' public_move), then the table (public_view) when it is the first
-    message, there were events, or a deadline it showed has passed. "" when there is no news."""
-    events, _ = tables.events(code, at.last, viewer)
+def catch_up(reading, viewer: Any, at: Position, now: int) -> tuple[str, Position]:
+    """What the stream of `viewer` sends next from `at`, from `reading` (Tables.reading(code, n) with
+    n <= at.last: one read serves every viewer of a table): the events after `at.last` as the
+    viewer may see them (the rules' public_move), then the table (public_view) when it is the
+    first message, there were events, or a deadline it showed has passed. "" when there is no news."""
+    events = reading.events(at.last, viewer)
     parts = [message(e, seq=e["seq"]) for e in events]
     last = events[-1]["seq"] if events else at.last
     deadline = at.deadline
     if at.first or events or (deadline is not None and now >= deadline):
-        table = tables.get(code, viewer)
+        table = reading.table(viewer)
         parts.append(message(table, event="table"))
         deadline = next_deadline(table["timers"])
     return "".join(parts), Position(last, False, deadline)
@@ -172,7 +173,7 @@ def stream(tables, hub: Hub, code: str, after: int, viewer: Any, clock: Callable
     at = Position(after)
     while True:
         version = hub.version(code)
-        text, at = catch_up(tables, code, viewer, at, clock())
+        text, at = catch_up(tables.reading(code, at.last), viewer, at, clock())
         if text:
             yield text
         left = end - time.monotonic()

@@ -12,11 +12,12 @@ and a few kilobytes instead:
    the channel, once everything before it is flushed, leaves waitress's socket map and gives its
    socket to this loop (`StreamServer.adopt`). Waitress's thread is free at once.
 3. Here each table is a Room of its viewers. A change (`Hub.notify(code)`, from a write in this
-   process or, in the hosted mode, one announced by another worker) wakes the room: the viewers are
-   grouped by what they would be sent (who they are and where their stream stands), each group's
-   text is computed once in a small pool of reader threads (live.catch_up: the database reads and
-   the rules' public_move / public_view filtering), and the same bytes are written to every viewer
-   of the group. Changes that arrive while a room is being read are coalesced into one more round.
+   process or, in the hosted mode, one announced by another worker) wakes the room: in a small pool
+   of reader threads the table is read once for all its viewers (Tables.reading: one transaction),
+   the viewers are grouped by what they would be sent (who they are and where their stream stands),
+   each group's text is computed once (live.catch_up: the rules' public_move / public_view
+   filtering), and the same bytes are written to every viewer of the group. Changes that arrive
+   while a room is being read are coalesced into one more round.
 
 Heartbeats, the end after SSE_MAX_S and the timer deadlines work as in live.stream (same bytes, same
 chunked HTTP/1.1 framing as waitress gives a streamed response, `Connection: close`). A phone that
@@ -361,12 +362,18 @@ class StreamServer:
                 self._forget(room)
 
     def _read(self, code: str, keys: list[tuple], now: int) -> dict[tuple, Any]:
-        """In a reader thread: each group's next text, computed once for all its viewers."""
+        """In a reader thread: one read of the table for all its viewers, then each group's next
+        text, computed once for all the group's viewers."""
+        try:
+            reading = self.tables.reading(code, min(at.last for _, at in keys))
+        except Exception as exc:  # noqa: BLE001 - the room's streams end; the others go on
+            log.warning("live streams of table %s: %s", code, exc)
+            return {key: exc for key in keys}
         steps: dict[tuple, Any] = {}
         for key in keys:
             who, at = key
             try:
-                steps[key] = live.catch_up(self.tables, code, who, at, now)
+                steps[key] = live.catch_up(reading, who, at, now)
             except Exception as exc:  # noqa: BLE001 - the group's streams end; the others go on
                 log.warning("live stream of table %s: %s", code, exc)
                 steps[key] = exc

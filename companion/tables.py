@@ -112,6 +112,24 @@ def public_event(event: EventRow, game: Game | None = None, viewer: Who = None) 
     return {"seq": event.seq, "kind": event.kind, "at_ms": event.at_ms, **body}
 
 
+class Reading:
+    """What one read of a table shows each viewer (Tables.reading)."""
+
+    def __init__(self, tables: "Tables", table: TableRow, rows: list[EventRow], view: View,
+                 seats: dict[int, str]):
+        self._tables, self._table, self._rows, self._view, self._seats = tables, table, rows, view, seats
+        self._game = tables.games.get(table.game)
+        self.seq = view.seq
+
+    def events(self, after: int, viewer: Who = None) -> list[dict]:
+        """The events after `after` (at least the reading's own `after`), as `viewer` may see them."""
+        return [public_event(e, self._game, viewer) for e in self._rows if e.seq > after]
+
+    def table(self, viewer: Who = None) -> dict:
+        """The table as GET /api/tables/<code> shows it to `viewer`."""
+        return self._tables._public(self._table, self._view, viewer, self._seats)
+
+
 class Tables:
     def __init__(self, store: Store, games: dict[str, Game], clock: Callable[[], int],
                  notify: Callable[[str], None], snapshot_every: int = 50, cache_depth: int = 16,
@@ -179,6 +197,18 @@ class Tables:
             seq = rows[-1].seq if rows else tx.seq(code)
         game = self.games.get(table.game)
         return [public_event(e, game, viewer) for e in rows], seq
+
+    def reading(self, code: str, after: int) -> "Reading":
+        """One read of table `code` for several viewers at once (the live streams of a table): its
+        events after `after` and the table now, in one transaction; Reading filters them for each
+        viewer (public_move, public_view) as events() and get() do."""
+        with self.store.read() as tx:
+            table = self._table(tx, code)
+            rows = tx.events(code, after)
+            view = self._view(tx, table, rows[-1].seq if rows else tx.seq(code))
+            seats = tx.seats(code)
+        self._see_head(code, view.seq)
+        return Reading(self, table, rows, view, seats)
 
     def legal(self, code: str, viewer: Who, player: int | None) -> dict:
         """GET …/legal: the moves legal now that `viewer` may send (a seat: its own and the table's;
