@@ -67,6 +67,8 @@ def share_changes(app: Flask, store, hub: Hub, expiry: SharedExpiry) -> None:
     def notify(code: str | None) -> None:
         if code is not None:
             hub.notify(code)     # this worker's live streams of the table look again
+        else:
+            hub.notify_all()     # (changes may have been missed: every stream looks again)
         expiry.poke()            # (the write may have started or stopped a timer)
 
     listener = Listener(store.url, notify, on_gone=hub.stop).start()

@@ -47,20 +47,20 @@ class Hub:
         self._by_client: dict[str, int] = defaultdict(int)
         self.stopping = False
         self._on_stop: list[Callable[[], None]] = []
-        self._listeners: list[Callable[[str], None]] = []
+        self._listeners: list[Callable[[str | None], None]] = []
 
     def on_stop(self, callback: Callable[[], None]) -> None:
         """`callback()` when the server stops (the expiry scheduler ends with the streams)."""
         self._on_stop.append(callback)
 
-    def listen(self, callback: Callable[[str], None], handed_limit: int) -> None:
-        """`callback(code)` on every change (the stream server), which holds up to `handed_limit`
-        handed-off streams."""
+    def listen(self, callback: Callable[[str | None], None], handed_limit: int) -> None:
+        """`callback(code)` on every change, `callback(None)` when every table may have changed (the
+        stream server, which holds up to `handed_limit` handed-off streams)."""
         with self._cond:
             self._listeners.append(callback)
             self._limits[HANDED] = max(0, handed_limit)
 
-    def unlisten(self, callback: Callable[[str], None]) -> None:
+    def unlisten(self, callback: Callable[[str | None], None]) -> None:
         with self._cond:
             if callback in self._listeners:
                 self._listeners.remove(callback)
@@ -74,6 +74,17 @@ class Hub:
             listeners = list(self._listeners)
         for callback in listeners:
             callback(code)
+
+    def notify_all(self) -> None:
+        """Every table may have changed (changes from other workers may have been missed, e.g.
+        while their notifications were cut off): every stream looks again."""
+        with self._cond:
+            for code in self._versions:
+                self._versions[code] += 1
+            self._cond.notify_all()
+            listeners = list(self._listeners)
+        for callback in listeners:
+            callback(None)
 
     def version(self, code: str) -> int:
         with self._cond:

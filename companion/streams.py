@@ -214,13 +214,13 @@ class StreamServer:
             sock.close()
             follow.release()
 
-    def changed(self, code: str) -> None:
-        """Hub.notify: table `code` has news (called in the writer's thread)."""
+    def changed(self, code: str | None) -> None:
+        """Hub.notify: table `code` has news (called in the writer's thread); None: any table may."""
         loop = self._loop
-        if loop is None or self._pid != os.getpid() or code not in self.rooms:
+        if loop is None or self._pid != os.getpid() or (code is not None and code not in self.rooms):
             return
         try:
-            loop.call_soon_threadsafe(self._wake, code)
+            loop.call_soon_threadsafe(self._wake_all if code is None else self._wake, code)
         except RuntimeError:
             pass
 
@@ -327,6 +327,10 @@ class StreamServer:
         if not room.busy:
             room.busy = True
             asyncio.get_running_loop().create_task(self._refresh(room))
+
+    def _wake_all(self, _=None) -> None:
+        for code in list(self.rooms):
+            self._wake(code)
 
     async def _refresh(self, room: Room) -> None:
         loop = asyncio.get_running_loop()

@@ -257,3 +257,29 @@ def test_a_timer_expiry_reaches_the_handed_streams(tmp_path):
         assert phone.events[-1]["kind"] == "expire"
         assert phone.tables[-1]["timers"][0]["status"] == "expired"
 
+
+
+def test_a_missed_change_is_seen_when_every_stream_is_told_to_look_again(tmp_path):
+    """Hub.notify_all (the hosted mode's listener after a reconnect: other workers' changes may have
+    been missed) makes every stream read its table again."""
+    app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}})
+    s = app.extensions["tokyo"]
+    with ServerThread(app, threads=THREADS) as server:
+        codes = [new_table(server.url) for _ in range(3)]
+        port = int(server.server.effective_port)
+
+        async def play():
+            phones = [Phone(port, codes[i % 3][0], address(i)) for i in range(30)]
+            assert await open_all(phones) == [200] * 30
+            loop = asyncio.get_running_loop()
+            s.tables.notify = lambda code: None               # the change is not announced ...
+            for code, token in codes:
+                r = await loop.run_in_executor(None, move, server.url, code, token, 0,
+                                               {"player": 0, "add": 1})
+                assert r.status_code == 200
+            assert not await wait_for(phones, 1, timeout=1.0)
+            s.hub.notify_all()                                 # ... until everyone looks again
+            assert await wait_for(phones, 1, timeout=10)
+            for phone in phones:
+                phone.close()
+        asyncio.run(play())
