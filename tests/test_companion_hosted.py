@@ -154,11 +154,16 @@ def test_a_write_on_one_worker_reaches_a_live_stream_on_the_other(start):
         with requests.get(f"{b.base}/api/tables/{code}/events?since={seq}", stream=True, timeout=60,
                           headers={"Accept": "text/event-stream"}) as r:
             assert r.status_code == 200
+            numbered = False             # an `id:` line: the message is an event of the log
             for line in r.iter_lines(decode_unicode=True):
                 opened.set()
-                if line.startswith("data: ") and '"kind"' in line:
+                if line.startswith("id: "):
+                    numbered = True
+                elif line.startswith("data: ") and numbered:
                     got.append((time.monotonic(), json.loads(line[6:])))
                     return
+                elif not line:
+                    numbered = False
     reader = threading.Thread(target=listen, daemon=True)
     reader.start()
     assert opened.wait(60)
