@@ -1,8 +1,8 @@
 """Hosted companion benchmark (not a test): a café's worth of tables and live phones on loopback
 against the real server (`python -m companion`), printed.
 
-50 Shinjuku tables (companion deck, a seeded legal game replayed move by move; at its end the last
-move is undone and made again, so the table keeps changing); 4 phones per table, each with its
+50 Shinjuku tables (companion deck, a seeded legal game replayed move by move; after its end a
+timer is started and reset in turn, so the table keeps changing); 4 phones per table, each with its
 seat's token and its own live stream (SSE, from its own loopback address, as phones on a Wi-Fi
 have); more anonymous streams (spectators, a screen on the wall) up to --streams in all (500). One
 writer per table posts the moves (expected_seq, Idempotency-Key, one keep-alive connection).
@@ -117,14 +117,15 @@ class Table:
             self.seats.append(body["token"])
 
     async def step(self) -> None:
-        """The next move (or, after the game's last, an undo, then that move again)."""
+        """The next move (after the game's last: a timer started, reset, started, …)."""
         played = self.seq
         if played < len(self.moves):
             path, body = "moves", {"expected_seq": self.seq, "move": self.moves[played]}
         elif (played - len(self.moves)) % 2 == 0:
-            path, body = "undo", {"expected_seq": self.seq}
+            path, body = "timers", {"expected_seq": self.seq, "timer": "turn", "action": "start",
+                                    "seconds": 60}
         else:
-            path, body = "moves", {"expected_seq": self.seq, "move": self.moves[-1]}
+            path, body = "timers", {"expected_seq": self.seq, "timer": "turn", "action": "reset"}
         t0 = time.monotonic()
         self.sent[self.seq + 1] = t0
         status, answer = await self.http.call("POST", f"/api/tables/{self.code}/{path}", body,
@@ -278,8 +279,9 @@ async def run(port: int, proc: subprocess.Popen, args, moves: list[dict]) -> dic
         start, end, count = await phase(tables, args.seconds, pace)
         await asyncio.sleep(2.0)                                       # the last deliveries
         lat = [x for t, n in zip(tables, lat0) for x in t.latencies[n:]]
-        result[name] = {"moves": count, "rate": count / (end - start), "lat": lat,
-                        "rejected": sum(t.rejected for t in tables) - rej0,
+        rejected = sum(t.rejected for t in tables) - rej0
+        result[name] = {"moves": count - rejected, "rate": (count - rejected) / (end - start),
+                        "lat": lat, "rejected": rejected,
                         "delays": delays_of(tables, phones, start, end),
                         "after_answer": delays_of(tables, phones, start, end, "acked")}
     for phone in phones:

@@ -86,7 +86,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--no-mdns", action="store_true",
                    help="with --lan, advertise no .local name; the base URL is the LAN address")
     p.add_argument("--threads", type=int, default=None,
-                   help="server threads; each live phone holds one (default 32)")
+                   help="server threads (default 32); live streams hold none")
     p.add_argument("--database", metavar="URL",
                    help="postgresql://user:password@host/db: keep the tables in PostgreSQL instead of a "
                         "SQLite data folder (the hosted companion; several workers may share it)")

@@ -30,7 +30,7 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 
 from .errors import MESSAGES
 from .security import HEADERS
-from .streams import HANDOFF, MAX_STREAMS, Follow, StreamServer
+from .streams import HANDOFF, Follow, StreamServer
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +200,7 @@ def stream_server(app) -> StreamServer:
     s, cfg = app.extensions["tokyo"], app.config
     return StreamServer(s.tables, s.hub, s.clock, heartbeat_s=cfg["SSE_HEARTBEAT_S"],
                         max_s=cfg["SSE_MAX_S"], retry_ms=cfg["SSE_RETRY_MS"],
-                        max_streams=cfg.get("LIVE_MAX_STREAMS", MAX_STREAMS))
+                        max_streams=cfg["LIVE_MAX_STREAMS"])
 
 
 def create_server(app, host: str = "127.0.0.1", port: int = 5000, *, threads: int = 32,

@@ -47,9 +47,6 @@ log = logging.getLogger(__name__)
 
 #: The WSGI environ key of the hand-off: `environ[HANDOFF](follow)` (set by companion.server).
 HANDOFF = "companion.live.handoff"
-#: Handed-off streams one process holds at once (the app's LIVE_MAX_STREAMS overrides it; fewer
-#: when the process may not open that many files); more get 503 and the page polls instead.
-MAX_STREAMS = 2000
 #: Bytes that may wait for one phone before its stream is cut off (it reconnects, losing nothing).
 MAX_BACKLOG = 1 << 20
 #: The kernel's send buffer of a stream's socket: a fixed, modest size (a message is a few KB), so
