@@ -175,7 +175,7 @@ def test_a_write_on_one_worker_reaches_a_live_stream_on_the_other(start):
     print(f"change on worker A reached a stream on worker B after {1000 * (got[0][0] - sent):.0f} ms")
 
 
-def test_racing_writers_through_two_workers_exactly_one_wins_each_seq(start):
+def test_racing_writers_through_two_workers_exactly_one_wins_each_seq_and_a_key_appends_once(start):
     a, b = start(), start()
     code, token = new_table(a)
     rounds = 4
@@ -199,6 +199,26 @@ def test_racing_writers_through_two_workers_exactly_one_wins_each_seq(start):
         assert sorted(answers) == [200] + [409] * 7, answers
     log = events(b, code)
     assert [e["seq"] for e in log] == list(range(1, rounds + 1))
+    # one request retried at once through both workers (the same Idempotency-Key): appended once,
+    # and every answer is the first one's
+    seq, move = first_legal(a, code, token)
+    gate = threading.Barrier(8)
+    replies: list[tuple[int, bytes]] = []
+
+    def retry(worker):
+        session = requests.Session()
+        gate.wait()
+        r = session.post(f"{worker.base}/api/tables/{code}/moves", timeout=60,
+                         json={"expected_seq": seq, "move": move},
+                         headers={"Authorization": f"Bearer {token}", "Idempotency-Key": "once"})
+        replies.append((r.status_code, r.content))
+    racers = [threading.Thread(target=retry, args=((a, b)[i % 2],)) for i in range(8)]
+    for t in racers:
+        t.start()
+    for t in racers:
+        t.join()
+    assert {status for status, _ in replies} == {200} and len({body for _, body in replies}) == 1
+    assert [e["seq"] for e in events(a, code)] == list(range(1, rounds + 2))
 
 
 def test_kill_9_of_a_worker_mid_burst_loses_no_acknowledged_write(start):
