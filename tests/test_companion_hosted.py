@@ -346,3 +346,32 @@ def test_connections_the_database_closed_are_replaced_and_a_database_away_is_503
     r = client.get(f"/api/tables/{code}")
     assert r.status_code == 503 and r.headers["Retry-After"] == "1" and "busy" in r.json["error"]
     app.extensions["tokyo"].hub.stop()
+
+
+def test_a_timer_claimed_by_a_worker_that_died_is_delivered_when_its_lease_ends(pg_url):
+    """Worker A claimed the due timer (its lease is in the database) and was killed before it
+    appended the expiry: worker B leaves it alone while the lease runs, then delivers it, once."""
+    from companion import create_app
+    from companion.pgstore import LEASE_MS, PgStore
+    from companion.testing import FakeClock, token_client
+    clock = FakeClock()
+    b = create_app({"DATABASE_URL": pg_url, "CLOCK": clock})
+    client = token_client(b)
+    code = client.post("/api/tables", json={"game": "jutaku", "players": ["Eri"]}).json["code"]
+    r = client.post(f"/api/tables/{code}/timers", json={"expected_seq": 0, "timer": "Egg",
+                                                        "action": "start", "seconds": 10})
+    assert r.status_code == 200
+    b.extensions["tokyo"].expiry.stop()          # B's thread sleeps; its steps are taken by hand
+    clock.now_ms += 10_000                        # (moved without waking anyone)
+    a = PgStore(pg_url)
+    assert a.claim_due(clock()) == [code]         # A claims it ... and dies
+    a.close()
+    b.extensions["tokyo"].expiry.run_due()
+    assert client.get(f"/api/tables/{code}").json["seq"] == 1          # leased: not B's yet
+    clock.now_ms += LEASE_MS
+    b.extensions["tokyo"].expiry.run_due()
+    b.extensions["tokyo"].expiry.run_due()
+    log = client.get(f"/api/tables/{code}/events?since=0", headers={"Accept": "application/json"}).json
+    assert [e["kind"] for e in log["events"]] == ["timer", "expire"]
+    assert log["events"][1]["deadline_ms"] == log["events"][0]["at_ms"] + 10_000
+    b.extensions["tokyo"].hub.stop()
