@@ -20,7 +20,8 @@ initdb/pg_ctl), PostgreSQL with 2 workers; else it prints why that run is skippe
 the 500 phones run in this one process (one asyncio loop) on the same machine as the server.
 
     .venv/bin/python benchmarks/hosted_bench.py [--seconds 60] [--quick] [--tables 50] [--phones 4]
-                                                [--streams 500] [--pace 2] [--workers 2] [--sqlite-only]
+                                                [--streams 500] [--pace 2] [--workers 2] [--threads N]
+                                                [--sqlite-only]
 """
 from __future__ import annotations
 
@@ -342,6 +343,8 @@ def main(argv=None) -> int:
     ap.add_argument("--pace", type=float, default=2.0,
                     help="café pace: seconds between two moves of a table (default 2)")
     ap.add_argument("--workers", type=int, default=2, help="workers of the PostgreSQL run")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="server threads per process (default: the server's own, 32)")
     ap.add_argument("--sqlite-only", action="store_true", help="skip the PostgreSQL run")
     args = ap.parse_args(argv)
     if args.quick:
@@ -351,11 +354,12 @@ def main(argv=None) -> int:
     if soft != resource.RLIM_INFINITY and soft < want:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
     moves = game_moves()
+    threads = ["--threads", str(args.threads)] if args.threads else []
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start; "
           f"the writers and the phones run in one process beside the server")
 
     with tempfile.TemporaryDirectory() as data:
-        proc, port = start_server(["--data", data])
+        proc, port = start_server(["--data", data, *threads])
         try:
             result = asyncio.run(run(port, proc, args, moves))
         finally:
@@ -372,7 +376,7 @@ def main(argv=None) -> int:
     cluster = cluster_class().start()
     try:
         url = cluster.database()
-        proc, port = start_server(["--database", url, "--workers", str(args.workers)])
+        proc, port = start_server(["--database", url, "--workers", str(args.workers), *threads])
         try:
             time.sleep(1.0)                       # (the workers fork and listen)
             result = asyncio.run(run(port, proc, args, moves))
