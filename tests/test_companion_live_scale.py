@@ -283,3 +283,25 @@ def test_a_missed_change_is_seen_when_every_stream_is_told_to_look_again(tmp_pat
             for phone in phones:
                 phone.close()
         asyncio.run(play())
+
+
+def test_a_client_that_keeps_sending_on_its_stream_is_cut_off(tmp_path):
+    app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}})
+    hub = app.extensions["tokyo"].hub
+    with ServerThread(app, threads=THREADS) as server:
+        code, _ = new_table(server.url)
+        with socket.create_connection(("127.0.0.1", int(server.server.effective_port)), timeout=5) as s:
+            s.sendall(f"GET /api/tables/{code}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert b" 200 " in s.recv(4096).split(b"\r\n")[0]
+            assert hub.open_streams()[live.HANDED] == 1
+            try:
+                for _ in range(8):                    # more than a stream may receive
+                    s.sendall(b"x" * 4096)
+                    time.sleep(0.05)
+            except OSError:
+                pass
+            for _ in range(100):
+                if hub.open_streams()[live.HANDED] == 0:
+                    break
+                time.sleep(0.02)
+            assert hub.open_streams()[live.HANDED] == 0
