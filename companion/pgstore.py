@@ -213,21 +213,16 @@ class PgStore:
     @contextlib.contextmanager
     def write(self) -> Iterator["PgTx"]:
         """One request's read-then-write, committed before the `with` block is left; an exception
-        inside rolls all of it back and propagates (psycopg's translated, the rest unchanged).
-
-        In pipeline mode: the statements whose answer is not read (the append, the key, the
-        snapshot, the deadline, the NOTIFY) go to the server together with the COMMIT, one round
-        trip instead of one each; a refused one (the unique key) is raised there, nothing written."""
+        inside rolls all of it back and propagates (psycopg's translated, the rest unchanged)."""
         with _translated(), self._borrow("BEGIN") as conn:
             try:
-                with conn.pipeline():
-                    yield PgTx(conn)
-                    conn.execute("COMMIT")
+                yield PgTx(conn)
             except BaseException:
                 if not conn.closed:
                     with contextlib.suppress(psycopg.Error):
                         conn.execute("ROLLBACK")
                 raise
+            conn.execute("COMMIT")
 
     # -- timer deadlines, for the expiry scheduler of several workers ------------------------------
     def claim_due(self, now_ms: int, limit: int = 32, lease_ms: int = LEASE_MS) -> list[str]:
