@@ -27,13 +27,19 @@ build: $(STAMP)
 run: build
 	PORT=$(PORT) $(PY) -m companion --port $(PORT) $(if $(LAN),--lan --mdns-name $(MDNS_NAME)) $(if $(COMPANION_URL),--base-url $(COMPANION_URL))
 
-# Browser tests drive Debian's chromium; install it when missing and we are root.
+# Browser tests drive Debian's chromium, the hosted companion's tests Debian's PostgreSQL; install
+# them when missing and we are root.
 test: $(STAMP)
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
 	  echo "note: chromium not installed; browser tests will be skipped"; }
 	@command -v pdftoppm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null) || true; }
+	@# The hosted companion's tests start a throwaway PostgreSQL cluster with Debian's initdb/pg_ctl.
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
+	  { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) || \
+	  echo "note: PostgreSQL not installed; the hosted companion's tests will be skipped"; }
 	$(PY) -m ruff check .
 	$(PY) -m pytest
 

@@ -5,19 +5,24 @@
                                          and prints it, the LAN address and a QR code
     python -m companion --port 8000 --data /some/dir
     python -m companion export --data DIR [--out FILE]     what a (damaged) database still holds
+    python -m companion --database postgresql://… [--workers N]       hosted: PostgreSQL, N processes
+    python -m companion migrate --data DIR --database postgresql://…  a data folder into PostgreSQL
 
 A data folder serves one companion at a time (a lock); a folder or database that cannot be used
-stops the start with one line saying why (exit status 2).
+stops the start with one line saying why (exit status 2). With --database several workers (and
+several machines) may serve one PostgreSQL database: README, "Hosting".
 """
 from __future__ import annotations
 
 import argparse
 import logging
 import os
+import signal
 import socket
 import sqlite3
 import sys
 import threading
+import time
 from pathlib import Path
 
 from . import create_app, datadir, lan, qr
@@ -81,7 +86,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--no-mdns", action="store_true",
                    help="with --lan, advertise no .local name; the base URL is the LAN address")
     p.add_argument("--threads", type=int, default=None,
-                   help="server threads; each live phone holds one (default 32)")
+                   help="server threads (default 32); live streams hold none")
+    p.add_argument("--database", metavar="URL",
+                   help="postgresql://user:password@host/db: keep the tables in PostgreSQL instead of a "
+                        "SQLite data folder (the hosted companion; several workers may share it)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="serve with N processes sharing the port (needs --database; default 1)")
     return p.parse_args(argv)
 
 
@@ -96,20 +106,32 @@ def main(argv=None) -> int:
     if argv[:1] == ["export"]:
         from .export import main as export_main
         return export_main(argv[1:])
+    if argv[:1] == ["migrate"]:
+        from .migrate import main as migrate_main
+        return migrate_main(argv[1:])
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    data = os.path.abspath(args.data) if args.data else default_data_dir()
-    try:
-        lock = datadir.claim(Path(data))          # held (open) until the process ends
-        damage = datadir.check(Path(data) / datadir.DB_NAME)
-    except datadir.StorageProblem as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    problem = hosted_problem(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
-    if damage:
-        print(f"warning: the database in {data} is damaged ({damage[0]}); the companion starts, "
-              "tables it cannot read answer 503; save what is readable with: python -m companion "
-              f"export --data {data}", file=sys.stderr)
-    config = {"DATA_DIR": data}
+    lock = None
+    if args.database:
+        config = {"DATABASE_URL": args.database}
+        data = None
+    else:
+        data = os.path.abspath(args.data) if args.data else default_data_dir()
+        try:
+            lock = datadir.claim(Path(data))          # held (open) until the process ends
+            damage = datadir.check(Path(data) / datadir.DB_NAME)
+        except datadir.StorageProblem as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        if damage:
+            print(f"warning: the database in {data} is damaged ({damage[0]}); the companion starts, "
+                  "tables it cannot read answer 503; save what is readable with: python -m companion "
+                  f"export --data {data}", file=sys.stderr)
+        config = {"DATA_DIR": data}
     if args.threads:
         config["THREADS"] = args.threads
         config["SSE_MAX_STREAMS"] = max(1, args.threads - 8)
@@ -122,11 +144,12 @@ def main(argv=None) -> int:
     except lan.BadName as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.workers > 1:
+        return serve_workers(args, config, host, lan_ip, mdns_name)
     try:
         app = create_app(config)
     except sqlite3.DatabaseError as exc:
-        print(f"error: the database in {data} cannot be opened ({exc}); move it away to start "
-              "afresh, or restore a copy", file=sys.stderr)
+        print(f"error: {opening_problem(args, data, exc)}", file=sys.stderr)
         return 2
 
     server = create_server(app, host=host, port=args.port, threads=app.config["THREADS"])
@@ -156,8 +179,130 @@ def main(argv=None) -> int:
             advertised.close()
         app.extensions["tokyo"].hub.stop()
         server.close()
-        lock.close()
+        if lock is not None:
+            lock.close()
     return 0
+
+
+def hosted_problem(args) -> str | None:
+    """What is wrong with --database/--workers (None: nothing)."""
+    if args.workers < 1:
+        return "--workers must be 1 or more"
+    if args.database:
+        from .pgstore import is_url
+        if args.data:
+            return "give --data (a SQLite folder) or --database (PostgreSQL), not both"
+        if not is_url(args.database):
+            return "--database must be a postgresql://user:password@host/db URL"
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            return "--database needs psycopg: pip install 'tokyo-table-kit[hosted]'"
+    elif args.workers > 1:
+        return ("--workers needs --database postgresql://…: a SQLite data folder is served by one "
+                "process (README, \"Hosting\")")
+    return None
+
+
+def opening_problem(args, data, exc) -> str:
+    if args.database:
+        from .pgstore import shown
+        return f"the database {shown(args.database)} cannot be used ({exc})"
+    return f"the database in {data} cannot be opened ({exc}); move it away to start afresh, or restore a copy"
+
+
+def serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | None) -> int:
+    """Pre-fork: this process binds the port and starts `--workers` processes that each build the
+    app (their own database connections, listener and timer scheduler) and serve the shared socket;
+    the kernel hands each new connection to one of them. A worker that dies is replaced; SIGTERM or
+    Ctrl-C stops them all."""
+    from .pgstore import PgStore
+    try:
+        PgStore(config["DATABASE_URL"]).close()     # reachable, schema made, before any worker starts
+    except sqlite3.DatabaseError as exc:
+        print(f"error: {opening_problem(args, None, exc)}", file=sys.stderr)
+        return 2
+    try:
+        sock = socket.create_server((host, args.port), backlog=1024)
+    except OSError as exc:
+        print(f"error: cannot listen on {host}:{args.port} ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    port = sock.getsockname()[1]
+    config["BASE_URL"] = lan.base_url(lan=args.lan, host=host, port=port, mdns_name=mdns_name,
+                                      lan_ip=lan_ip, explicit=args.base_url)
+    advertised = start_mdns(None, mdns_name, port, lan_ip, explicit=True) if mdns_name else None
+    if args.threads:
+        config["THREADS"] = args.threads
+
+    def worker() -> int:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        try:
+            app = create_app(config)
+        except sqlite3.DatabaseError as exc:
+            print(f"error: {opening_problem(args, None, exc)}", file=sys.stderr)
+            return 2
+        server = create_server(app, host=host, port=port, threads=app.config["THREADS"], sock=sock)
+        threading.Thread(target=warm_up, args=(app,), name="warm-up", daemon=True).start()
+        server.run()
+        return 0
+
+    children: dict[int, tuple[int, float]] = {}          # pid -> (worker number, started)
+
+    def spawn(number: int) -> None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                code = worker()
+            finally:
+                os._exit(code)
+        children[pid] = (number, time.monotonic())
+        print(f"worker {number}: pid {pid}", flush=True)
+
+    stopping = []
+
+    def stop(signum, frame):
+        stopping.append(signum)
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for number in range(1, args.workers + 1):
+        spawn(number)
+    print(f"Tokyo table kit companion on {config['BASE_URL']}/  ({args.workers} workers, "
+          f"PostgreSQL)", flush=True)
+    while children:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:
+            break
+        except InterruptedError:
+            continue
+        number, started = children.pop(pid, (None, 0.0))
+        if number is None or stopping:
+            continue
+        print(f"worker {number} (pid {pid}) ended ({describe_status(status)}); starting another",
+              file=sys.stderr, flush=True)
+        if time.monotonic() - started < 5:
+            time.sleep(1)          # (a worker that cannot start must not be restarted in a spin)
+        spawn(number)
+    if advertised is not None:
+        advertised.close()
+    sock.close()
+    return 0
+
+
+def describe_status(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    return f"exit status {os.WEXITSTATUS(status)}"
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import unicodedata
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from . import codes, jsonapi, live
+from . import codes, jsonapi, live, streams
 from .errors import ApiError
 from .security import absolute
 from .services import services
@@ -180,13 +180,19 @@ def events(code):
         events, seq = s.tables.events(code, after, viewer)
         return jsonify({"events": events, "seq": seq})
     client = request.remote_addr or ""
-    if not s.hub.try_open(client):
+    handoff = request.environ.get(streams.HANDOFF)       # (the companion's own server, GET)
+    kind = live.HANDED if handoff else live.THREAD
+    if not s.hub.try_open(client, kind):
         raise ApiError(503, "Too many live connections; poll with Accept: application/json instead.")
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if handoff:
+        # the stream server sends the body; this response gives the status and the headers
+        handoff(streams.Follow(s.hub, client, code, after, viewer))
+        return Response(iter(()), mimetype="text/event-stream", headers=headers)
     cfg = current_app.config
     body = live.stream(s.tables, s.hub, code, after, viewer, s.clock, heartbeat_s=cfg["SSE_HEARTBEAT_S"],
                        max_s=cfg["SSE_MAX_S"], retry_ms=cfg["SSE_RETRY_MS"])
-    response = Response(body, mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(body, mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: s.hub.close(client))   # freed however the stream ends
     return response
 

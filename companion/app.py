@@ -1,6 +1,7 @@
 """The companion's app factory.
 
-`create_app(config)` builds the app: one SQLite event store in DATA_DIR, the games of the registry
+`create_app(config)` builds the app: one event store (SQLite in DATA_DIR, or PostgreSQL at
+DATABASE_URL for the hosted companion's several workers: companion/pgstore.py), the games of the registry
 (companion.catalog), the generic blueprints (api_tables, api_clock, api_plays, openapi, pages, scan)
 and each game's own Blueprint (its web.py), the timer-expiry scheduler and the error handlers.
 `python -m companion` serves it with waitress (see __main__.py).
@@ -13,7 +14,7 @@ from flask import Flask
 
 from . import catalog, errors, lan, security
 from .config import DEFAULTS, ServerClock
-from .expiry import Expiry
+from .expiry import Expiry, SharedExpiry
 from .live import Hub
 from .services import Services
 from .store import Store
@@ -27,16 +28,22 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.ensure_ascii = False
 
-    data_dir = Path(app.config["DATA_DIR"] or app.instance_path)
-    store = Store(data_dir / "companion.sqlite3", app.config["BUSY_TIMEOUT_MS"])
+    if app.config["DATABASE_URL"]:
+        from .pgstore import PgStore
+        store = PgStore(app.config["DATABASE_URL"])
+    else:
+        data_dir = Path(app.config["DATA_DIR"] or app.instance_path)
+        store = Store(data_dir / "companion.sqlite3", app.config["BUSY_TIMEOUT_MS"])
     games = catalog.discover(app.config["EXTRA_GAMES"])
     clock = app.config["CLOCK"] or ServerClock()
     hub = Hub(app.config["SSE_MAX_STREAMS"], app.config["SSE_PER_CLIENT"])
     tables = Tables(store, games, clock, hub.notify, app.config["SNAPSHOT_EVERY"],
                     app.config["VIEW_CACHE_DEPTH"])
-    expiry = Expiry(tables, clock)
+    expiry = Expiry(tables, clock) if store.single_writer else SharedExpiry(tables, clock, store)
     tables.on_due = expiry.schedule
     hub.on_stop(expiry.stop)
+    if not store.single_writer:
+        share_changes(app, store, hub, expiry)
     app.extensions["tokyo"] = Services(store, tables, hub, games, clock, expiry)
 
     from . import api_clock, api_plays, api_tables, app_shell, openapi, pages, scan
@@ -50,3 +57,21 @@ def create_app(config: dict | None = None) -> Flask:
     lan.register(app)
     tables.load_deadlines()   # timers that were running when the server stopped
     return app
+
+
+def share_changes(app: Flask, store, hub: Hub, expiry: SharedExpiry) -> None:
+    """Several workers over one database: every worker's `notify(code)` is called for every write
+    of any worker (LISTEN/NOTIFY, companion/fanout.py), and its timer scheduler runs."""
+    from .fanout import Listener
+
+    def notify(code: str | None) -> None:
+        if code is not None:
+            hub.notify(code)     # this worker's live streams of the table look again
+        else:
+            hub.notify_all()     # (changes may have been missed: every stream looks again)
+        expiry.poke()            # (the write may have started or stopped a timer)
+
+    listener = Listener(store.url, notify, on_gone=hub.stop).start()
+    hub.on_stop(listener.stop)
+    hub.on_stop(store.close)
+    expiry.start()

@@ -27,6 +27,9 @@ class ServerClock:
 DEFAULTS: dict = {
     # Where the SQLite database lives; None = the Flask instance folder.
     "DATA_DIR": None,
+    # postgresql://user:password@host/db: the hosted companion's database (several workers may
+    # share it; companion/pgstore.py). None: SQLite in DATA_DIR.
+    "DATABASE_URL": None,
     # The address phones use, e.g. "http://192.168.1.20:5000": a table's url and join QR are built
     # from it, never from a request's Host header. None: the request's own host (tests).
     "BASE_URL": None,
@@ -35,10 +38,14 @@ DEFAULTS: dict = {
     # Callable returning epoch ms (None: a ServerClock made by create_app). Tests inject a fake
     # clock to decide timer expiry deterministically.
     "CLOCK": None,
-    # Waitress task threads. Each open Server-Sent Events stream holds one of them.
+    # Waitress task threads (the live streams of the companion's own server hold none).
     "THREADS": 32,
-    # At most this many live streams at once; more get 503 and the page falls back to polling,
-    # so that ordinary requests always find a free thread.
+    # Live streams served by the companion's own server leave waitress for one asyncio loop per
+    # process (companion/streams.py): at most this many at once per process (fewer when the process
+    # may not open that many files); more get 503 and the page falls back to polling.
+    "LIVE_MAX_STREAMS": 2000,
+    # Under any other WSGI server (and for HEAD) each stream holds a thread: at most this many at
+    # once, so that ordinary requests always find a free thread.
     "SSE_MAX_STREAMS": 24,
     # Live streams one client address may hold (a phone needs one; a laptop with a few tabs more).
     "SSE_PER_CLIENT": 4,

@@ -68,3 +68,81 @@ class Expiry:
                     self._cond.wait(min(wait_ms, MAX_SLEEP_MS) / 1000 + 0.001)
                 else:
                     self._cond.wait()
+
+
+class SharedExpiry:
+    """The expiry scheduler of one worker among several over one database (companion/pgstore.py).
+
+    Deadlines live in the database: each worker's thread claims the due ones with SELECT … FOR
+    UPDATE SKIP LOCKED (a lease, so two workers never deliver the same timer at once, and a timer
+    whose worker was killed mid-delivery is claimed again when its lease ends) and appends their
+    `expire` events; the (code, seq) key makes each expiry appended once whoever gets there. It
+    sleeps until the database's next deadline, and wakes when any worker writes (the listener's
+    NOTIFY pokes it: a new timer may have started) or a fake clock moves; at most POLL_MS between
+    looks, in case a notification was lost with a connection.
+    """
+
+    POLL_MS = 1_000
+
+    def __init__(self, tables, clock, store):
+        self.tables = tables
+        self.clock = clock
+        self.store = store
+        self._cond = threading.Condition()
+        self._stopping = False
+        self._poked = False
+        self._thread: threading.Thread | None = None
+        if hasattr(clock, "listen"):
+            clock.listen(self.poke)
+
+    def start(self) -> None:
+        with self._cond:
+            if self._thread is None and not self._stopping:
+                self._thread = threading.Thread(target=self._run, name="timer-expiry", daemon=True)
+                self._thread.start()
+
+    def schedule(self, code: str, due: int | None) -> None:
+        if due is not None:
+            self.start()
+            self.poke()
+
+    def poke(self) -> None:
+        with self._cond:
+            self._poked = True
+            self._cond.notify_all()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+
+    def run_due(self) -> None:
+        """Claim and deliver every expiry that is due now."""
+        while True:
+            claimed = self.store.claim_due(self.clock())
+            for code in claimed:
+                try:
+                    self.tables.expire_due(code)
+                except Exception:  # noqa: BLE001 - one table's trouble must not stop the others
+                    log.exception("could not deliver the timer expiry of table %s", code)
+            if len(claimed) < 32:
+                return
+
+    def _run(self) -> None:
+        while True:
+            wait_ms = self.POLL_MS
+            try:
+                self.run_due()
+                ahead = self.store.next_due()
+                if ahead is not None:
+                    wait_ms = max(5, min(wait_ms, ahead - self.clock()))
+            except Exception as exc:  # noqa: BLE001 - the database away for a moment: look again soon
+                log.warning("the timer scheduler could not read the deadlines: %s", exc)
+            with self._cond:
+                if self._stopping:
+                    return
+                if not self._poked:
+                    self._cond.wait(wait_ms / 1000 + 0.001)
+                self._poked = False
+                if self._stopping:
+                    return

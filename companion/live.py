@@ -5,45 +5,86 @@ reconnects with Last-Event-ID receives exactly what it missed, in order, once. A
 unnumbered `table` message carries the whole table (state, timers) so a phone need not ask for it;
 it is sent again when a running timer reaches its deadline (the server deciding the expiry).
 
-Each open stream holds a waitress thread, so streams are bounded three ways: at most
-SSE_MAX_STREAMS at once (more get 503 and the page polls instead), a heartbeat comment every
-SSE_HEARTBEAT_S (the write to a phone that went away fails and frees the thread), and an end after
-SSE_MAX_S (the browser reconnects by itself, with Last-Event-ID).
+What a stream sends next is one step, `catch_up` (the events after the last one sent, as the viewer
+may see them, and the table when there is news, from one Tables.reading), so the two ways of
+serving a stream send the same bytes:
+
+- **Handed off** (the companion's own server, companion.server): the request is checked here like
+  any other, then its connection leaves waitress for the asyncio loop of companion.streams, which
+  holds hundreds of streams in one thread. Limited to LIVE_MAX_STREAMS at once.
+- **In a thread** (any other WSGI server, Flask's test client, HEAD): `stream()` below, a generator
+  that holds a server thread, so at most SSE_MAX_STREAMS at once (more get 503 and the page polls).
+
+Either way a client address holds at most SSE_PER_CLIENT streams, a heartbeat comment goes out
+every SSE_HEARTBEAT_S without news (a write to a phone that went away fails and frees its slot), and
+a stream ends after SSE_MAX_S (the browser reconnects by itself, with Last-Event-ID).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
 from collections import defaultdict
-from typing import Callable, Iterator
-
-
+from typing import Any, Callable, Iterator
 
 #: The addresses of the serving computer itself.
 THIS_MACHINE = frozenset({"127.0.0.1", "::1"})
+#: Streams that hold a server thread, and streams handed off to the asyncio loop.
+THREAD, HANDED = "thread", "handed"
 
 
 class Hub:
-    """Wakes the streams of a table when an event is appended (in this process)."""
+    """Wakes the streams of a table when an event is appended (in this process: a write here, or a
+    write of another worker announced to this one, both call `notify`), and counts open streams."""
 
     def __init__(self, max_streams: int, per_client: int | None = None):
         self._cond = threading.Condition()
         self._versions: dict[str, int] = defaultdict(int)
-        self._slots = threading.BoundedSemaphore(max(1, max_streams))
+        self._limits = {THREAD: max(1, max_streams), HANDED: 0}
+        self._open = {THREAD: 0, HANDED: 0}
         self.per_client = per_client or max(1, max_streams)
         self._by_client: dict[str, int] = defaultdict(int)
         self.stopping = False
         self._on_stop: list[Callable[[], None]] = []
+        self._listeners: list[Callable[[str | None], None]] = []
 
     def on_stop(self, callback: Callable[[], None]) -> None:
         """`callback()` when the server stops (the expiry scheduler ends with the streams)."""
         self._on_stop.append(callback)
 
+    def listen(self, callback: Callable[[str | None], None], handed_limit: int) -> None:
+        """`callback(code)` on every change, `callback(None)` when every table may have changed (the
+        stream server, which holds up to `handed_limit` handed-off streams)."""
+        with self._cond:
+            self._listeners.append(callback)
+            self._limits[HANDED] = max(0, handed_limit)
+
+    def unlisten(self, callback: Callable[[str | None], None]) -> None:
+        with self._cond:
+            if callback in self._listeners:
+                self._listeners.remove(callback)
+            if not self._listeners:
+                self._limits[HANDED] = 0
+
     def notify(self, code: str) -> None:
         with self._cond:
             self._versions[code] += 1
             self._cond.notify_all()
+            listeners = list(self._listeners)
+        for callback in listeners:
+            callback(code)
+
+    def notify_all(self) -> None:
+        """Every table may have changed (changes from other workers may have been missed, e.g.
+        while their notifications were cut off): every stream looks again."""
+        with self._cond:
+            for code in self._versions:
+                self._versions[code] += 1
+            self._cond.notify_all()
+            listeners = list(self._listeners)
+        for callback in listeners:
+            callback(None)
 
     def version(self, code: str) -> int:
         with self._cond:
@@ -64,24 +105,30 @@ class Hub:
         for callback in self._on_stop:
             callback()
 
-    def try_open(self, client: str = "") -> bool:
-        """A stream slot for `client` (its address): at most `per_client` each, so one device on
-        the network cannot hold every slot. The computer serving the companion (127.0.0.1, ::1:
-        its own browser tabs) is not a stranger and has only the overall limit."""
+    def try_open(self, client: str = "", kind: str = THREAD) -> bool:
+        """A stream slot of `kind` for `client` (its address): at most `per_client` each, whatever
+        their kind, so one device on the network cannot hold every slot. The computer serving the
+        companion (127.0.0.1, ::1: its own browser tabs) is not a stranger and has only the overall
+        limit."""
         with self._cond:
             if self._by_client[client] >= self.per_client and client not in THIS_MACHINE:
                 return False
-            if not self._slots.acquire(blocking=False):
+            if self._open[kind] >= self._limits[kind]:
                 return False
+            self._open[kind] += 1
             self._by_client[client] += 1
             return True
 
-    def close(self, client: str = "") -> None:
+    def close(self, client: str = "", kind: str = THREAD) -> None:
         with self._cond:
             self._by_client[client] -= 1
             if self._by_client[client] <= 0:
                 del self._by_client[client]
-        self._slots.release()
+            self._open[kind] -= 1
+
+    def open_streams(self) -> dict[str, int]:
+        with self._cond:
+            return dict(self._open)
 
 
 def message(data: dict, *, event: str | None = None, seq: int | None = None) -> str:
@@ -95,39 +142,61 @@ def message(data: dict, *, event: str | None = None, seq: int | None = None) -> 
     return "\n".join(lines) + "\n\n"
 
 
-def stream(tables, hub: Hub, code: str, after: int, viewer: int | None, clock: Callable[[], int], *,
+def opening(retry_ms: int) -> str:
+    """What every stream sends first: how long the browser waits before it reconnects."""
+    return f"retry: {int(retry_ms)}\n\n"
+
+
+HEARTBEAT = ": heartbeat\n\n"
+
+
+@dataclasses.dataclass(frozen=True)
+class Position:
+    """Where one viewer's stream stands: the last event sent, whether the table was sent yet, and
+    the timer deadline the last table showed (at it, the table is sent again)."""
+    last: int
+    first: bool = True
+    deadline: int | None = None
+
+
+def catch_up(reading, viewer: Any, at: Position, now: int) -> tuple[str, Position]:
+    """What the stream of `viewer` sends next from `at`, from `reading` (Tables.reading(code, n) with
+    n <= at.last: one read serves every viewer of a table): the events after `at.last` as the
+    viewer may see them (the rules' public_move), then the table (public_view) when it is the
+    first message, there were events, or a deadline it showed has passed. "" when there is no news."""
+    events = reading.events(at.last, viewer)
+    parts = [message(e, seq=e["seq"]) for e in events]
+    last = events[-1]["seq"] if events else at.last
+    deadline = at.deadline
+    if at.first or events or (deadline is not None and now >= deadline):
+        table = reading.table(viewer)
+        parts.append(message(table, event="table"))
+        deadline = next_deadline(table["timers"])
+    return "".join(parts), Position(last, False, deadline)
+
+
+def stream(tables, hub: Hub, code: str, after: int, viewer: Any, clock: Callable[[], int], *,
            heartbeat_s: float, max_s: float, retry_ms: int) -> Iterator[str]:
-    """The body of one SSE response (the view frees the stream slot when the response closes)."""
-    yield f"retry: {int(retry_ms)}\n\n"
+    """The body of one SSE response served in a thread (the view frees the stream slot when the
+    response closes)."""
+    yield opening(retry_ms)
     end = time.monotonic() + max_s
-    last = after
-    announced_deadline = None
-    first = True
+    at = Position(after)
     while True:
         version = hub.version(code)
-        events, _ = tables.events(code, last, viewer)
-        for event in events:
-            yield message(event, seq=event["seq"])
-        table = tables.get(code, viewer)
-        now = clock()
-        deadline = next_deadline(table["timers"])
-        expired_now = announced_deadline is not None and now >= announced_deadline
-        if first or events or expired_now:
-            yield message(table, event="table")
-        first = False
-        if events:
-            last = events[-1]["seq"]
-        announced_deadline = deadline
+        text, at = catch_up(tables.reading(code, at.last), viewer, at, clock())
+        if text:
+            yield text
         left = end - time.monotonic()
         if left <= 0 or hub.stopping:
             return
         wait = min(heartbeat_s, left)
-        if deadline is not None:
-            wait = min(wait, max(0.0, (deadline - now) / 1000) + 0.005)
-        if hub.wait(code, version, wait) == version and (deadline is None or clock() < deadline):
+        if at.deadline is not None:
+            wait = min(wait, max(0.0, (at.deadline - clock()) / 1000) + 0.005)
+        if hub.wait(code, version, wait) == version and (at.deadline is None or clock() < at.deadline):
             if hub.stopping:
                 return
-            yield ": heartbeat\n\n"
+            yield HEARTBEAT
 
 
 def next_deadline(public_timers: list[dict]) -> int | None:

@@ -5,6 +5,11 @@
   `connection_limit` slots; a request must arrive whole within `request_deadline` seconds of its
   first byte (a client trickling a byte every 20 s is closed), and idle connections close after
   `channel_timeout`. Live streams are limited per address by the app itself (live.Hub).
+- **Live streams without a thread each.** A `GET …/events` stream the app accepts leaves waitress:
+  the task writes no body, the response head goes with the stream, and once the channel has flushed
+  what came before, its socket is handed to the process's asyncio stream server
+  (companion.streams), which holds hundreds of streams in one thread. The connection then no longer
+  counts towards `per_client` or `connection_limit` (the app's SSE_PER_CLIENT limits its streams).
 - **JSON errors from the HTTP layer too.** Waitress answers some requests itself, before the app
   runs (a body over max_request_body_size, malformed headers): those answers are JSON like every
   other error of the API (API.md), with the same security headers.
@@ -21,10 +26,11 @@ import time
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
-from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 
 from .errors import MESSAGES
 from .security import HEADERS
+from .streams import HANDOFF, Follow, StreamServer
 
 log = logging.getLogger(__name__)
 
@@ -57,24 +63,94 @@ class JsonErrorTask(ErrorTask):
         self.write(body)
 
 
+class CompanionTask(WSGITask):
+    """A request whose response may be a live stream handed to the stream server."""
+
+    follow: Follow | None = None
+    handed = False
+
+    def get_environment(self):
+        environ = super().get_environment()
+        if self.channel.server.streams is not None and self.request.command == "GET":
+            environ[HANDOFF] = self._take
+        return environ
+
+    def _take(self, follow: Follow) -> None:
+        self.follow = follow
+
+    def finish(self):
+        follow = self.follow
+        if follow is None or self.wrote_header or self.content_length is not None \
+                or not self.status.startswith("200"):
+            return super().finish()
+        # the head goes out with the stream, and this channel takes no further request
+        follow.head = self.build_response_header()
+        follow.chunked = self.chunked_response
+        self.wrote_header = True
+        self.close_on_finish = True
+        self.handed = True
+        self.channel.handoff = follow
+
+    def service(self):
+        try:
+            super().service()
+        finally:
+            if self.follow is not None and not self.handed:
+                self.follow.release()              # (an error after the view accepted it)
+
+
 class CompanionChannel(HTTPChannel):
+    task_class = CompanionTask
     error_task_class = JsonErrorTask
     request_started: float | None = None
+    handoff: Follow | None = None
 
     def received(self, data):
         if data and self.request is None:
             self.request_started = time.monotonic()     # the first byte of a new request
         return super().received(data)
 
+    def handle_close(self):
+        """Closing after a live stream's response head: hand the socket over instead (in the main
+        loop's thread, once everything before the stream has been flushed)."""
+        follow, self.handoff = self.handoff, None
+        if follow is None:
+            return super().handle_close()
+        if self.total_outbufs_len or self.socket is None:
+            follow.release()                           # (closed before it could start)
+            return super().handle_close()
+        sock = self.socket
+        with self.outbuf_lock:
+            for outbuf in self.outbufs:
+                try:
+                    outbuf.close()
+                except Exception:  # noqa: BLE001 - as waitress's own handle_close
+                    self.logger.exception("Unknown exception while trying to close outbuf")
+            self.total_outbufs_len = 0
+            self.connected = False
+            self.outbuf_lock.notify()
+        self.del_channel()                             # out of waitress's map, the socket still open
+        self.socket = None
+        self.server.streams.adopt(sock, follow)
+
 
 class CompanionServer(TcpWSGIServer):
     channel_class = CompanionChannel
 
     def __init__(self, *args, per_client: int = PER_CLIENT,
-                 request_deadline: float = REQUEST_DEADLINE, **kw):
+                 request_deadline: float = REQUEST_DEADLINE, streams: StreamServer | None = None,
+                 **kw):
         self.per_client = per_client
         self.request_deadline = request_deadline
+        self.streams = streams
         super().__init__(*args, **kw)
+
+    def close(self):
+        try:
+            return super().close()
+        finally:
+            if self.streams is not None:
+                self.streams.close()
 
     def handle_accept(self):
         try:
@@ -119,16 +195,32 @@ class CompanionServer(TcpWSGIServer):
                 channel.will_close = True      # a request trickling in: its time is up
 
 
+def stream_server(app) -> StreamServer:
+    """The stream server for `app`'s live streams (its loop starts with the first stream)."""
+    s, cfg = app.extensions["tokyo"], app.config
+    return StreamServer(s.tables, s.hub, s.clock, heartbeat_s=cfg["SSE_HEARTBEAT_S"],
+                        max_s=cfg["SSE_MAX_S"], retry_ms=cfg["SSE_RETRY_MS"],
+                        max_streams=cfg["LIVE_MAX_STREAMS"])
+
+
 def create_server(app, host: str = "127.0.0.1", port: int = 5000, *, threads: int = 32,
                   per_client: int = PER_CLIENT, request_deadline: float = REQUEST_DEADLINE,
-                  **adjustments) -> CompanionServer:
+                  live_streams: bool = True, sock=None, **adjustments) -> CompanionServer:
+    """`live_streams=False`: every live stream holds a thread (at most SSE_MAX_STREAMS).
+    `sock`: serve this socket, already bound and listening (the workers of `--workers N` share
+    their parent's), instead of binding host:port."""
     # Bodies over the app's own limit are refused before they are buffered (as JSON: the app
     # answers 413 JSON for anything between).
     limit = 4 * int(app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024)
+    # poll(), not select(): with hundreds of live streams a process's sockets pass file descriptor
+    # 1024, which select() cannot watch.
     options = {"channel_timeout": 60, "connection_limit": 200, "ident": "tokyo-companion",
-               "cleanup_interval": 5, "max_request_body_size": limit, **adjustments}
+               "cleanup_interval": 5, "max_request_body_size": limit, "asyncore_use_poll": True,
+               **adjustments}
     adj = Adjustments(host=host, port=port, threads=threads, **options)
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
     return CompanionServer(app, map={}, dispatcher=dispatcher, adj=adj, sockinfo=adj.listen[0],
-                           per_client=per_client, request_deadline=request_deadline)
+                           per_client=per_client, request_deadline=request_deadline,
+                           _sock=sock, bind_socket=sock is None,
+                           streams=stream_server(app) if live_streams else None)

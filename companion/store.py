@@ -152,6 +152,10 @@ def dumps(value: Any) -> str:
 
 
 class Store:
+    #: This process is the database's only writer (the data folder's lock): Tables may trust what it
+    #: remembers of a table's latest seq, seats and deadline (companion/pgstore.py's is False).
+    single_writer = True
+
     def __init__(self, path: str | Path, busy_timeout_ms: int = 10_000):
         self.path = str(path)
         self.busy_timeout_ms = busy_timeout_ms
@@ -360,6 +364,10 @@ class Tx:
 
     def free_seat(self, code: str, player: int) -> None:
         self.conn.execute("DELETE FROM seats WHERE code = ? AND player = ?", (code, player))
+
+    def lock_table(self, code: str) -> None:
+        """Writers of this table wait for each other until COMMIT (BEGIN IMMEDIATE already makes
+        every SQLite writer wait: nothing to do)."""
 
     # timer deadlines (derived)
     def set_deadline(self, code: str, due_ms: int | None) -> None:

@@ -112,6 +112,24 @@ def public_event(event: EventRow, game: Game | None = None, viewer: Who = None) 
     return {"seq": event.seq, "kind": event.kind, "at_ms": event.at_ms, **body}
 
 
+class Reading:
+    """What one read of a table shows each viewer (Tables.reading)."""
+
+    def __init__(self, tables: "Tables", table: TableRow, rows: list[EventRow], view: View,
+                 seats: dict[int, str]):
+        self._tables, self._table, self._rows, self._view, self._seats = tables, table, rows, view, seats
+        self._game = tables.games.get(table.game)
+        self.seq = view.seq
+
+    def events(self, after: int, viewer: Who = None) -> list[dict]:
+        """The events after `after` (at least the reading's own `after`), as `viewer` may see them."""
+        return [public_event(e, self._game, viewer) for e in self._rows if e.seq > after]
+
+    def table(self, viewer: Who = None) -> dict:
+        """The table as GET /api/tables/<code> shows it to `viewer`."""
+        return self._tables._public(self._table, self._view, viewer, self._seats)
+
+
 class Tables:
     def __init__(self, store: Store, games: dict[str, Game], clock: Callable[[], int],
                  notify: Callable[[str], None], snapshot_every: int = 50, cache_depth: int = 16,
@@ -129,6 +147,10 @@ class Tables:
         self._tokens: dict[str, dict[str, Who]] = {}     # code -> {token hash: HOST | seat}
         self._rows: dict[str, TableRow] = {}              # tables never change once created
         self._heads: dict[str, int] = {}                  # code -> latest seq this process has seen
+        # Whether this process is the database's only writer (SQLite's data folder lock). With
+        # several workers (PostgreSQL) what a process remembers of a table's latest seq, its seats
+        # and its deadline may be stale: those fast paths are off and the database decides.
+        self._single = getattr(store, "single_writer", True)
         store.on_lost = self._forget_all
 
     # -- who is asking ------------------------------------------------------------------------------
@@ -138,15 +160,16 @@ class Tables:
         if not token:
             return None
         digest = token_hash(token)
-        known = self._tokens.get(code)
+        known = self._tokens.get(code) if self._single else None
         if known is None:
             with self.store.read() as tx:
                 table = self._table(tx, code)
                 known = {held: player for player, held in tx.seats(code).items()}
                 if table.host_hash is not None:
                     known[table.host_hash] = HOST
-            with self._lock:
-                self._tokens[code] = known
+            if self._single:
+                with self._lock:
+                    self._tokens[code] = known
         # (a dict lookup by the hash: the hash, not the token, is what an attacker would time)
         return known.get(digest)
 
@@ -174,6 +197,18 @@ class Tables:
             seq = rows[-1].seq if rows else tx.seq(code)
         game = self.games.get(table.game)
         return [public_event(e, game, viewer) for e in rows], seq
+
+    def reading(self, code: str, after: int) -> "Reading":
+        """One read of table `code` for several viewers at once (the live streams of a table): its
+        events after `after` and the table now, in one transaction; Reading filters them for each
+        viewer (public_move, public_view) as events() and get() do."""
+        with self.store.read() as tx:
+            table = self._table(tx, code)
+            rows = tx.events(code, after)
+            view = self._view(tx, table, rows[-1].seq if rows else tx.seq(code))
+            seats = tx.seats(code)
+        self._see_head(code, view.seq)
+        return Reading(self, table, rows, view, seats)
 
     def legal(self, code: str, viewer: Who, player: int | None) -> dict:
         """GET …/legal: the moves legal now that `viewer` may send (a seat: its own and the table's;
@@ -285,6 +320,7 @@ class Tables:
         is void from then on)."""
         token = new_token()
         with self.store.write() as tx:
+            tx.lock_table(code)
             table = self._table(tx, code)
             if player >= len(table.players):
                 raise ApiError(404, f"There is no seat {player} at this table (seats 0 to "
@@ -301,6 +337,7 @@ class Tables:
     def release_seat(self, code: str, player: int, who: Who) -> dict:
         """DELETE …/seats/<player>: the seat's own phone or the host frees it for another phone."""
         with self.store.write() as tx:
+            tx.lock_table(code)
             table = self._table(tx, code)
             if player >= len(table.players):
                 raise ApiError(404, f"There is no seat {player} at this table.")
@@ -465,7 +502,10 @@ class Tables:
                 view = self._view(tx, table, seq)
                 game = self.games[table.game]
                 now = self.clock()
-                if expected_seq != seq:
+                # (another worker may have started the timer that has run out: this one's memory of
+                # deadlines is not the whole story, the view is)
+                late = deliver_due and not self._single and (self._next_due(game, view) or 2**62) <= now
+                if not late and expected_seq != seq:
                     # A replayed key is answered before expected_seq counts (API.md). A stored key's
                     # request appended an event, so its expected_seq is behind the table: replays
                     # only come this way (a key reused at the current seq is caught under the lock).
@@ -473,7 +513,11 @@ class Tables:
                     if hit:
                         return self._replay(hit, request_fp, tx, table)
                     raise self._conflict(game, view, expected_seq, who, now)
-                kind, body, new, response = decide(game, view, now, tx, table)
+                if not late:
+                    kind, body, new, response = decide(game, view, now, tx, table)
+            if late:
+                self.expire_due(code)
+                return self._write(code, expected_seq, idem_key, request_fp, decide, who, False, reads_log)
         body_json, response_json = dumps(body), dumps(response)
         # A move's or undo's answer is the state after it as its sender sees it: derivable from the
         # log, so the key keeps only where to find it (a few bytes instead of the whole state).
@@ -485,26 +529,35 @@ class Tables:
             else None
         due = self._next_due(game, new)
         was, now_result = view.result(game), new.result(game)
-        with self.store.write() as tx:
-            current, hit = tx.seq_and_remembered(code, idem_key)   # (the same request, racing itself)
-            if hit:
-                return self._replay(hit, request_fp, tx, table)
-            if current != seq:
-                raise self._conflict(game, self._view(tx, table, current), expected_seq, who, now)
-            tx.append(code, new.seq, kind, body_json, now)
-            if idem_key:
-                tx.remember(code, idem_key, request_fp, 200, stored)
-            if snapshot:
-                tx.save_snapshot(code, new.seq, snapshot)
-            if due != self._due.get(code):
-                tx.set_deadline(code, due)
-            if was != now_result:        # the game ended (or an undo took its end back)
-                play = None
-                if now_result is not None:
-                    first = tx.first_event_ms(code)
-                    play = PlayRow(code, table.game, table.players, now_result,
-                                   first if first is not None else now, now, new.seq)
-                tx.record_play(play, code)
+        for attempt in (1, 2):
+            try:
+                with self.store.write() as tx:
+                    current, hit = tx.seq_and_remembered(code, idem_key)   # (the same request, racing itself)
+                    if hit:
+                        return self._replay(hit, request_fp, tx, table)
+                    if current != seq:
+                        raise self._conflict(game, self._view(tx, table, current), expected_seq, who, now)
+                    tx.append(code, new.seq, kind, body_json, now)
+                    if idem_key:
+                        tx.remember(code, idem_key, request_fp, 200, stored)
+                    if snapshot:
+                        tx.save_snapshot(code, new.seq, snapshot)
+                    if due != self._due.get(code) or not self._single:
+                        tx.set_deadline(code, due)
+                    if was != now_result:        # the game ended (or an undo took its end back)
+                        play = None
+                        if now_result is not None:
+                            first = tx.first_event_ms(code)
+                            play = PlayRow(code, table.game, table.players, now_result,
+                                           first if first is not None else now, now, new.seq)
+                        tx.record_play(play, code)
+                break
+            except sqlite3.IntegrityError:
+                # Another worker appended event `new.seq` (or stored this key) between our look and
+                # our insert: the database's unique key refused ours, nothing was written. Looking
+                # again answers it as above: 409 with the table's state, or the key's replay.
+                if attempt == 2:
+                    raise
         self._remember_view(code, new)
         self._see_head(code, new.seq)
         self._set_due(code, due)
@@ -686,9 +739,11 @@ class Tables:
         return view
 
     def _head(self, code: str) -> tuple[TableRow, View] | None:
-        """The table and its latest view, when this process knows both without reading. The data
-        folder's lock makes this process the only writer, so the latest seq it saw is current unless
+        """The table and its latest view, when this process knows both without reading. With SQLite the
+        data folder's lock makes this process the only writer, so the latest seq it saw is current unless
         another of its own requests just moved on (then the write lock's seq check answers 409)."""
+        if not self._single:
+            return None             # (other workers write too: only the database knows the latest)
         with self._lock:
             seq, table = self._heads.get(code), self._rows.get(code)
         if seq is None or table is None:

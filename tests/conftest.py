@@ -45,3 +45,34 @@ def broken_data(tmp_path):
         path.write_text(text, encoding="utf-8")
         return tmp_path, path
     return make
+
+
+# -- storage: SQLite (a data folder) or PostgreSQL (a throwaway cluster, tests/pg_cluster.py) --------
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A PostgreSQL cluster for this test session, or skip saying why none can run here."""
+    from pg_cluster import Cluster
+    reason = Cluster.unavailable()
+    if reason:
+        pytest.skip(f"no PostgreSQL: {reason}")
+    cluster = Cluster().start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster):
+    """A fresh, empty PostgreSQL database (dropped after the test, its connections with it)."""
+    url = pg_cluster.database()
+    yield url
+    pg_cluster.drop(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def storage(request, tmp_path):
+    """The app config naming the storage, once per backend: {"DATA_DIR": tmp_path} or
+    {"DATABASE_URL": a fresh database}. A test using it runs against both."""
+    if request.param == "sqlite":
+        return {"DATA_DIR": tmp_path}
+    return {"DATABASE_URL": request.getfixturevalue("pg_url")}

@@ -7,6 +7,7 @@ import pytest
 
 from companion import create_app
 from companion.testing import FakeClock, token_client
+from pg_cluster import run_sql
 from testgames import COUNTER
 
 ALIEN = "<img src=x onerror=1>&\""
@@ -18,8 +19,9 @@ def clock():
 
 
 @pytest.fixture
-def app(tmp_path, clock):
-    return create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock,
+def app(storage, clock):
+    """The app over SQLite and over PostgreSQL (conftest's `storage`): the same API either way."""
+    return create_app({**storage, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock,
                        "SSE_MAX_S": 0.2, "SNAPSHOT_EVERY": 5})
 
 
@@ -168,7 +170,7 @@ def test_undo_skips_timer_events_and_keeps_timers(client):
     assert t["timers"][0]["status"] == "running"
 
 
-def test_state_from_replay_equals_cached_state(app, client, tmp_path):
+def test_state_from_replay_equals_cached_state(app, client, storage):
     """Snapshots and the memory cache are shortcuts: a fresh app replaying the log agrees."""
     code = new_table(client, ("A", "B", "C"), options={"goal": 1000})
     seq, current = 0, 0
@@ -179,27 +181,30 @@ def test_state_from_replay_equals_cached_state(app, client, tmp_path):
             r = client.post(f"/api/tables/{code}/undo", json={"expected_seq": seq})
             seq, current = r.json["seq"], r.json["state"]["current"]
     cached = client.get(f"/api/tables/{code}").json
-    fresh = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}}).test_client()
+    fresh = create_app({**storage, "EXTRA_GAMES": {"counter": COUNTER}}).test_client()
     assert fresh.get(f"/api/tables/{code}").json["state"] == cached["state"]
     # and without the snapshots, from the events alone
-    store = app.extensions["tokyo"].store
-    store._conn().execute("DELETE FROM snapshots")
-    fresh = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}}).test_client()
+    assert run_sql(storage, "SELECT count(*) FROM snapshots")[0][0] > 0
+    run_sql(storage, "DELETE FROM snapshots")
+    fresh = create_app({**storage, "EXTRA_GAMES": {"counter": COUNTER}}).test_client()
     assert fresh.get(f"/api/tables/{code}").json["state"] == cached["state"]
 
 
-def test_events_cannot_be_updated_or_deleted(app, client):
-    import sqlite3
+def test_events_cannot_be_updated_or_deleted(client, storage):
     code = new_table(client)
     move(client, code, 0, 0, 1)
-    conn = app.extensions["tokyo"].store._conn()
-    with pytest.raises(sqlite3.DatabaseError):
-        conn.execute("UPDATE events SET body = '{}' WHERE code = ?", (code,))
-    with pytest.raises(sqlite3.DatabaseError):
-        conn.execute("DELETE FROM events WHERE code = ?", (code,))
+    for sql in ("UPDATE events SET body = '{}' WHERE code = ?", "DELETE FROM events WHERE code = ?"):
+        with pytest.raises(Exception, match="append-only"):
+            run_sql(storage, sql, (code,))
+    # and the database itself numbers them: event 1 cannot be appended twice
+    with pytest.raises(Exception, match="(?i)unique|duplicate"):
+        run_sql(storage, "INSERT INTO events (code, seq, kind, body, at_ms) VALUES (?, 1, 'move', '{}', 0)",
+                (code,))
+    assert [e["seq"] for e in events(client, code)] == [1]
 
 
-def test_sqlite_settings(app):
+def test_sqlite_settings(tmp_path):
+    app = create_app({"DATA_DIR": tmp_path})
     conn = app.extensions["tokyo"].store._conn()
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2       # FULL
@@ -340,14 +345,12 @@ def test_home_lists_games_and_the_printed_kits(tmp_path):
     assert "No kits have been built yet" in empty.get("/").data.decode()
 
 
-def test_a_replayed_move_answers_the_same_bytes_after_a_restart_and_keeps_few_bytes(tmp_path, clock):
+def test_a_replayed_move_answers_the_same_bytes_after_a_restart_and_keeps_few_bytes(storage, clock):
     """A move's answer (the state as its sender sees it) is rebuilt from the log on a retry: the
     same bytes as the first answer, a seat's secrets included, with a cold cache and snapshots in
     between, while the key itself keeps only a few bytes."""
-    import sqlite3
-
     from testgames import SEALED_BID
-    config = {"DATA_DIR": tmp_path, "EXTRA_GAMES": {"sealed-bid": SEALED_BID}, "CLOCK": clock,
+    config = {**storage, "EXTRA_GAMES": {"sealed-bid": SEALED_BID}, "CLOCK": clock,
               "SNAPSHOT_EVERY": 2}
     host = token_client(create_app(config))
     code = host.post("/api/tables", json={"game": "sealed-bid", "players": ["Aki", "Ben", "Chie"],
@@ -369,6 +372,5 @@ def test_a_replayed_move_answers_the_same_bytes_after_a_restart_and_keeps_few_by
                                                   json={**bid, "expected_seq": 3},
                                                   headers={**ben, "Idempotency-Key": "b"})
     assert other.status_code == 422        # the same key with another body, as before
-    with sqlite3.connect(next(tmp_path.glob("*.sqlite3"))) as db:
-        (size,) = db.execute("SELECT length(response) FROM idempotency WHERE key = 'b'").fetchone()
+    ((size,),) = run_sql(storage, "SELECT length(response) FROM idempotency WHERE key = 'b'")
     assert size < 40 < len(first.data)

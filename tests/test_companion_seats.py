@@ -18,8 +18,9 @@ def clock():
 
 
 @pytest.fixture
-def app(tmp_path, clock):
-    return create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": TEST_GAMES, "CLOCK": clock})
+def app(storage, clock):
+    """Over SQLite and over PostgreSQL (conftest's `storage`)."""
+    return create_app({**storage, "EXTRA_GAMES": TEST_GAMES, "CLOCK": clock})
 
 
 @pytest.fixture
@@ -270,14 +271,14 @@ def test_a_move_arriving_after_the_deadline_finds_the_round_ended(app, client, c
     assert client.get(f"/api/tables/{code}").json["state"]["phase"] == "prize"
 
 
-def test_expiry_is_delivered_after_a_restart(tmp_path, clock):
-    app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": TEST_GAMES, "CLOCK": clock})
+def test_expiry_is_delivered_after_a_restart(storage, clock):
+    app = create_app({**storage, "EXTRA_GAMES": TEST_GAMES, "CLOCK": clock})
     app.extensions["tokyo"].expiry.stop()
     client = app.test_client()
     code, host, seats = bid_table(client, round_seconds=5)
     post(client, code, "moves", {"expected_seq": 0, "move": {"type": "start-round", "prize": 1}}, host)
     clock.advance(60_000)                               # the server was down at the deadline
-    again = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": TEST_GAMES, "CLOCK": clock})
+    again = create_app({**storage, "EXTRA_GAMES": TEST_GAMES, "CLOCK": clock})
     for _ in range(300):            # no request needed: the new server's scheduler delivers it
         if again.extensions["tokyo"].tables.due() == {}:
             break

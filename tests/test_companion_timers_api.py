@@ -6,6 +6,7 @@ import pytest
 
 from companion import create_app, timers
 from companion.testing import FakeClock, token_client
+from pg_cluster import run_sql
 from testgames import COUNTER
 
 
@@ -15,8 +16,9 @@ def clock():
 
 
 @pytest.fixture
-def app(tmp_path, clock):
-    return create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock,
+def app(storage, clock):
+    """Over SQLite and over PostgreSQL (conftest's `storage`)."""
+    return create_app({**storage, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock,
                        "SSE_MAX_S": 0.2, "SNAPSHOT_EVERY": 5})
 
 
@@ -138,7 +140,7 @@ def test_pass_refused_for_a_countdown(client):
     assert r.status_code == 422 and "not a chess clock" in r.json["reasons"][0]
 
 
-def test_undo_leaves_timer_actions_and_replay_gives_the_same_timers(app, client, clock, tmp_path):
+def test_undo_leaves_timer_actions_and_replay_gives_the_same_timers(app, client, clock, storage):
     code = new_table(client)
     client.post(f"/api/tables/{code}/moves", json={"expected_seq": 0, "move": {"player": 0, "add": 2}})
     timer(client, code, "Chess", "start", seconds=120, clock="chess")
@@ -153,8 +155,8 @@ def test_undo_leaves_timer_actions_and_replay_gives_the_same_timers(app, client,
     assert {t["name"] for t in before["timers"]} == {"Chess", "Egg"}
     assert before["timers"][0]["clocks"][0]["remaining_ms"] == 113_000
     # a fresh companion replaying the log alone (no snapshots) derives the same timers
-    app.extensions["tokyo"].store._conn().execute("DELETE FROM snapshots")
-    fresh = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock})
+    run_sql(storage, "DELETE FROM snapshots")
+    fresh = create_app({**storage, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock})
     again = fresh.test_client().get(f"/api/tables/{code}").json
     assert again["timers"] == before["timers"] and again["seq"] == before["seq"]
 

@@ -1,0 +1,387 @@
+"""The event store on PostgreSQL: the hosted companion's (several workers over one database).
+
+The same tables as the SQLite store (companion/store.py) and the same Tx queries, so Tables does not
+know which one it talks to. What the database itself enforces:
+- `events` is append-only (a trigger refuses UPDATE and DELETE) and numbered by PRIMARY KEY (code,
+  seq): two workers that both decided event n+1 of a table cannot both append it; the second one's
+  INSERT is a unique violation, raised as Duplicate (an sqlite3.IntegrityError, the store
+  interface's error), and Tables answers it like any stale expected_seq (409) after looking again;
+- an Idempotency-Key is inserted in the same transaction as its event (PRIMARY KEY (scope, key)),
+  so a request racing itself through two workers appends once;
+- `deadlines` has a lease (`lease_ms`): a worker's expiry scheduler claims due rows with SELECT …
+  FOR UPDATE SKIP LOCKED and leases them for LEASE_MS, so each worker takes different timers, and a
+  worker killed while delivering leaves a lease that runs out and another worker claims it. The
+  expiry itself is appended once whoever delivers it: it is event n+1 like any other.
+
+Every change to what phones see (an event, a seat) sends NOTIFY on CHANNEL with the table's code
+in the same transaction: PostgreSQL delivers it at COMMIT to every worker's listener
+(companion/fanout.py), which wakes that worker's live streams.
+
+Connections: a small pool per process (each request borrows one for one transaction). Reads run in
+REPEATABLE READ READ ONLY transactions (every SELECT inside sees one committed state, as SQLite's
+read transactions do); writes in READ COMMITTED, committed (WAL flushed: synchronous_commit=on)
+before the `with` block is left.
+"""
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from typing import Iterator
+
+import psycopg
+from psycopg import errors as pgerrors
+
+from .store import EventRow, PlayRow, Remembered, TableRow, _load, _text, dumps
+
+SCHEMA_VERSION = 3
+CHANNEL = "companion_tables"
+#: How long a worker's claim on a due timer lasts (ms): after this another worker may deliver it.
+LEASE_MS = 5_000
+#: Idle connections kept per process.
+POOL_KEEP = 16
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS companion_schema (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    code       TEXT PRIMARY KEY,
+    game       TEXT NOT NULL,
+    players    TEXT NOT NULL,
+    options    TEXT NOT NULL,
+    seed       TEXT NOT NULL,               -- "x" and the seed in hex (128 bits)
+    created_ms BIGINT NOT NULL,
+    host_hash  TEXT,
+    replay     BOOLEAN NOT NULL DEFAULT false
+);
+CREATE TABLE IF NOT EXISTS events (
+    code  TEXT NOT NULL REFERENCES tables(code),
+    seq   INTEGER NOT NULL,
+    kind  TEXT NOT NULL,
+    body  TEXT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    PRIMARY KEY (code, seq)
+);
+CREATE TABLE IF NOT EXISTS idempotency (
+    scope    TEXT NOT NULL,
+    key      TEXT NOT NULL,
+    request  TEXT NOT NULL,
+    status   INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    PRIMARY KEY (scope, key)
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    code TEXT NOT NULL REFERENCES tables(code),
+    seq  INTEGER NOT NULL,
+    view TEXT NOT NULL,
+    PRIMARY KEY (code, seq)
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code       TEXT NOT NULL REFERENCES tables(code),
+    player     INTEGER NOT NULL,
+    token_hash TEXT NOT NULL,
+    claimed_ms BIGINT NOT NULL,
+    PRIMARY KEY (code, player)
+);
+CREATE TABLE IF NOT EXISTS deadlines (
+    code     TEXT PRIMARY KEY REFERENCES tables(code),
+    due_ms   BIGINT NOT NULL,
+    lease_ms BIGINT                          -- a worker is delivering it until then (NULL: nobody)
+);
+CREATE INDEX IF NOT EXISTS deadlines_by_due ON deadlines (due_ms);
+CREATE TABLE IF NOT EXISTS plays (
+    code       TEXT PRIMARY KEY REFERENCES tables(code),
+    game       TEXT NOT NULL,
+    players    TEXT NOT NULL,
+    result     TEXT NOT NULL,
+    started_ms BIGINT NOT NULL,
+    ended_ms   BIGINT NOT NULL,
+    seq        INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS plays_by_end ON plays (ended_ms);
+CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS
+    $$ BEGIN RAISE EXCEPTION 'events are append-only'; END $$;
+DROP TRIGGER IF EXISTS events_append_only ON events;
+CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
+    FOR EACH ROW EXECUTE FUNCTION events_append_only();
+"""
+
+#: Every table of the schema, parents first (what `migrate` copies and `--replace` empties).
+TABLES = ("tables", "events", "idempotency", "snapshots", "seats", "deadlines", "plays")
+
+
+class Duplicate(sqlite3.IntegrityError):
+    """A unique key is taken: the event (code, seq) another worker appended first, or a key."""
+
+
+class Unavailable(sqlite3.OperationalError):
+    """The database cannot be reached or refused the transaction; nothing was written (a 503)."""
+
+
+class Damaged(sqlite3.DatabaseError):
+    """Stored data the database returns but that cannot be used."""
+
+
+def is_url(text: str | None) -> bool:
+    return bool(text) and text.split("://", 1)[0] in ("postgresql", "postgres")
+
+
+@contextlib.contextmanager
+def _translated() -> Iterator[None]:
+    """psycopg's errors as the store interface's (sqlite3's classes, which errors.py answers)."""
+    try:
+        yield
+    except pgerrors.UniqueViolation as exc:
+        raise Duplicate(str(exc).splitlines()[0]) from None
+    except (psycopg.OperationalError, pgerrors.SerializationFailure, pgerrors.DeadlockDetected,
+            pgerrors.QueryCanceled, pgerrors.AdminShutdown) as exc:
+        # (the message says "busy" so errors.py answers 503, a passing trouble, not damage)
+        raise Unavailable("the database is busy or unreachable: "
+                          f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+
+
+class PgStore:
+    """The store interface over PostgreSQL (see module doc)."""
+
+    #: Other processes write too: a process's memory of a table's latest seq proves nothing.
+    single_writer = False
+
+    def __init__(self, url: str, connect_timeout: int = 10):
+        self.url = url
+        self.connect_timeout = connect_timeout
+        self.on_lost = None              # (the interface's: PostgreSQL commits or raises, never loses)
+        self._idle: list[psycopg.Connection] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        with _translated(), self._borrow("BEGIN") as conn:
+            # several workers start at once: one of them creates the schema, the others wait
+            conn.execute("SELECT pg_advisory_xact_lock(7407131)")
+            conn.execute(SCHEMA)
+            if conn.execute("SELECT count(*) FROM companion_schema").fetchone()[0] == 0:
+                conn.execute("INSERT INTO companion_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+            conn.execute("COMMIT")
+
+    # -- connections -------------------------------------------------------------------------------
+    def connect(self) -> psycopg.Connection:
+        return psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout,
+                               application_name="tokyo-companion")
+
+    @contextlib.contextmanager
+    def _borrow(self, begin: str | None = None) -> Iterator[psycopg.Connection]:
+        """A connection of the pool (a new one if none is idle), in a transaction begun by `begin`."""
+        with self._lock:
+            conn = self._idle.pop() if self._idle else None
+        if conn is not None and begin:
+            try:
+                conn.execute(begin)
+            except psycopg.OperationalError:     # the server closed it meanwhile (a restart): anew
+                conn.close()
+                conn = None
+        if conn is None or conn.closed:
+            conn = self.connect()
+            if begin:
+                conn.execute(begin)
+        ok = False
+        try:
+            yield conn
+            ok = True
+        finally:
+            if ok and not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                with self._lock:
+                    if len(self._idle) < POOL_KEEP and not self._closed:
+                        self._idle.append(conn)
+                        conn = None
+            if conn is not None:
+                conn.close()
+
+    def close(self) -> None:
+        """Close the idle connections (those lent out close when given back)."""
+        with self._lock:
+            idle, self._idle, self._closed = self._idle, [], True
+        for conn in idle:
+            conn.close()
+
+    # -- transactions ------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def read(self) -> Iterator["PgTx"]:
+        with _translated(), self._borrow("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") as conn:
+            try:
+                yield PgTx(conn)
+            finally:
+                if not conn.closed:
+                    conn.execute("ROLLBACK")
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator["PgTx"]:
+        """One request's read-then-write, committed before the `with` block is left; an exception
+        inside rolls all of it back and propagates (psycopg's translated, the rest unchanged)."""
+        with _translated(), self._borrow("BEGIN") as conn:
+            try:
+                yield PgTx(conn)
+            except BaseException:
+                if not conn.closed:
+                    with contextlib.suppress(psycopg.Error):
+                        conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    # -- timer deadlines, for the expiry scheduler of several workers ------------------------------
+    def claim_due(self, now_ms: int, limit: int = 32, lease_ms: int = LEASE_MS) -> list[str]:
+        """The tables whose deadline has passed and that no live worker is delivering, leased to
+        this one for `lease_ms` (rows another worker holds locked right now are skipped)."""
+        with _translated(), self._borrow() as conn:
+            rows = conn.execute(
+                "UPDATE deadlines SET lease_ms = %s WHERE code IN (SELECT code FROM deadlines "
+                "WHERE due_ms <= %s AND (lease_ms IS NULL OR lease_ms <= %s) ORDER BY due_ms "
+                "LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING code",
+                (now_ms + lease_ms, now_ms, now_ms, limit)).fetchall()
+        return [r[0] for r in rows]
+
+    def next_due(self) -> int | None:
+        """The earliest deadline of any table, or the end of a lease that hides a passed one."""
+        with _translated(), self._borrow() as conn:
+            r = conn.execute("SELECT min(CASE WHEN lease_ms IS NOT NULL AND lease_ms > due_ms "
+                             "THEN lease_ms ELSE due_ms END) FROM deadlines").fetchone()
+        return r[0]
+
+
+class PgTx:
+    """The queries of companion.store.Tx, in PostgreSQL's words."""
+
+    def __init__(self, conn: psycopg.Connection):
+        self.conn = conn
+
+    def _one(self, sql: str, args=()):
+        return self.conn.execute(sql, args).fetchone()
+
+    def _changed(self, code: str) -> None:
+        """Phones of `code` should look again: NOTIFY, delivered to every worker at COMMIT."""
+        self.conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, code))
+
+    # tables
+    def insert_table(self, row: TableRow) -> None:
+        self.conn.execute(
+            "INSERT INTO tables (code, game, players, options, seed, created_ms, host_hash, replay) "
+            "VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
+            (row.code, row.game, dumps(row.players), dumps(row.options), f"x{row.seed:x}",
+             row.created_ms, row.host_hash, bool(row.replay)))
+
+    def table(self, code: str) -> TableRow | None:
+        r = self._one("SELECT code, game, players, options, seed, created_ms, host_hash, replay "
+                      "FROM tables WHERE code = %s", (code,))
+        if r is None:
+            return None
+        try:
+            seed = int(r[4][1:], 16)
+        except (TypeError, ValueError):
+            raise Damaged(f"the seed of table {code} cannot be read") from None
+        return TableRow(r[0], r[1], _load(r[2]), _load(r[3]), seed, r[5], r[6], bool(r[7]))
+
+    # seats
+    def seats(self, code: str) -> dict[int, str]:
+        return dict(self.conn.execute("SELECT player, token_hash FROM seats WHERE code = %s",
+                                      (code,)).fetchall())
+
+    def claim_seat(self, code: str, player: int, token_hash: str, at_ms: int) -> None:
+        self.conn.execute("INSERT INTO seats (code, player, token_hash, claimed_ms) VALUES (%s,%s,%s,%s) "
+                          "ON CONFLICT (code, player) DO UPDATE SET token_hash = excluded.token_hash, "
+                          "claimed_ms = excluded.claimed_ms", (code, player, token_hash, at_ms))
+        self._changed(code)
+
+    def free_seat(self, code: str, player: int) -> None:
+        self.conn.execute("DELETE FROM seats WHERE code = %s AND player = %s", (code, player))
+        self._changed(code)
+
+    def lock_table(self, code: str) -> None:
+        """Writers of this table's seats wait for each other (across workers) until COMMIT."""
+        self.conn.execute("SELECT 1 FROM tables WHERE code = %s FOR UPDATE", (code,))
+
+    # timer deadlines (derived)
+    def set_deadline(self, code: str, due_ms: int | None) -> None:
+        if due_ms is None:
+            self.conn.execute("DELETE FROM deadlines WHERE code = %s", (code,))
+        else:
+            self.conn.execute("INSERT INTO deadlines (code, due_ms) VALUES (%s,%s) ON CONFLICT (code) "
+                              "DO UPDATE SET due_ms = excluded.due_ms, lease_ms = NULL", (code, due_ms))
+
+    def deadlines(self) -> dict[str, int]:
+        return dict(self.conn.execute("SELECT code, due_ms FROM deadlines").fetchall())
+
+    # records of finished plays (derived)
+    def record_play(self, row: PlayRow | None, code: str) -> None:
+        if row is None:
+            self.conn.execute("DELETE FROM plays WHERE code = %s", (code,))
+            return
+        self.conn.execute(
+            "INSERT INTO plays (code, game, players, result, started_ms, ended_ms, seq) "
+            "VALUES (%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (code) DO UPDATE SET game = excluded.game, "
+            "players = excluded.players, result = excluded.result, started_ms = excluded.started_ms, "
+            "ended_ms = excluded.ended_ms, seq = excluded.seq",
+            (row.code, row.game, dumps(row.players), dumps(row.result), row.started_ms, row.ended_ms,
+             row.seq))
+
+    def plays(self, limit: int = 1000, game: str | None = None) -> list[PlayRow]:
+        where, args = ("WHERE game = %s ", (game,)) if game else ("", ())
+        rows = self.conn.execute("SELECT code, game, players, result, started_ms, ended_ms, seq "
+                                 f"FROM plays {where}ORDER BY ended_ms DESC LIMIT %s", (*args, limit))
+        return [PlayRow(r[0], r[1], _load(r[2]), _load(r[3]), r[4], r[5], r[6]) for r in rows]
+
+    def first_event_ms(self, code: str) -> int | None:
+        r = self._one("SELECT at_ms FROM events WHERE code = %s ORDER BY seq LIMIT 1", (code,))
+        return r[0] if r else None
+
+    # events
+    def seq(self, code: str) -> int:
+        return self._one("SELECT coalesce(max(seq), 0) FROM events WHERE code = %s", (code,))[0]
+
+    def events(self, code: str, after: int, upto: int | None = None) -> list[EventRow]:
+        if upto is None:
+            rows = self.conn.execute("SELECT seq, kind, body, at_ms FROM events WHERE code = %s AND "
+                                     "seq > %s ORDER BY seq", (code, after))
+        else:
+            rows = self.conn.execute("SELECT seq, kind, body, at_ms FROM events WHERE code = %s AND "
+                                     "seq > %s AND seq <= %s ORDER BY seq", (code, after, upto))
+        return [EventRow(s, k, _load(b), t) for s, k, b, t in rows]
+
+    def append(self, code: str, seq: int, kind: str, body: dict | str, at_ms: int) -> None:
+        self.conn.execute("INSERT INTO events (code, seq, kind, body, at_ms) VALUES (%s,%s,%s,%s,%s)",
+                          (code, seq, kind, _text(body), at_ms))
+        self._changed(code)
+
+    def seq_and_remembered(self, code: str, key: str | None) -> tuple[int, Remembered | None]:
+        if not key:
+            return self.seq(code), None
+        r = self._one(
+            "SELECT (SELECT coalesce(max(seq), 0) FROM events WHERE code = %s), i.request, i.status, "
+            "i.response FROM (SELECT 1) AS one LEFT JOIN idempotency i ON i.scope = %s AND i.key = %s",
+            (code, code, key))
+        return r[0], (Remembered(r[1], r[2], _load(r[3]), r[3]) if r[1] is not None else None)
+
+    # idempotency
+    def remembered(self, scope: str, key: str) -> Remembered | None:
+        r = self._one("SELECT request, status, response FROM idempotency WHERE scope = %s AND key = %s",
+                      (scope, key))
+        return Remembered(r[0], r[1], _load(r[2]), r[2]) if r else None
+
+    def remember(self, scope: str, key: str, request: str, status: int, response: dict | str) -> None:
+        self.conn.execute("INSERT INTO idempotency (scope, key, request, status, response) "
+                          "VALUES (%s,%s,%s,%s,%s)", (scope, key, request, status, _text(response)))
+
+    # snapshots
+    def snapshot(self, code: str, upto: int) -> tuple[int, dict] | None:
+        r = self._one("SELECT seq, view FROM snapshots WHERE code = %s AND seq <= %s "
+                      "ORDER BY seq DESC LIMIT 1", (code, upto))
+        return (r[0], _load(r[1])) if r else None
+
+    def save_snapshot(self, code: str, seq: int, view: dict | str) -> None:
+        self.conn.execute("INSERT INTO snapshots (code, seq, view) VALUES (%s,%s,%s) "
+                          "ON CONFLICT DO NOTHING", (code, seq, _text(view)))
+
+
+def shown(url: str) -> str:
+    """The URL with its password hidden (for messages and logs)."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the database"
+    return (f"postgresql://{info.get('user', '')}@{info.get('host', 'localhost')}"
+            f"{':' + str(info['port']) if info.get('port') else ''}/{info.get('dbname', '')}")
