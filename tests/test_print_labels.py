@@ -18,7 +18,7 @@ from generator.kits.shinjuku.board import queue_spaces
 from generator.kits.shinjuku.layout import load_layout as load_shinjuku_layout
 from generator.kits.shinjuku.map import map_model
 from generator.layouts import load_layout
-from generator.sheets.boards import content_area, plan_tiles, seams
+from generator.tiling import content_area, plan_tiles, seams
 
 pymupdf = pytest.importorskip("pymupdf")
 

@@ -14,7 +14,8 @@ import dataclasses
 
 from ..draw.record import FaceCache
 from ..kits.base import BoardSection, CardSection, Kit, PageSection
-from .boards import large_paper, plan_tiles, tile_pages, TilePlan
+from ..tiling import TilePlan, plan_tiles
+from .boards import large_paper, tile_pages
 from .cards import card_pages
 from .cover import CoverFacts, cover_page
 from .diagram import assembly_page

@@ -11,7 +11,7 @@ from ..draw.record import Recording
 from .grid import LayoutError
 from .model import ChecklistRow, Page
 from .options import SheetOptions
-from .text import ellipsize, wrap
+from ..draw.lines import ellipsize, wrap
 
 INK = "#1d2a44"        # the cover's dark blue
 RULE = "#9aa3b5"

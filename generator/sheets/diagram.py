@@ -4,11 +4,11 @@ from __future__ import annotations
 from ..draw import Canvas, Style
 from ..draw.base import PT
 from ..kits.base import BoardSection
-from .boards import TilePlan
+from ..tiling import TilePlan
 from .cover import INK
 from ..layouts import Layout
 from .model import Page
-from .text import wrap
+from ..draw.lines import wrap
 
 GLUE = "#d43c3c"
 

@@ -6,7 +6,7 @@ from ..draw import Canvas, text_width
 from ..draw.base import PT, Box
 from .grid import Grid
 from ..layouts import Layout
-from .text import ellipsize, fit_size, wrap
+from ..draw.lines import ellipsize, fit_size, wrap
 
 LABEL_GREY = "#555555"
 ASCENT, DESCENT = 0.88, 0.12   # the kit font's extent above / below the baseline, in em

@@ -28,7 +28,7 @@ from .labels import ASCENT, DESCENT, LABEL_MIN_PT, lane_label
 from ..layouts import Layout
 from .marks import Line, draw_marks, token_guide, trim_mark_lines
 from .model import Page, Placement
-from .text import ellipsize, fit_size
+from ..draw.lines import ellipsize, fit_size
 
 
 def packable(section: object) -> bool:

@@ -19,7 +19,7 @@ from ...draw.fit import LINE_EMS
 from ...geometry import (Box, Cell, Point, area, box_circle_overlap, box_segment_overlap, boxes_overlap,
                          inside, segment_distance, voronoi)
 from ...layouts import load_layout as load_sheet_layout
-from ...sheets.boards import seams as tile_seams
+from ...tiling import seams as tile_seams
 from .layout import Board, Layout
 
 #: Ward labels: the kanji line is followed by a small card with the ward's card count.

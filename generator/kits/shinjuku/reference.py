@@ -11,7 +11,7 @@ from ...canon.shinjuku import Shinjuku
 from ...draw import Canvas, Style, text_width
 from ...draw.base import PT
 from ...draw.fit import TextFitError, fit_text
-from ...sheets.text import wrap
+from ...draw.lines import wrap
 from ..base import KitContext
 from .board import circled
 from .layout import Layout

@@ -1,8 +1,8 @@
-"""Small text helpers for the sheets' own words (cover, labels): wrapping and shrink-to-fit."""
+"""Text to a width: wrapped at spaces, shrunk to fit, or cut short with an ellipsis (the sheets' own
+words and the kits' reference texts)."""
 from __future__ import annotations
 
-from ..draw import text_width
-from ..draw.base import Font
+from .base import Font, text_width
 
 
 def wrap(text: str, width: float, size_pt: float, font: Font = "regular") -> list[str]:
