@@ -1,9 +1,8 @@
 """Player-colour symbols: the shape printed with each player colour, so that colour is never the only
 cue for whose piece it is (red and green look alike to many colour-blind players).
 
-A game's data names the symbol beside the colour (`symbol = "circle"` on assets/shinjuku/components.toml
-[[pieces.colour]], assets/jutaku/izakaya.toml [[izakaya.metro.colour]], assets/shin-bikkuri-man/
-cards.toml [[colour]]); this module says what each name looks like. The kit draws them with
+A game's data names the symbol beside each player colour (`symbol = "circle"` in the colour's table of
+assets/<game>/); this module says what each name looks like. The kit draws them with
 `generator.icons.player_symbol`; the companion imports `unit` (pure geometry, no drawing) to draw the
 same shapes on screen, e.g. as an SVG polygon `points` scaled by the radius it wants.
 """
