@@ -3,22 +3,17 @@ loaded opens again with the server gone; and a move made with no connection wait
 with its idempotency key, and is sent once when the connection returns. In a real Chromium."""
 from __future__ import annotations
 
-import os
 
-import pytest
 import requests
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+
+sync_api = require_chromium()
 
 from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
 from testgames import COUNTER  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 def test_manifest_and_icons(tmp_path):

@@ -4,21 +4,17 @@ flags the seat running out (and rings), the "Tap to enable sound" prompt after a
 timers on the game pages of every game (the board pages too), seen on another phone."""
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+
+sync_api = require_chromium()
 
 from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")

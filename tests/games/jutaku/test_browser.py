@@ -3,21 +3,17 @@ floor clock counts down together on both phones, and a "stop!" on one phone show
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+
+sync_api = require_chromium()
 
 from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")

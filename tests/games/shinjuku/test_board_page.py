@@ -2,22 +2,18 @@
 is reset, with a word, when another phone changes the table. Two phones in a real Chromium."""
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 import requests
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+
+sync_api = require_chromium()
 
 from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(tmp_path):
