@@ -83,6 +83,17 @@ class End(Sourced):
 
 
 @dataclasses.dataclass(frozen=True)
+class ScoreMarkers(Sourced):
+    """The markers the players move along their boards' score tracks (house: no source names them)."""
+
+    per_player: int
+
+    def check(self):
+        if self.per_player < 1:
+            return "per_player: each player needs a marker for the score track"
+
+
+@dataclasses.dataclass(frozen=True)
 class Tie(Sourced):
     rule: Literal["fewest-empty-squares"]
     then: Literal["shared"]
@@ -98,6 +109,7 @@ class GameFile:
     building: Building
     scoring: Scoring
     end: End
+    score_markers: ScoreMarkers
     tie: Tie
 
 
@@ -290,6 +302,7 @@ class ShinBikkuriMan:
     building: Building
     scoring: Scoring
     end: End
+    score_markers: ScoreMarkers
     tie: Tie
     board: Board
     deck: Deck
@@ -353,6 +366,9 @@ class ShinBikkuriMan:
         for c in self.colours:
             rows.append(Component("card", c.id, most, self.deck.source, f"{c.name} card"))
         rows.append(Component("card", "end", self.end_card.count, self.end_card.source, "End card"))
+        for n in range(1, hi + 1):
+            rows.append(Component("score-marker", str(n), self.score_markers.per_player,
+                                  self.score_markers.source, f"Score marker {n} (player board {n})"))
         for a in self.abilities:
             rows.append(Component("ability-tile", a.id, self.ability_copies.per_player * hi,
                                   self.ability_copies.source, a.name))
@@ -373,7 +389,8 @@ def load(folder: Path) -> ShinBikkuriMan:
     return ShinBikkuriMan(
         id=game.id, name=game.name, players=game.players, turn=game.turn,
         starting_hands=game.starting_hands, building=game.building, scoring=game.scoring,
-        end=game.end, tie=game.tie, board=board, deck=cards.deck, end_card=cards.end_card,
+        end=game.end, score_markers=game.score_markers, tie=game.tie, board=board, deck=cards.deck,
+        end_card=cards.end_card,
         colours=cards.colour, copies=tiles.copies, white=tiles.white, tiles=tiles.tile,
         abilities=abilities.ability, ability_copies=abilities.abilities,
         coat_actions=abilities.coat_of_arms.action, print_source=cards.print.source)

@@ -1,4 +1,5 @@
-"""Shin Bikkuri Man's print-and-play kit (Copenhagen rules): 4 player boards, 62 facade tiles packed
+"""Shin Bikkuri Man's print-and-play kit (Copenhagen rules): 4 player boards and their score markers
+(house data: one per player, numbered like the boards), 62 facade tiles packed
 on sheets, 70 cards and the end card with their backs, 20 ability tiles (unused face front, used
 face back), a rules reference card and the harbour strip. Counts, shapes, scores and coats of arms
 come from the canonical data (assets/shin-bikkuri-man/); sizes and colours from
@@ -7,7 +8,8 @@ layouts/shin-bikkuri-man.toml (layout.py). Modules:
     layout.py      the layout file's dataclasses
     facade.py      squares, tiles (with their cut outline), the board's grid and coats of arms
     tiles.py       packing every tile copy on as few sheets as possible
-    components.py  player board, cards, card back, ability tiles, reference card, harbour strip
+    components.py  player board, score marker, cards, card back, ability tiles, reference card,
+                   harbour strip
 
 `build_kit(data, ctx)` says what the kit holds; `render_component(data, kind, item_id)` draws what
 only this kit draws alone: the board twin's façade grid ("board-twin", "facade") and one tile
@@ -50,6 +52,18 @@ def tile_grid(layout) -> tuple[int, int]:
 
 def tile_sheets(data, layout):
     return pack(data, *tile_grid(layout))
+
+
+def marker_spots(sheet, n: int) -> list[tuple[int, int]]:
+    """`n` free squares (column, row from the top) of a packed tile sheet for the score markers, in
+    reading order from the last row up; an error when the sheet has fewer (grow the layout's square
+    grid or move the markers)."""
+    taken = {cell for p in sheet.placed for cell, _ in p.cells}
+    free = [(c, r) for r in range(sheet.rows - 1, -1, -1) for c in range(sheet.columns)
+            if (c, r) not in taken]
+    if len(free) < n:
+        raise ValueError(f"the last tile sheet has {len(free)} free squares for {n} score markers")
+    return sorted(free[:n], key=lambda cr: (cr[1], cr[0]))
 
 
 def tile_sheet_count(data, layout) -> int:
@@ -96,6 +110,10 @@ def build_kit(data, ctx: KitContext) -> Kit:
         comp.draw_reference(canvas, data, layout, pal, 1)
 
     packed = tile_sheets(data, layout)
+    # The score markers (one per player, numbered like the boards) go on the free squares of the
+    # last tile sheet, which is card stock too: no sheet of its own for a few small discs.
+    markers = [n for n in range(1, hi + 1) for _ in range(data.score_markers.per_player)]
+    spots = marker_spots(packed[-1], len(markers))
 
     def tile_sheet(k: int):
         def draw(canvas, w, h):
@@ -109,7 +127,21 @@ def build_kit(data, ctx: KitContext) -> Kit:
                 rel = {(c - mx, r - my): ch for (c, r), ch in cells.items()}
                 with canvas.group(f"tile-{placed.tile}-{mx}-{my}", tile=placed.tile):
                     draw_tile(canvas, pal, layout, placed.colour, rel, ox + mx * s, my * s)
+            if k == len(packed) - 1:
+                d = layout.marker.size
+                for n, (c, r) in zip(markers, spots):
+                    with canvas.group(f"score-marker-{n}", marker=str(n)):
+                        canvas.push()
+                        canvas.translate(ox + c * s + (s - d) / 2, r * s + (s - d) / 2)
+                        comp.draw_score_marker(canvas, layout, pal, n)
+                        canvas.pop()
         return draw
+
+    def holds(k: int):
+        out = tuple(("facade-tile", tid, n) for tid, n in sorted(packed[k].count().items()))
+        if k == len(packed) - 1:
+            out += tuple(("score-marker", str(n), markers.count(n)) for n in sorted(set(markers)))
+        return out
 
     n_sheets = len(packed)
     total_tiles = sum(copies for *_, copies in tile_list(data))
@@ -117,9 +149,9 @@ def build_kit(data, ctx: KitContext) -> Kit:
         CardSection("player-board", "Player boards", layout.board.size, boards, board_front,
                     stock="card stock (200-300 g/m²)", file="boards"),
         *[PageSection("facade-tiles", f"sheet-{k + 1}",
-                      f"Façade tiles, sheet {k + 1} of {n_sheets} ({total_tiles} tiles in all)",
-                      tile_sheet(k), stock="card stock (200-300 g/m²)", file="tiles",
-                      holds=tuple(("facade-tile", tid, n) for tid, n in sorted(packed[k].count().items())))
+                      f"Façade tiles, sheet {k + 1} of {n_sheets} ({total_tiles} tiles in all)"
+                      + (", and the score markers" if k == n_sheets - 1 else ""),
+                      tile_sheet(k), stock="card stock (200-300 g/m²)", file="tiles", holds=holds(k))
           for k in range(n_sheets)],
         CardSection("card", "Cards and the end card", layout.card.size, cards, card_front, card_back),
         CardSection("ability-tile", "Ability tiles (front: unused, back: used)", layout.ability.size,
@@ -132,7 +164,8 @@ def build_kit(data, ctx: KitContext) -> Kit:
     ]
     return Kit(GAME, data.name, tuple(sections), notes=(
         f"Tiles: cut along the solid outlines only (dashed lines are inside a tile); "
-        f"{total_tiles} tiles on {n_sheets} sheets.",
+        f"{total_tiles} tiles on {n_sheets} sheets. The last sheet also holds the {len(markers)} score "
+        "markers (cut round each disc): marker n goes on player board n's score track, at 0.",
         "Cards and ability tiles are double-sided: ability tiles show the unused face in front, "
         "the used face on the back.",
         "Harbour strip: glue it on card (tiles: edge on the dashed line, the registration ticks "

@@ -102,9 +102,20 @@ def draw_board(canvas: Canvas, data, layout: Layout, pal: Palette, number: int, 
                                                    width=0.35))
         fit_text(canvas, (tx + k * tb, ty, tb, tb), str(k), b.label.size, b.label.min, font="bold",
                  anchor="middle", fill=pal.ink, where="player board: score track")
-    fit_text(canvas, (tx, ty + tb + 1, n * tb, 5), "Score track: mark your points; "
+    fit_text(canvas, (tx, ty + tb + 1, n * tb, 5), f"Score track: score marker {number} starts on 0; "
              f"{data.end.points} ends the game at once.", b.small.size, b.small.min, anchor="middle",
              fill=pal.ink, where="player board: score caption")
+
+
+def draw_score_marker(canvas: Canvas, layout: Layout, pal: Palette, number: int) -> None:
+    """A score marker: a disc with its player board's number, to sit in one box of the score track."""
+    d = layout.marker.size
+    r = d / 2
+    canvas.circle(r, r, r, Style(fill=pal.coat, stroke=pal.ink, width=0.35))
+    canvas.circle(r, r, r * 0.78, Style(fill=pal.paper, stroke=pal.ink, width=0.25))
+    st = layout.marker.number
+    fit_text(canvas, (r - r * 0.7, r - r * 0.62, r * 1.4, r * 1.24), str(number), st.size, st.min,
+             font=st.font, anchor="middle", fill=pal.ink, where=f"score marker {number}")
 
 
 # ----------------------------------------------------------------------------------------- cards

@@ -41,6 +41,12 @@ class AbilityTile:
 
 
 @dataclasses.dataclass(frozen=True)
+class Marker:
+    size: float              # diameter of a score marker
+    number: TextStyle
+
+
+@dataclasses.dataclass(frozen=True)
 class Harbour:
     space: Size
     margin: float
@@ -66,12 +72,15 @@ class Layout:
     tiles: Tiles
     card: Card
     ability: AbilityTile
+    marker: Marker
     harbour: Harbour
     colours: Colours
 
     def check(self):
         if self.square <= 0:
             return "square: must be more than 0 mm"
+        if not 0 < self.marker.size <= self.board.track_box:
+            return "marker.size: a score marker must fit one box of the score track (board.track_box)"
 
 
 def load_layout() -> Layout:

@@ -75,6 +75,9 @@ def test_counts_match_the_data(kit, data):
         if isinstance(s, CardSection):
             for item in s.items:
                 printed[(s.kind, item.id)] += item.copies
+        for kind, cid, n in getattr(s, "holds", ()):       # pieces drawn on a page (score markers)
+            if kind != "facade-tile":
+                printed[(kind, cid)] += n
     wanted = {(c.kind, c.id): c.count for c in data.components()}
     for (kind, cid), count in wanted.items():
         if kind == "player-board":
