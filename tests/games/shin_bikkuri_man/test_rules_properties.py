@@ -1,7 +1,10 @@
-"""Shin Bikkuri Man: property tests of placement, and random playouts in both chance modes."""
+"""Shin Bikkuri Man: property tests of placement, random playouts in both chance modes, and seeded
+playouts that reach the 12-point end through real moves."""
 from __future__ import annotations
 
 import random
+
+import pytest
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -82,3 +85,62 @@ def test_random_playouts_for_2_3_and_4_players_in_both_modes():
                 assert all(s["score"] == best for s in res["scores"] if s["player"] in res["winners"])
                 if state["ended"] == "points":
                     assert best >= D.end.points
+
+
+def _builder(state, moves, rng):
+    """A player who plays for points: refills (the table's entries) in the colour the player to move
+    holds most, takes cards of that colour, builds the placement that scores most (then the biggest
+    tile, the lowest squares), fills the lowest square with a white tile."""
+    p = state["current"]
+    refills = [m for m in moves if m["type"] == "refill"]
+    if refills:
+        hand = state["players"][p]["hand"]
+        for c in sorted(hand, key=lambda c: -hand[c]):
+            m = {"type": "refill", "cards": [c] * len(refills[0]["cards"])}
+            if not R.validate(state, m):
+                return m
+        return next((m for m in refills if "end" not in m["cards"]), refills[0])
+    builds = []
+    for m in (m for m in moves if m["type"] == "build"):
+        after = R.apply(state, m)["players"][p]["points"]
+        builds.append((after, len(m["squares"]), -max(r for _, r in m["squares"]), rng.random(), m))
+    builds.sort(key=lambda t: t[:4], reverse=True)
+    if builds and (builds[0][1] >= 3 or builds[0][0] > state["players"][p]["points"]):
+        return builds[0][-1]
+    special = [m for m in moves if m["type"] == "special-tile"]
+    if special:
+        return min(special, key=lambda m: (m["square"][1], rng.random()))
+    takes = [m for m in moves if m["type"] == "take"]
+    if takes:
+        hand = state["players"][p]["hand"]
+        best = max(hand, key=lambda c: hand[c])
+        return max(takes, key=lambda m: (sum(state["harbour"][i] == best for i in m["spaces"]), rng.random()))
+    return builds[0][-1] if builds else rng.choice(moves)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_seeded_playouts_reach_the_12_point_end_through_real_moves(seed):
+    """Two players at a table-deck table, every move legal and applied: the first to reach 12 points
+    ends the game at once, before the coat-of-arms actions that build earned, and wins unless the
+    other player's façade (fewer empty squares) breaks a tie."""
+    rng = random.Random(seed)
+    state = R.setup(NAMES[:2], {"deck": "table"}, seed)
+    for _ in range(3000):
+        if R.result(state) is not None:
+            break
+        move = _builder(state, R.legal_moves(state).moves, rng)
+        assert R.validate(state, move, Ctx(0, HOST)) == [], move
+        before = state
+        state = R.apply(state, move)
+    res = R.result(state)
+    assert res is not None and state["ended"] == "points"
+    assert move["type"] in ("build", "special-tile")
+    p = move["player"]
+    assert before["players"][p]["points"] < D.end.points <= state["players"][p]["points"]
+    assert state["phase"] == "over" and state["coats"] == 0        # no coat-of-arms action after it
+    assert R.legal_moves(state).moves == []
+    scores = {s["player"]: s["score"] for s in res["scores"]}
+    assert scores[p] == state["players"][p]["points"] == R.score_of(state["players"][p]["facade"])["points"]
+    assert p in res["winners"] or scores[p] == max(scores.values())
+    for s in res["scores"]:
+        assert sum(b["value"] for b in s["breakdown"]) == s["score"]
