@@ -1,7 +1,9 @@
 /* Shin Bikkuri Man board twin: the harbour, every seat's façade (drawn over the printed board's grid
  * from the generator), hands (own seat only), abilities and scores; moves built by tapping.
  * Build: choose a tile, rotate / flip it, tap where it goes; the cost, coats of arms and points come
- * from POST /api/shin-bikkuri-man/place before Play, and illegal placements say why.
+ * from POST /api/shin-bikkuri-man/place before Play, and illegal placements say why. With Change of
+ * Colours the player chooses the cards paid (the tile's own colour first preselected). Table deck:
+ * the card entries are marked data-enter="<move type>" for the set-up walk's "Enter it now".
  * Move format: companion/games/shin_bikkuri_man/rules (docstring). */
 (function () {
   "use strict";
@@ -15,7 +17,7 @@
   let table = null, st = null, needs = null;
   let viewSeat = null;          // whose façade is shown
   let draft = null;             // {type, ...} the move being built
-  let ui = { tile: null, rot: 0, flip: false, anchor: null, spaces: [], abilities: [], cards: [], preview: null };
+  let ui = { tile: null, rot: 0, flip: false, anchor: null, spaces: [], abilities: [], cards: [], preview: null, own: null };
   window.sbmBoard = { get ui() { return ui; }, get draft() { return draft; } };   // for the browser tests
 
   const link = new tk.TableLink(code, {
@@ -43,7 +45,7 @@
   function say(text, reasons) { tk.say("#msg", reasons || text ? "bad" : "info", text || "", reasons); }
   function resetDraft() {
     draft = null;
-    ui = { tile: ui.tile, rot: ui.rot, flip: ui.flip, anchor: null, spaces: [], abilities: [], cards: [], preview: null };
+    ui = { tile: ui.tile, rot: ui.rot, flip: ui.flip, anchor: null, spaces: [], abilities: [], cards: [], preview: null, own: null };
   }
   const mover = () => (needs.players && needs.players.length ? needs.players[0] : null);
   const canAct = () => { const p = mover(); return p !== null && (tk.isHost(code) || me() === p); };
@@ -127,7 +129,7 @@
         el("button", { type: "button", class: "secondary", id: "rotate", onclick: () => { ui.rot = (ui.rot + 1) % 4; place(); } }, "Rotate ⟳"),
         el("button", { type: "button", class: "secondary", id: "flip", "aria-pressed": String(ui.flip), onclick: () => { ui.flip = !ui.flip; place(); } }, "Flip ⇋")));
       parts.push(abilityToggles(p, ["construction-discount", "change-of-colours", "both-actions"]));
-      if (ui.abilities.includes("change-of-colours")) parts.push(recolourPicker());
+      if (ui.abilities.includes("change-of-colours")) parts.push(recolourPicker(), paymentChooser(p));
     }
     if (moves.includes("discard")) {
       parts.push(el("p", null, needs.prompt + ": tap the cards to discard."));
@@ -163,13 +165,55 @@
         abilityName(a))));
   }
 
+  /** The colour whose cards count as the tile's: any other colour the hand holds. */
   function recolourPicker() {
-    return el("div", { class: "row small" }, "Pay with: ", ...page.colours.filter((c) => c.id !== "white").map((c) => {
+    const own = ui.tile && ui.tile !== "white-1" ? ui.tile.split("-")[0] : null;
+    const hand = st.players[mover()].hand || {};
+    return el("div", { class: "row small" }, "Pay with: ", ...page.colours.filter((c) => c.id !== "white" && c.id !== own && (hand[c.id] || 0) > 0).map((c) => {
       const b = el("button", { type: "button", class: "secondary", "aria-pressed": String(ui.recolour === c.id),
-                               onclick: () => { ui.recolour = c.id; renderActions(); renderSummary(); } });
+                               "data-recolour": c.id, "aria-label": colourName(c.id) + " cards as the tile's colour",
+                               onclick: () => { ui.recolour = c.id; ui.own = null; renderActions(); renderSummary(); } });
       b.append(SBM.chip(page, c.id));
       return b;
     }));
+  }
+
+  /**
+   * With Change of Colours the player chooses how many cards of each colour pay for the tile: the
+   * tile's own colour and the colour chosen to stand for it. Preselected: the tile's own colour first
+   * (the ability then stays face up when those suffice), the rest in the other colour.
+   */
+  function payment(p) {
+    const pv = ui.preview;
+    if (!ui.tile || ui.tile === "white-1" || !ui.recolour || !pv || pv.bad) return null;
+    const colour = ui.tile.split("-")[0];
+    if (ui.recolour === colour) return null;
+    const hand = st.players[p].hand || {};
+    const cost = pv.cost, mine = hand[colour] || 0, theirs = hand[ui.recolour] || 0;
+    const lo = Math.max(0, cost - theirs), hi = Math.min(cost, mine);
+    if (lo > hi) return { colour, cost, lo, hi, own: null };
+    const own = ui.own === null ? hi : Math.min(hi, Math.max(lo, ui.own));
+    return { colour, cost, lo, hi, own };
+  }
+
+  function paymentChooser(p) {
+    const pay = payment(p);
+    if (!pay) return el("p", { class: "small muted", id: "pay-choice" },
+      ui.recolour ? "Place the tile to choose how to pay." : "Choose the colour that pays as the tile's colour.");
+    if (pay.own === null) return el("p", { class: "small bad", id: "pay-choice" },
+      "Your hand holds too few " + colourName(pay.colour) + " and " + colourName(ui.recolour) + " cards for " + tk.count(pay.cost, "card") + ".");
+    const other = pay.cost - pay.own;
+    const step = (d) => () => { ui.own = Math.min(pay.hi, Math.max(pay.lo, pay.own + d)); renderActions(); renderSummary(); };
+    return el("div", { class: "card", id: "pay-choice", style: "margin:0;padding:.4rem" },
+      el("div", { class: "small" }, "Pay " + tk.count(pay.cost, "card") + ":"),
+      el("div", { class: "stepper" },
+        el("span", { class: "name" }, SBM.chip(page, pay.colour, String(pay.own)), " " + colourName(pay.colour)),
+        el("span", { class: "ctl", "data-pay": pay.colour },
+          el("button", { type: "button", class: "secondary", "aria-label": "one " + colourName(pay.colour) + " card fewer", disabled: pay.own <= pay.lo, onclick: step(-1) }, "−"),
+          el("button", { type: "button", class: "secondary", "aria-label": "one " + colourName(pay.colour) + " card more", disabled: pay.own >= pay.hi, onclick: step(1) }, "+"))),
+      el("div", { class: "small" }, SBM.chip(page, ui.recolour, String(other)), " " + colourName(ui.recolour) + " as " + colourName(pay.colour)),
+      el("p", { class: "small muted", style: "margin:.2rem 0 0" }, other ? "Change of Colours is used (turned face down)."
+        : "No " + colourName(ui.recolour) + " card: Change of Colours stays face up."));
   }
 
   function tileChooser() {
@@ -195,33 +239,48 @@
     }));
   }
 
+  /**
+   * Table mode: the harbour laid out, each starting hand, each refill, entered card by card in order.
+   * The entry being made is a pressed button marked data-enter="<move type>" (the set-up walk's
+   * "Enter it now" opens this page on it); the host may choose whose starting hand to enter.
+   */
   function cardEntry() {
-    // table mode: the harbour laid out, each starting hand, each refill: colour buttons in order
     let type = st.phase === "refill" ? "refill" : "fill-harbour", player = null, want;
+    let kinds = [];
     if (st.phase === "deal" && st.deal && st.deal.harbour) {
       const open = st.deal.hands.map((done, i) => (done ? null : i)).filter((i) => i !== null);
       const m = me();
-      player = tk.isHost(code) ? open[0] : open.includes(m) ? m : null;
-      if (player === null || player === undefined) return el("p", { class: "muted" }, "Waiting for the starting hands.");
+      const mayEnter = tk.isHost(code) ? open : open.filter((i) => i === m);
+      if (!mayEnter.length) return el("p", { class: "muted" }, "Waiting for the starting hands.");
       type = "deal-hand";
+      if (!mayEnter.includes(ui.handFor)) ui.handFor = mayEnter[0];
+      player = ui.handFor;
       const seat = (player - st.start_player + st.players.length) % st.players.length;
       want = page.starting_hands[seat];
+      kinds = mayEnter.map((i) => {
+        const k = (i - st.start_player + st.players.length) % st.players.length;
+        return [i, st.players[i].name + "'s hand (" + tk.count(page.starting_hands[k], "card") + ")"];
+      });
     } else {
       want = st.phase === "refill" ? (needs.enter || {}).cards : page.harbour;
+      kinds = [[null, st.phase === "refill" ? "The cards revealed" : "The harbour (" + tk.count(page.harbour, "card") + ")"]];
     }
-    const picks = () => (draft && draft.type === type ? draft.cards : []);
+    const picks = () => (draft && draft.type === type && (player === null || draft.player === player) ? draft.cards : []);
     const add = (c) => {
       draft = Object.assign({ type, cards: [...picks(), c] }, player === null ? {} : { player });
       renderActions(); renderSummary();
     };
+    const choose = el("div", { class: "row", role: "group", "aria-label": "What to enter" }, ...kinds.map(([i, label]) =>
+      el("button", { type: "button", class: "secondary", "data-enter": type, "aria-pressed": String(i === player),
+                     onclick: () => { if (i !== player) { ui.handFor = i; draft = null; } renderActions(); renderSummary(); } }, label)));
     const who = type === "deal-hand" ? st.players[player].name + "'s starting hand" : "the card(s) revealed";
-    return el("div", null, el("p", null, "Enter " + who + (want ? " (" + want + ")" : "") + ", in order:"),
+    return el("div", null, choose, el("p", null, "Enter " + who + (want ? " (" + want + ")" : "") + ", in order:"),
       el("div", { class: "row" }, ...page.colours.filter((c) => c.id !== "white").map((c) => {
-        const b = el("button", { type: "button", class: "secondary", "data-enter": c.id, onclick: () => add(c.id) });
+        const b = el("button", { type: "button", class: "secondary", "data-card": c.id, "aria-label": colourName(c.id), onclick: () => add(c.id) });
         b.append(SBM.chip(page, c.id));
         return b;
-      }), st.phase === "refill" ? el("button", { type: "button", class: "secondary", "data-enter": "end", onclick: () => add("end") }, "End card") : null),
-      el("p", { class: "small" }, "Entered: " + (picks().join(", ") || "none yet")));
+      }), st.phase === "refill" ? el("button", { type: "button", class: "secondary", "data-card": "end", onclick: () => add("end") }, "End card") : null),
+      el("p", { class: "small" }, "Entered: " + (picks().map(colourName).join(", ") || "none yet")));
   }
 
   function tapSpace(i) {
@@ -268,7 +327,11 @@
     const abil = ui.abilities.filter((a) => (m.type === "take" ? ["any-cards", "additional-card", "both-actions"]
                                              : ["construction-discount", "change-of-colours", "both-actions"]).includes(a));
     if ((m.type === "take" || m.type === "build") && abil.length) m.abilities = abil;
-    if (m.type === "build" && abil.includes("change-of-colours") && ui.recolour) m.recolour = ui.recolour;
+    if (m.type === "build" && abil.includes("change-of-colours") && ui.recolour) {
+      m.recolour = ui.recolour;
+      const pay = payment(m.player);
+      if (pay && pay.own !== null) m.pay = Object.fromEntries([[pay.colour, pay.own], [ui.recolour, pay.cost - pay.own]].filter(([, n]) => n));
+    }
     return m;
   }
 
@@ -282,7 +345,7 @@
     if (m.type === "build" || m.type === "special-tile") {
       const pv = ui.preview;
       if (pv && pv.bad) { box.className += " bad"; text = "Not there: " + pv.reasons.join("; "); }
-      else if (pv) text = (m.type === "build" ? "Cost " + tk.count(pv.cost, "card") + " · " : "") + tk.count(pv.coats_of_arms, "coat of arms", "coats of arms") + " · +" + tk.count(pv.points, "point");
+      else if (pv) text = (m.type === "build" ? "Cost " + tk.count(pv.cost, "card") + (m.pay ? " (" + Object.entries(m.pay).map(([c, n]) => n + " " + colourName(c)).join(" + ") + ")" : "") + " · " : "") + tk.count(pv.coats_of_arms, "coat of arms", "coats of arms") + " · +" + tk.count(pv.points, "point");
     }
     if (m.type === "discard") text = "Discard " + m.cards.map(colourName).join(", ");
     if (m.type === "refill" || m.type === "fill-harbour" || m.type === "deal-hand") text = "Enter " + m.cards.join(", ");
