@@ -159,3 +159,68 @@ def test_both_phones_ring_when_the_floor_runs_out(server, browser):
     finally:
         c1.close()
         c2.close()
+
+
+def test_a_phone_takes_its_seat_on_the_board_page_and_plays_from_it(server, browser):
+    """The live page is the shared board page: a phone without a seat is asked "Who are you?" there,
+    takes Ben's seat with one tap and then moves as Ben (its token, not the host's)."""
+    code = api(server, "/api/tables", {"game": "jutaku", "players": ["Aki", "Ben"], "options": {}})["code"]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                              bypass_csp=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + f"/t/{code}/board")
+        seat = page.locator("#seat")
+        seat.get_by_role("button", name="Ben").click()
+        seat.wait_for(state="hidden", timeout=5_000)
+        page.locator("#whoami", has_text="you are Ben").wait_for(timeout=2_000)
+        assert page.evaluate(f"tk.me('{code}')") == 1
+        # the starting cards on the outer ring are highlighted for Ben; a tap starts him there
+        page.locator("#map button.jt-cell.target").first.click()
+        page.wait_for_function("tkTable.table.state.players[1].site !== null", timeout=5_000)
+        state = api(server, f"/api/tables/{code}")["state"]
+        assert state["players"][1]["site"] and state["players"][0]["site"] is None
+        # another phone sees Ben's seat taken
+        other = ctx.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
+        other.goto(server.url + f"/t/{code}/board")
+        other.get_by_role("button", name="Ben (taken)").wait_for(timeout=5_000)
+        assert other.get_by_role("button", name="Ben (taken)").is_disabled()
+        other.context.close()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_setup_walk_enter_it_now_leads_to_the_map_and_to_begin(server, browser):
+    """The set-up walk's "Enter it now" opens the live page at what the step asks for (the map of
+    starting cards, then the Begin! box) without making the move for the players."""
+    code, host, (aki_t, ben_t) = table(server, ["Aki", "Ben"], {})
+    c1, aki, e1 = phone(browser, server, code, 0, aki_t)
+    try:
+        aki.goto(server.url + f"/t/{code}")
+        walk = aki.locator("#setup-walk")
+        walk.get_by_text("Step 1 of 3").wait_for(timeout=10_000)
+        walk.get_by_role("button", name="Next").click()
+        assert walk.locator(".walk-title").inner_text() == "Architects"
+        walk.get_by_role("link", name="Enter it now").click()
+        aki.wait_for_url("**/board?enter=start")
+        # scrolled to the map (as far as the page goes), the whole map in view
+        aki.wait_for_function("scrollY > 0 && (r => r.top >= 0 && r.bottom <= innerHeight)"
+                              "(document.querySelector('#map').getBoundingClientRect())", timeout=5_000)
+        aki.locator("#map button.jt-cell.target").first.wait_for(timeout=5_000)
+        assert api(server, f"/api/tables/{code}")["state"]["players"][0]["site"] is None
+        play(server, code, host, {"type": "start", "player": 0, "site": "suginami-1"})
+        play(server, code, host, {"type": "start", "player": 1, "site": "taito-2"})
+        aki.goto(server.url + f"/t/{code}/board?enter=begin")
+        box = aki.locator("[data-enter='begin']")
+        box.get_by_role("button", name="Begin!").wait_for(timeout=5_000)
+        aki.wait_for_function("scrollY > 0 && (r => r.top >= 0 && r.bottom <= innerHeight)"
+                              "(document.querySelector(\"[data-enter='begin']\").getBoundingClientRect())",
+                              timeout=5_000)
+        assert api(server, f"/api/tables/{code}")["state"]["phase"] == "ready"      # not begun for them
+        assert not e1, e1
+    finally:
+        c1.close()

@@ -35,9 +35,10 @@
       data.players.forEach((p, i) => sel.append(el("option", { value: String(i) }, p)));
       sel.addEventListener("change", () => { legalSeq = -1; render(); refreshLegal(); });
     }
-    $("#whoami").textContent = me() !== null ? "You are " + data.players[me()] + "."
-      : host() ? "Host phone: acts for everyone." : "Watching (take a seat on the table page to play).";
+    // "Who are you?": one tap takes a free seat here, as on every game's page (board_base.html)
+    tk.renderSeat(link, data.game, data.players, (text) => tk.say("#msg", "bad", text), again);
   }
+  function again() { legalSeq = -1; render(); refreshLegal(); }
 
   async function refreshLegal() {
     const t = link.table;
@@ -152,7 +153,10 @@
     }) : []));
     // controls
     const controls = [];
-    if (phase === "ready" && link.token) controls.push(button("Begin!", () => send({ type: "begin" }), "wide jt-big"));
+    // the box (not the button: "Enter it now" must not begin the round for the players) is what a
+    // set-up step's "Enter it now" brings into view
+    if (phase === "ready" && link.token) controls.push(el("div", { "data-enter": "begin" },
+      button("Begin!", () => send({ type: "begin" }), "wide jt-big")));
     const spends = legal.filter((m) => m.type === "spend");
     if (spends.length) controls.push(el("div", { class: "card jt-drinks" }, el("strong", null, "Spend a drink"),
       el("div", { class: "row" }, spends.map((m) => button(B.drinks[m.drink].name, () => send(m, B.drinks[m.drink].text), "secondary")))));
