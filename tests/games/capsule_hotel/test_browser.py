@@ -122,3 +122,53 @@ def test_two_phones_share_the_purchase_queue_and_the_count(server, browser, cloc
     finally:
         ctx1.close()
         ctx2.close()
+
+
+def move(server, code, token, m):
+    seq = json.loads(urllib.request.urlopen(f"{server.url}/api/tables/{code}").read())["seq"]
+    req = urllib.request.Request(f"{server.url}/api/tables/{code}/moves", method="POST",
+                                 data=json.dumps({"expected_seq": seq, "move": m}).encode(),
+                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(req) as r:
+        return json.loads(r.read())
+
+
+def test_setup_walk_leads_to_the_secret_loan_and_the_loans_check_shows(server, browser):
+    """"Enter it now" on the set-up walk's loan step opens the ledger at the loan choice, choosing
+    nothing for the player; from round 2 every phone shows the loans phase's check (yen vs debt)."""
+    made = post(server.url + "/api/tables", {"game": "capsule-hotel", "players": ["Aki", "Ben"],
+                                             "options": {"dice": "companion"}})
+    code, host = made["code"], made["host_token"]
+    ctx, page, errors = phone(browser)
+    try:
+        page.goto(server.url + "/join")
+        page.evaluate("([code, host]) => localStorage.setItem('tk.tables', JSON.stringify("
+                      "{[code]: {game: 'capsule-hotel', player: 0, host, at: 1}}))", [code, host])
+        page.goto(f"{server.url}/t/{code}")
+        walk = page.locator("#setup-walk")
+        walk.get_by_text("Step 1 of 3").wait_for(timeout=10_000)
+        walk.get_by_role("button", name="Next").click()
+        walk.get_by_role("button", name="Next").click()
+        assert walk.locator(".walk-title").inner_text() == "Starting loans"
+        walk.get_by_role("link", name="Enter it now").click()
+        page.wait_for_url("**/board?enter=choose-loan")
+        page.wait_for_function("scrollY > 0 && (r => r.top >= 0 && r.top < 120)"
+                               "(document.querySelector('#loans').getBoundingClientRect())", timeout=5_000)
+        assert page.locator("#loan-buttons button", has_text="6,000").is_visible()
+        shot(page, "enter-loan")
+        state = json.loads(urllib.request.urlopen(f"{server.url}/api/tables/{code}").read())["state"]
+        assert state["phase"] == "loans" and state["loan_choices"] == {}          # nothing chosen for Aki
+        for p, amount in ((0, 6000), (1, 8000)):
+            move(server, code, host, {"type": "choose-loan", "player": p, "amount": amount})
+        for p in (0, 1):
+            move(server, code, host, {"type": "pass", "player": p})
+        move(server, code, host, {"type": "pay-income"})
+        check = page.locator("#loans-check")
+        check.wait_for(timeout=3_000)
+        assert check.inner_text().startswith("Loans phase of round 2: nobody can repay their debt yet")
+        assert "Aki 6,000 ¥ of 7,200 ¥" in check.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(page, "loans-check")
+        assert errors == []
+    finally:
+        ctx.close()

@@ -107,6 +107,34 @@ def test_loans_phase_ends_the_game_when_someone_can_repay(rules):
     assert rules.legal_moves(s).moves == [] and rules.actors(s).mode == "none"
 
 
+def test_loans_check_is_kept_and_the_most_yen_left_wins_among_those_who_can_repay(rules, rules_text):
+    """From round 2 nobody chooses in the loans phase (the FAQ: it "serve solo a verificare la fine
+    della partita"): the check of every player's yen against their debt is recorded for the phones,
+    and when two can repay the one with the most yen left after repaying wins, not the first seat."""
+    s = start(rules, (4000, 6000, 8000))
+    s = play(rules, s, *[{"type": "pass", "player": p} for p in range(3)], {"type": "pay-income"})
+    assert s["phase"] == "purchase" and s["round"] == 2
+    assert s["loans_check"] == {"round": 2, "can_repay": [], "players": [
+        {"seat": 0, "yen": 4000, "debt": 4800, "can_repay": False},
+        {"seat": 1, "yen": 6000, "debt": 7200, "can_repay": False},
+        {"seat": 2, "yen": 8000, "debt": 9600, "can_repay": False}]}
+    s = play(rules, s, {"type": "correction", "player": 0, "yen": 1000, "note": "test"},      # 5,000 >= 5,200? no
+             {"type": "correction", "player": 1, "yen": 2000, "note": "test"},               # 8,000 >= 7,800
+             {"type": "correction", "player": 2, "yen": 3000, "note": "test"},               # 11,000 >= 10,400
+             *[{"type": "pass", "player": p} for p in range(3)], {"type": "pay-income"})
+    assert s["phase"] == "over" and s["round"] == 3
+    assert s["loans_check"]["can_repay"] == [1, 2] == s["ended"]["can_repay"]
+    assert "Ben can repay (8,000 yen against a debt of 7,800 yen)" in s["ended"]["why"]
+    assert "Aki" not in s["ended"]["why"]
+    res = rules.result(s)
+    assert {r["player"]: r["score"] for r in res["scores"]} == {0: 5000 - 5200, 1: 200, 2: 600}
+    assert res["winners"] == [2]
+    text = rules_text(TEXT)
+    assert "se uno o più giocatori hanno Yen sufficienti a estinguere il proprio Debito totale" in text
+    assert "la partita termina immediatamente" in text
+    assert "nei round successivi la fase dei Prestiti serve solo a verificare la fine della partita" in text
+
+
 def test_coupons_never_repay_debt(rules):
     s = start(rules, (4000, 6000))
     s = play(rules, s, {"type": "correction", "player": 0, "yen": 799, "coupons": 10, "note": "test"},

@@ -83,7 +83,7 @@ def setup(data: CapsuleHotel, players: list[str], options: dict, seed: int) -> d
                    "buildings": {b.id: b.count for b in data.buildings}},
         "cards": {}, "rolls": {}, "income": None, "incomes_done": 0, "tallest": None,
         "entries": [], "next": {"lot": 1, "sub": 1, "hotel": 1, "building": 1, "barter": 1},
-        "claim_order": order, "tie_orders": [], "ended": None, "last": None,
+        "claim_order": order, "tie_orders": [], "ended": None, "loans_check": None, "last": None,
     }
     for seat in order:
         if seat not in claimed.values() and data.setup.no_starting_lot_coupons:
@@ -199,15 +199,22 @@ def pay_income(data: CapsuleHotel, state: dict, by: Any) -> None:
 
 
 def loans_check(data: CapsuleHotel, state: dict) -> None:
-    """Phase 2 from round 2: if anyone's yen repays their total debt, the game ends at once."""
+    """Phase 2 from round 2: "verificate la fine della partita". Nobody chooses here (the loan is
+    taken once, in round 1; the FAQ: from then on the loans phase only checks the end): every
+    player's yen (coupons never count) against their total debt with this round's interest; if one
+    or more can repay it in full, the game ends at once. The check is kept in `loans_check` (each
+    player's yen and debt) so that every phone shows why the game went on or ended."""
     r = state["round"]
     if r >= data.rounds.end_check_from:
-        can = [s for s, p in enumerate(state["players"]) if p["yen"] >= debt(data, p, r)]
+        rows = [{"seat": s, "yen": p["yen"], "debt": debt(data, p, r), "can_repay": p["yen"] >= debt(data, p, r)}
+                for s, p in enumerate(state["players"])]
+        can = [row["seat"] for row in rows if row["can_repay"]]
+        state["loans_check"] = {"round": r, "players": rows, "can_repay": can}
         if can:
             state["phase"] = "over"
-            state["ended"] = {"round": r, "why": f"loans phase of round {r}: "
-                              + ", ".join(name(state, s) for s in can) + " can repay",
-                              "can_repay": can}
+            state["ended"] = {"round": r, "why": f"loans phase of round {r}: " + ", ".join(
+                f"{name(state, row['seat'])} can repay ({yen(row['yen'])} against a debt of {yen(row['debt'])})"
+                for row in rows if row["can_repay"]), "can_repay": can}
             return
     start_purchase(data, state)
 

@@ -79,6 +79,15 @@
     $("#prompt").textContent = prompts[phase] || phase;
     $("#roundinfo").textContent = "Round " + st.round + " of " + B.rounds + " · " + phase.replace("purchase", "purchase/barter") +
       (st.options.outside_money ? " · outside money: hold what the ledger says" : "");
+    // the loans phase from round 2: nobody chooses, the end is checked (each player's yen vs debt)
+    const lc = st.loans_check, check = $("#loans-check");
+    check.hidden = !(lc && lc.round === st.round);
+    if (!check.hidden) {
+      check.textContent = "Loans phase of round " + lc.round + ": " +
+        (lc.can_repay.length ? lc.can_repay.map(name).join(" and ") + " can repay: the game ends."
+          : "nobody can repay their debt yet, the round goes on.") + " " +
+        lc.players.map((r) => name(r.seat) + " " + yen(r.yen) + " of " + yen(r.debt)).join(" · ");
+    }
     const bar = $("#limitbar");
     bar.hidden = phase !== "purchase";
     if (!bar.hidden) {
