@@ -125,6 +125,25 @@ class Phone:
     def tap(self, loc) -> None:
         self._act(loc, lambda: loc.click(timeout=WAIT_S * 1000))
 
+    def tap_map(self, x_mm: float, y_mm: float, what: str = "") -> None:
+        """Tap the board page's map at a point given in map millimetres, as a finger would: if the point
+        is not on screen (above it, or under the sticky Play bar) the page is scrolled to bring it to the
+        middle first (measured like every other scroll)."""
+        page = self.page
+        where = MAP_POINT_JS % (x_mm, y_mm)
+        before = page.evaluate("window.scrollY")
+        x, y, top, bottom = page.evaluate(where)
+        if not top + 8 <= y <= bottom - 8:
+            page.evaluate(f"window.scrollBy(0, {y - HEIGHT * 0.4})")
+            time.sleep(0.05)
+            x, y, top, bottom = page.evaluate(where)
+        after = page.evaluate("window.scrollY")
+        page.mouse.click(x, y)
+        self.tally.record(abs(after - before))
+        if TRACE:
+            with open(TRACE, "a", encoding="utf-8") as f:
+                f.write(f"{self.tally.phase}\t{self.name}\t{after - before:+.0f}\tmap {what}\n")
+
     def type(self, loc, text: str) -> None:
         self._act(loc, lambda: loc.fill(text, timeout=WAIT_S * 1000))
 
@@ -185,6 +204,14 @@ def starts_with_name(text: str, name: str) -> bool:
     return re.match(r"\s*" + re.escape(name) + r"(?![A-Za-z])(?!\s[A-Za-z])", text) is not None
 
 
+# A point of the map (millimetres) on the screen, and the band of the screen where the map shows it
+# (below the top of the map's frame and the window, above the sticky Play bar).
+MAP_POINT_JS = """(() => { const p = new DOMPoint(%f, %f).matrixTransform(tkMap.svg.getScreenCTM());
+  const frame = document.querySelector('#map .map-scroll').getBoundingClientRect();
+  const bar = document.querySelector('.sticky-actions');
+  const barTop = bar ? bar.getBoundingClientRect().top : innerHeight;
+  return [p.x, p.y, Math.max(0, frame.top), Math.min(innerHeight, frame.bottom, barTop)]; })()"""
+
 PAGE_NEEDS_JS = """() => { const t = window.tkTable && tkTable.table; if (!t || !t.needs) return null;
   return [t.seq, t.needs.prompt, t.needs.players, t.needs.actions_left]; }"""
 
@@ -207,7 +234,7 @@ def wait_until(predicate, timeout: float = WAIT_S, what: str = "") -> None:
 
 class Game:
     def __init__(self, browser, server, services, players: int, mode: str, seed: int, turns: int | None,
-                 log=None):
+                 log=None, use_map: bool = True):
         from companion.games.shinjuku.rules import playout
         self.browser, self.server, self.services = browser, server, services
         self.n, self.mode, self.seed, self.max_turns = players, mode, seed, turns
@@ -218,6 +245,7 @@ class Game:
         self.log = log or (lambda *a: None)
         self.phones = [Phone(browser, NAMES[i], self.tally, server.url) for i in range(players)]
         self.code = None
+        self.use_map = use_map
         self.moves = 0
         self.ended = False
 
@@ -372,16 +400,20 @@ class Game:
         page = phone.page
         self.synced(phone)
         before = self.seq()
+        play = page.get_by_role("button", name="Play", exact=True)
         try:
-            self.choose_type(phone, move["type"])
+            if not (self.use_map and self.map_first(phone, move)):
+                self.choose_type(phone, move["type"])
             self.fill_fields(phone, move)
-            play = page.get_by_role("button", name="Play", exact=True)
-            wait_until(lambda: play.is_enabled(), 5, f"Play to be enabled for {move}")
+            # the page plays a whole move by itself after a moment (the setting, on by default)
+            wait_until(lambda: self.seq() > before or self.armed(page) or play.is_enabled(), 5,
+                       f"Play to be enabled for {move}")
         except Exception:
             if os.environ.get("TABLE_REPLAY_SHOTS"):
                 page.screenshot(path=os.environ["TABLE_REPLAY_SHOTS"], full_page=True)
             raise
-        phone.tap(play)
+        if not (self.seq() > before or self.armed(page)):
+            phone.tap(play)
 
         def taken():
             if self.seq() > before:
@@ -393,6 +425,47 @@ class Game:
         wait_until(taken, what=f"the move {move}")
         self.moves += 1
         self.synced(phone)
+
+    @staticmethod
+    def armed(page) -> bool:
+        return page.evaluate("document.documentElement.hasAttribute('data-autoplay-armed')")
+
+    # ---- the map: where a player taps first for a move that starts on the board ----
+    def station_mm(self, page, sid: str) -> tuple[float, float]:
+        return tuple(page.evaluate(f"[tkMap.stations[{sid!r}].x, tkMap.stations[{sid!r}].y]"))
+
+    def connection_mm(self, page, a: str, b: str) -> tuple[float, float]:
+        cid = "--".join(sorted((a, b)))
+        return tuple(page.evaluate(f"tkMap.connections[{cid!r}].centre"))
+
+    def drafted(self, page) -> str | None:
+        """The move the page is building (its pressed move button), or None."""
+        for t, pressed, _d, visible in button_texts(page.locator("#types")):
+            if pressed and visible:
+                return t
+        return None
+
+    def map_first(self, phone: Phone, m: dict) -> bool:
+        """Start `m` by tapping the map where it happens (a station, a track slot) before choosing the
+        move: the page starts the move it can only mean, or asks which one (the tap is kept). False when
+        the move does not start on the map."""
+        page, t = phone.page, m["type"]
+        if t not in ("open-store", "upgrade-store", "expand-track", "move-customers") or self.drafted(page):
+            return False
+        if not page.evaluate("!!(window.tkMap && tkMap.svg)"):
+            return False
+        if t == "expand-track":
+            a, b = self.ends(m["connection"])
+            phone.tap_map(*self.connection_mm(page, a, b), f"track {a}-{b}")
+        else:
+            sid = m["path"][0] if t == "move-customers" else m["station"]
+            phone.tap_map(*self.station_mm(page, sid), f"station {sid}")
+        label = self.drafted(page)
+        if label is None:                       # several moves fit: the page asks which (the tap is kept)
+            self.choose_type(phone, t)
+        elif not re.search(MOVE_LABELS[t], label, re.I):
+            raise DeadEnd(f"a map tap for {t} started {label!r}")
+        return True
 
     # ---- the fields of each move ----
     def fill_fields(self, phone: Phone, m: dict) -> None:
@@ -425,6 +498,19 @@ class Game:
             goods = {g["id"]: g["name"] for g in self.board["goods"]}[m["goods"]]
             if not self.pressed(sec, goods):
                 self.must(self.tap_named(phone, sec, goods), f"goods {goods}")
+        elif t == "expand-track" and self.use_map and self.on_map(page):
+            summary = page.locator("#summary")
+            a, b = self.ends(m["connection"])
+            if not self.names_connection(summary.inner_text(), a, b):
+                phone.tap_map(*self.connection_mm(page, a, b), f"track {a}-{b}")
+            if m.get("second"):
+                c, d = self.ends(m["second"])
+                phone.tap_map(*self.connection_mm(page, c, d), f"second {c}-{d}")
+            if not self.names_connection(summary.inner_text(), a, b) or \
+                    m.get("second") and not self.names_connection(summary.inner_text(), c, d):
+                raise DeadEnd(f"the map did not take the track {m} ({summary.inner_text()})")
+            if m.get("second") and m.get("card") is not None:
+                self.card(phone, m["card"], m["player"], heading=r"card")
         elif t == "expand-track":
             a, b = self.ends(m["connection"])
             second = self.ends(m["second"]) if m.get("second") else None
@@ -450,11 +536,41 @@ class Game:
                 self.cards(phone, r"cards", m["cards"])
         elif t == "decline-income":
             pass
+        elif t == "move-customers" and self.use_map and self.on_map(page):
+            self.card(phone, m["card"], m["player"])       # the card first (the start's ward is preselected)
+            shown = self.path_shown(page)
+            for k, sid in enumerate(m["path"]):
+                if k < len(shown):
+                    if shown[k] != self.sname(sid):
+                        raise DeadEnd(f"the path shows {shown}, not {m['path']}")
+                    continue
+                phone.tap_map(*self.station_mm(page, sid), f"path {sid}")
+            if self.path_shown(page) != [self.sname(x) for x in m["path"]]:
+                raise DeadEnd(f"the map did not take the path {m['path']} ({self.path_shown(page)})")
         elif t == "move-customers":
             self.card(phone, m["card"], m["player"])
             self.path(phone, m["path"])
         else:
             raise DeadEnd(f"unknown move {t}")
+
+    @staticmethod
+    def on_map(page) -> bool:
+        return page.evaluate("!!(window.tkMap && tkMap.svg)")
+
+    def names_connection(self, text: str, a: str, b: str) -> bool:
+        x, y = self.sname(a), self.sname(b)
+        return f"{x}–{y}" in text or f"{y}–{x}" in text
+
+    def path_shown(self, page) -> list[str]:
+        """The path as the page's Path card shows it ("A → B → C"), as station names."""
+        sec = self.section(page, r"^\s*path")
+        if sec is None:
+            return []
+        first = sec.locator("p").first
+        if not first.count():
+            return []
+        text = first.inner_text()
+        return [x.strip() for x in text.split("→")] if "→" in text or not re.search(r"\?|:", text) else []
 
     def must(self, value, what: str):
         if value is None or value is False:

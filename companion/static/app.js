@@ -590,6 +590,43 @@
     }
   };
 
+  // ---------- playing a move as soon as it is whole ----------
+  /**
+   * The tap that completes a move plays it, after a short moment in which it can still be changed
+   * or stopped (Clear, or any change to the move): no separate Play tap. A setting per phone
+   * (localStorage "tk.autoplay", on unless turned off), shown as a checkbox `toggle`. `note` says
+   * what is about to happen; `fire()` plays the move. The page calls arm() after a tap that made the
+   * move whole (and final: nothing optional left to add) and cancel() on every other change.
+   */
+  tk.autoPlayOn = () => localStorage.getItem("tk.autoplay") !== "off";
+  tk.AutoPlay = class {
+    constructor(note, toggle, fire, ms) {
+      this.note = note; this.fire = fire; this.ms = ms || 1200; this.timer = null;
+      if (toggle) {
+        toggle.checked = tk.autoPlayOn();
+        toggle.addEventListener("change", () => {
+          try { localStorage.setItem("tk.autoplay", toggle.checked ? "on" : "off"); } catch (e) { /* private */ }
+          if (!toggle.checked) this.cancel();
+        });
+      }
+    }
+    get armed() { return this.timer !== null; }
+    arm(what) {
+      this.cancel();
+      if (!tk.autoPlayOn()) return false;
+      this.timer = setTimeout(() => { this.timer = null; this.show(); this.fire(); }, this.ms);
+      this.show("Playing " + (what || "the move") + " in a moment — change it or tap Clear to stop.");
+      return true;
+    }
+    cancel() { if (this.timer !== null) { clearTimeout(this.timer); this.timer = null; } this.show(); }
+    show(text) {
+      if (!this.note) return;
+      this.note.textContent = text || "";
+      this.note.hidden = !text;
+      document.documentElement.toggleAttribute("data-autoplay-armed", !!text);
+    }
+  };
+
   /** A friendly sentence for a failed write. */
   tk.explain = function (r) {
     if (r.status === 409) return "Someone else changed the table first. It is updated now: check it and try again.";

@@ -260,7 +260,9 @@ def test_tapping_the_map_enters_a_move_and_both_phones_draw_it(tmp_path, data):
                                 ".getBoundingClientRect().width") >= 32
             # not whole yet: Play waits, the summary says in words what is left, the taps are kept
             assert aki.get_by_role("button", name="Play", exact=True).is_disabled()
-            assert "still to choose: the card to play" in aki.locator("#summary").inner_text()
+            # the card a player would play there is preselected (issue 9: fewer taps); the goods are left
+            assert f"card {data.ward[card].name}" in aki.locator("#summary").inner_text()
+            assert "still to choose: the goods" in aki.locator("#summary").inner_text()
             assert f"at {name}" in aki.locator("#summary").inner_text()
             aki.locator("#builder .card", has_text="Card to play").locator(
                 "button", has_text=data.ward[card].name).first.click()

@@ -32,6 +32,10 @@
   let draft = null;          // the move being built
   let ui = {};               // per-field UI state (which ward a station picker shows, ...)
 
+  let pendingHit = null;     // a map tap made before choosing the move, when it fits several: {hit, types}
+  // The tap that makes a move whole plays it after a moment (a setting; Play stays for the rest).
+  const autoplay = new tk.AutoPlay($("#autoplay-note"), $("#autoplay-on"), () => playDraft());
+
   let timerPrimed = false;
   let played = null;            // the seq of this phone's last move: its history line is the answer
   let sending = false;          // this phone's own move is on its way (its answer is no news)
@@ -50,6 +54,7 @@
       const fresh = !table || t.seq !== table.seq;
       const elsewhere = fresh && table && !sending;      // another phone changed the table
       table = t; st = t.state; needs = t.needs || { moves: [], players: [] };
+      if (elsewhere || (draft && !needs.moves.includes(draft.type))) { pendingHit = null; autoplay.cancel(); }
       if (draft && (elsewhere || !needs.moves.includes(draft.type))) {
         draft = null; ui = {};
         if (elsewhere) tk.say("#msg", "info", "The table changed on another phone: choose your move again.");
@@ -149,12 +154,23 @@
     renderMap();
   }
 
-  function renderTypes() {
+  function offeredTypes() {
     let types = needs.moves || [];
     if (st.phase === "actions" && needs.actions_left) types = types.filter((t) => needs.actions_left.includes(t));
+    return types;
+  }
+  function renderTypes() {
+    const types = offeredTypes();
     $("#types").replaceChildren(...types.map((t) => el("button", {
       type: "button", "aria-pressed": String(!!draft && draft.type === t), "data-enter": t,
-      onclick: () => { draft = { type: t }; ui = {}; tk.say("#msg", "info", ""); render(); },
+      class: pendingHit && pendingHit.types.includes(t) ? "suggested" : null,
+      onclick: () => {
+        const hit = pendingHit && pendingHit.types.includes(t) ? pendingHit.hit : null;
+        pendingHit = null;
+        draft = { type: t }; ui = {}; tk.say("#msg", "info", ""); render();
+        if (hit) mapTap(hit);            // the station tapped before the move was chosen
+        else armIfWhole();               // a move with nothing to choose: this tap plays it
+      },
     }, LABEL[t] || t)));
     if (!types.length) $("#types").append(el("p", { class: "muted" }, "Nothing to enter now."));
     if (types.length === 1 && !draft) { draft = { type: types[0] }; }
@@ -172,7 +188,13 @@
       el("button", { type: "button", class: "secondary", style: "min-height:44px;min-width:44px;padding:0 .5rem",
                      "aria-label": "Remove " + labelOf(v), onclick: () => onRemove(i) }, "×"))));
   }
-  const set = (name, value) => { if (value === undefined) delete draft[name]; else draft[name] = value; render(); };
+  const set = (name, value) => {
+    if (value === undefined) delete draft[name]; else draft[name] = value;
+    if (value !== undefined) preselect(name);
+    else if (name === "second" && draft.type === "expand-track") delete draft.card;   // the second segment's card goes with it
+    render();
+    armIfWhole();
+  };
 
   function renderBuilder() {
     const box = $("#builder");
@@ -250,7 +272,7 @@
       })));
     } else {
       grid = pickGrid(source.map(({ w, i }) => pickButton(wardName(w), wildHint(w), value === w,
-        () => set(name, value === w ? undefined : w))));
+        () => set(name, w))));           // tapping the chosen card keeps it (it may be the preselected one)
     }
     return section((opt.title || "Card to play") + (opt.optional ? " (if needed)" : "") + (h ? "" : " — hand not visible: pick the ward"),
       grid, el("p", { style: "margin:.5rem 0 0" }, toggle), list.length ? el("p", { class: "small" }, list.map(wardName).join(" + ")) : null);
@@ -411,8 +433,43 @@
   /** The first field the move still needs, or null when it is complete. */
   function missing() {
     if (!draft) return null;
-    return fieldsNow().find(([name, kind, opt]) => !opt.optional && (kind === "tokens"
-      ? (draft[name] || []).length < opt.count : kind === "cards" ? false : draft[name] === undefined)) || null;
+    return fieldsNow().find(([name, kind, opt]) => (!opt.optional || (draft.type === "expand-track" && name === "card" && draft.second))
+      && (kind === "tokens" ? (draft[name] || []).length < opt.count : kind === "cards" ? false : draft[name] === undefined)) || null;
+  }
+
+  // ---------- fewer taps: sensible defaults, and the last tap plays ----------
+  /** After `name` was chosen: the card a player would play there, preselected (one tap changes it) —
+   *  a card of the station's ward (or of the first segment's ends) from the hand. */
+  function preselect(name) {
+    if (draft.card !== undefined || ui["card:three"] || !fieldsNow().some(([n, kind]) => n === "card" && kind === "card")) return;
+    const h = hand(draft.player);
+    if (!h || !h.length) return;
+    let wards = [];
+    if (name === "station" && draft.station) wards = [B.stations[draft.station].ward];
+    else if (name === "path" && draft.path && draft.path.length === 1) wards = [B.stations[draft.path[0]].ward];
+    else if (name === "second" && draft.connection) wards = draft.connection.map((sid) => B.stations[sid].ward);
+    const pick = h.find((w) => wards.includes(w));
+    if (pick) draft.card = pick;
+  }
+  /** The move is whole and nothing optional is left to add: the tap that made it so may play it. */
+  function whole() {
+    if (!draft || missing()) return false;
+    for (const [name, kind, opt] of fieldsNow()) {
+      if ((kind === "cards" || kind === "tokens") && (draft[name] || []).length < opt.count) return false;
+    }
+    if (draft.type === "expand-track" && !draft.second) {
+      const me_ = st.players[draft.player] || {};
+      if ((me_.track || 0) >= 2 && nextConnections(draft.connection).length) return false;   // a second segment may follow
+    }
+    if (draft.type === "move-customers") {
+      if (pathNext(draft.path).length) return false;                     // the customers may go further
+      if (takeStops().some((x) => x.choices.length > 1)) return false;   // the mover's choice: Play after it
+    }
+    return true;
+  }
+  function armIfWhole() {
+    if (whole() && !sending) autoplay.arm("“" + $("#summary").textContent.replace(/ — ready$/, "") + "”");
+    else autoplay.cancel();
   }
   const NEEDED = { ward: "the ward", station: "the station", connection: "the track", card: "the card to play",
                    goods: "the goods", token: "the customer to spend", tokens: "the customers drawn",
@@ -439,8 +496,10 @@
     play.disabled = !!left;          // Play only for a whole move: a half-built one has nothing to say yet
   }
 
-  $("#play").addEventListener("click", async () => {
-    if (!draft) return;
+  $("#play").addEventListener("click", () => playDraft());
+  async function playDraft() {
+    autoplay.cancel();
+    if (!draft || missing() || sending) return;
     const move = Object.assign({}, draft);
     if (move.player === null) delete move.player;
     if (move.type === "move-customers") {
@@ -460,8 +519,8 @@
       render();
     }
     else tk.say("#msg", "bad", tk.explain(r), r.body && r.body.reasons);
-  });
-  $("#clear").addEventListener("click", () => { draft = null; ui = {}; tk.say("#msg", "info", ""); render(); });
+  }
+  $("#clear").addEventListener("click", () => { autoplay.cancel(); pendingHit = null; draft = null; ui = {}; tk.say("#msg", "info", ""); render(); });
 
   // ---------- the map: marks, hint, taps ----------
   const fieldsNow = () => (draft ? fields(draft.type) : []);
@@ -579,9 +638,33 @@
   }
   const say = (text) => tk.say("#msg", "info", text);
 
+  /** The moves a map tap can start: a free station opens a store, the mover's sakura store is
+   *  upgraded, a station of a ward with customers waiting starts their path, a track slot expands. */
+  function typesFor(hit) {
+    const offered = offeredTypes(), p = mover(), out = [];
+    const sid = hit.onMarker || (hit.connection ? null : hit.station);
+    if (sid) {
+      const here = (st.stations || {})[sid];
+      if (!here) out.push("open-store");
+      else if (here.owner === p && here.kind === "store" && B.stations[sid].sakura) out.push("upgrade-store");
+      if ((st.wards[B.stations[sid].ward] || []).length) out.push("move-customers");
+    } else if (hit.connection && !(hit.connection in builtTracks())) out.push("expand-track");
+    return out.filter((t) => offered.includes(t));
+  }
   function mapTap(hit) {
     if (!st) return;
-    if (!draft) { say(CHOOSE + " first."); return; }
+    if (!draft) {
+      const types = typesFor(hit);
+      pendingHit = null;
+      if (types.length === 1) { draft = { type: types[0] }; ui = {}; render(); return mapTap(hit); }
+      if (types.length > 1) {
+        pendingHit = { hit, types };
+        render();
+        say(types.map((t) => LABEL[t]).join(" or ") + "? Choose the move under “Enter a move”: the tap is kept.");
+        return;
+      }
+      say(CHOOSE + " first."); return;
+    }
     const fs = fieldsNow();
     const find = (kinds) => fs.find(([, kind]) => kinds.includes(kind));
     const stationF = find(["station"]), pathF = find(["path"]);
@@ -593,6 +676,7 @@
     const stationHit = stationF && (draft[stationF[0]] === undefined ? hit.station : hit.onStation);
     if (stationF && stationHit) return tapStation(stationF, stationHit);
     if (pathF && hit.station) return tapPath(pathF[0], hit.station);
+    if (connF.length && hit.connection && !hit.onMarker && !ui[connTarget() + ":from"]) return tapConnection(hit.connection);
     if (connF.length && hit.onStation) return tapConnStation(hit.onStation);
     if (connF.length && hit.connection) return tapConnection(hit.connection);
     if (wardF && hit.ward) return tapWard(wardF, hit.ward);

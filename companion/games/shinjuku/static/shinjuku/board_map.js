@@ -9,7 +9,7 @@
  *   map.render(state, players, marks)   marks: {stations, connections, wards, path, card,
  *                                               cand: {stations, connections, wards},
  *                                               want: {stations, connections}}   (lists of ids)
- *   hit = {station, onStation, connection, ward}   (ids or null)
+ *   hit = {station, onStation, onMarker, connection, ward}   (ids or null)
  */
 (function () {
   "use strict";
@@ -151,7 +151,7 @@
       const p = this.point(ev);
       const want = (this.marks && this.marks.want) || {};
       const k = this.scale();
-      const hit = { station: null, onStation: null, connection: null, ward: null, point: p };
+      const hit = { station: null, onStation: null, onMarker: null, connection: null, ward: null, point: p };
       // on a station's marker (a little bigger than drawn, at least ~28 px across)
       const markerR = Math.max(STATION_R + 1.5, 14 / k);
       let best = null;
@@ -160,6 +160,8 @@
         if (d <= markerR && (!best || d < best[1])) best = [sid, d];
       }
       if (best) hit.onStation = best[0];
+      // right on the drawn marker (not a finger's width off it, on the track beside it)
+      if (best && best[1] <= STATION_R + 1.5) hit.onMarker = best[0];
       // a station: the nearest within its tap circle, else the nearest one the move can use nearby
       const r = this.hitR || 12;
       const near = (pool, reach) => {

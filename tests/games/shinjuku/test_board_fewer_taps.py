@@ -1,0 +1,144 @@
+"""Fewer taps per turn on the board page (issue 9), on a phone in a real Chromium: the tap that makes a
+move whole plays it after a moment (Clear stops it; a setting turns it off and Play is needed again),
+and a tap on the map before any move is chosen starts the move it can only mean, with the card a
+player would play there preselected."""
+from __future__ import annotations
+
+import re
+import time
+
+import requests
+
+from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+
+sync_api = require_chromium()
+
+from companion import create_app  # noqa: E402
+from companion.testing import ServerThread  # noqa: E402
+
+
+def _phone(p, url, code, seat="Aki"):
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                              bypass_csp=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}/t/{code}")
+    page.locator("#seat-buttons button", has_text=seat).click()
+    page.goto(f"{url}/t/{code}/board")
+    page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live' && tkMap && tkMap.svg",
+                           timeout=15_000)
+    return browser, page, errors
+
+
+def _seq(url, code):
+    return requests.get(f"{url}/api/tables/{code}", timeout=10).json()["seq"]
+
+
+def _wait_seq(url, code, seq, timeout=15.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if _seq(url, code) >= seq:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _tap_map(page, x_mm, y_mm):
+    """Tap the map at a point given in map millimetres (where a finger would)."""
+    page.locator("#map").scroll_into_view_if_needed()
+    x, y = page.evaluate(f"""(() => {{ const p = new DOMPoint({x_mm}, {y_mm}).matrixTransform(tkMap.svg.getScreenCTM());
+        return [p.x, p.y]; }})()""")
+    page.mouse.click(x, y)
+
+
+def test_the_tap_that_makes_a_move_whole_plays_it_and_clear_stops_it(tmp_path):
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        r = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
+                                                       "options": {"deck": "companion"}, "seed": 4})
+        code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
+        assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
+            "expected_seq": 0, "move": {"type": "place-customers", "player": 0}}).status_code == 200
+        browser, aki, errors = _phone(p, s.url, code)
+        try:
+            # the Matsuri is the only move: chosen by itself; one ward tap makes it whole
+            picks = aki.locator("#builder .picks button")
+            picks.first.wait_for(timeout=5_000)
+            picks.first.click()
+            note = aki.locator("#autoplay-note")
+            assert note.is_visible() and "in a moment" in note.inner_text()
+            aki.locator("#clear").click()                      # stopped: nothing is sent
+            assert note.is_hidden()
+            time.sleep(2.5)
+            assert _seq(s.url, code) == 1
+            # the same tap again, and no Play tap: the move is played
+            aki.locator("#builder .picks button").first.click()
+            assert _wait_seq(s.url, code, 2)
+            aki.locator("#msg.good", has_text="Played").wait_for(timeout=5_000)
+            assert requests.get(f"{s.url}/api/tables/{code}", timeout=10).json()["state"]["phase"] == "actions"
+            # turned off on this phone: a whole move waits for Play again
+            aki.locator("#autoplay-on").uncheck()
+            assert aki.evaluate("localStorage.getItem('tk.autoplay')") == "off"
+            aki.locator("#types button", has_text="Draw income").click()
+            time.sleep(2.5)
+            assert _seq(s.url, code) == 2 and aki.locator("#play").is_enabled()
+            aki.get_by_role("button", name="Play", exact=True).click()
+            assert _wait_seq(s.url, code, 3)
+            assert not errors, errors
+        finally:
+            browser.close()
+
+
+def test_a_map_tap_before_choosing_starts_the_only_move_it_can_mean(tmp_path):
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    tokyo = app.extensions["tokyo"]
+    game = tokyo.games["shinjuku"]
+    r = app.test_client().post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
+                                                    "options": {"deck": "companion"}, "seed": 5})
+    code = r.get_json()["code"]
+    rules = game.rules
+    while True:                                                # the engine plays up to a turn's actions
+        _, state = tokyo.tables.state(code)
+        if state["phase"] == "actions" and not state["actions"]:
+            break
+        assert tokyo.tables.move(code, tokyo.tables.get(code)["seq"], rules.legal_moves(state).moves[0],
+                                 None, "fp")[0] == 200
+    me = state["current"]
+    ix = rules.ix
+    hand = state["players"][me]["hand"]
+    # a free station in the ward of a card in hand, where no customers wait (it can only mean a store)
+    sid, ward = next((st.id, w) for w in hand if not state["wards"].get(w)
+                     for st in game.data.stations_in[w] if st.id not in state["stations"])
+    name = game.data.station[sid].name
+    seat = state["players"][me]["name"]
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        browser, aki, errors = _phone(p, s.url, code, seat=seat)
+        try:
+            before = _seq(s.url, code)
+            assert aki.locator("#types button[aria-pressed=true]").count() == 0   # no move chosen yet
+            x, y = aki.evaluate(f"[tkMap.stations['{sid}'].x, tkMap.stations['{sid}'].y]")
+            _tap_map(aki, x, y)
+            assert aki.locator("#types button[aria-pressed=true]").inner_text() == "Open store"
+            summary = aki.locator("#summary").inner_text()
+            assert f"at {name}" in summary
+            assert f"card {game.data.ward[ward].name}" in summary             # the card a player would play
+            assert "still to choose: the goods" in summary
+            aki.locator("#builder .card", has_text="Goods").locator("button").first.click()
+            assert _wait_seq(s.url, code, before + 1)                           # no Play tap
+            _, after = tokyo.tables.state(code)
+            assert after["stations"][sid]["owner"] == me
+            assert len(after["players"][me]["hand"]) == len(hand) - 1
+            # a track slot tapped on the whole map (not zoomed): Expand track, that segment
+            aki.wait_for_function(f"tkTable.table.seq === {before + 1}", timeout=5_000)
+            cid = next(c for c, ends in ix.conn_ends.items() if c not in after["tracks"]
+                       and sid in ends)
+            x, y = aki.evaluate(f"tkMap.connections['{cid}'].centre")
+            _tap_map(aki, x, y)
+            assert aki.locator("#types button[aria-pressed=true]").inner_text() == "Expand track"
+            a, b = (game.data.station[x].name for x in ix.conn_ends[cid])
+            assert re.search(f"({a}–{b}|{b}–{a})", aki.locator("#summary").inner_text())
+            assert not errors, errors
+        finally:
+            browser.close()
