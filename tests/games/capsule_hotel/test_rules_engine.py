@@ -3,6 +3,8 @@ of the Italian text played through moves, the purchase queue with an injected cl
 limit, barter conservation and the end of the game. The rules' own sentences are checked last in a
 test, skipped with a reason when ../shared is absent."""
 import copy
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +12,9 @@ from companion.games import clock
 from companion.games.capsule_hotel.rules import RULES, engine as E, income as I
 from companion.games.contract import HOST, Ctx, IllegalMove
 from generator import canon
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from test_rules_contract import GAMES, check_result, playout, replay  # noqa: E402
 
 TEXT = "capsule-hotel.it.txt"
 T0 = 1_700_000_000_000
@@ -629,3 +634,22 @@ def test_junk_never_raises(rules):
                  "board": [1]}, {"type": "propose-barter", "player": 0, "with": 1, "give": {"capsules": [1]},
                  "get": "x"}, {"type": "confirm-barter", "player": 0, "barter": {}}):
         assert rules.validate(s, junk)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("mode", ["table", "companion"])
+def test_random_playouts_for_2_to_5_players_reach_a_result(players, mode):
+    """Random legal moves (and the count's expiry now and then) from the set-up to the end, for every
+    player count and both dice modes: the log replays to the same state and the result adds up."""
+    game = GAMES["capsule-hotel"]
+    for seed in (players, players + 10):
+        states, log, res = playout(game, players, mode, seed)
+        assert replay(game, players, mode, seed, log) == states[-1]
+        check_result(res, players)
+        last = states[-1]
+        assert last["phase"] == "over" and last["ended"]
+        # the ending is the rules': someone could repay in a loans phase, or round 8 was played out
+        if last["ended"].get("can_repay"):
+            assert last["loans_check"]["round"] == last["round"] >= 2
+        else:
+            assert last["round"] == 8 and len(last["players"][0]["income_by_round"]) == 8

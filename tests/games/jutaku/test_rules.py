@@ -257,6 +257,29 @@ def test_black_flips_the_site_card(R, g):
     assert s["players"][0]["kept"][0]["yen"] == g.site["suginami-1"].blue.yen
 
 
+def test_white_mint_and_red_are_spent_once_at_their_moment_and_go_back_to_the_box(R, g):
+    """The powers the players play out with the pieces (white: a piece before the others begin;
+    mint: put a piece back; red: two pieces at once) are tracked until spent: each at its moment
+    (drinks.toml `when`), once, recorded in `powers` and returned to the box."""
+    s = R.setup(NAMES[:2], {"bottle_bonus": True}, 1)
+    s = play(R, s, {"type": "start", "player": 0, "site": "suginami-1"},
+             {"type": "start", "player": 1, "site": "taito-2"})
+    s["players"][0]["drinks"] = {"white": 1, "mint": 1, "red": 1}
+    for d in ("white", "mint", "red"):
+        s["box"][d] -= 1
+    box = dict(s["box"])
+    assert g.drink["mint"].when == g.drink["red"].when == "during-round"
+    assert R.validate(s, {"type": "spend", "player": 0, "drink": "mint"}) == \
+        ["a mint drink is spent during a building round"]
+    s = play(R, s, {"type": "spend", "player": 0, "drink": "white"}, {"type": "begin"})
+    assert R.validate(s, {"type": "spend", "player": 0, "drink": "white"}) == ["Aki has no white drink"]
+    s = play(R, s, {"type": "spend", "player": 0, "drink": "mint"}, {"type": "spend", "player": 0, "drink": "red"})
+    assert s["players"][0]["drinks"] == {}
+    assert [(x["drink"], x["round"]) for x in s["powers"]] == [("white", 1), ("mint", 1), ("red", 1)]
+    assert {d: s["box"][d] - box[d] for d in ("white", "mint", "red")} == {"white": 1, "mint": 1, "red": 1}
+    assert R.validate(s, {"type": "spend", "player": 0, "drink": "red"}) == ["Aki has no red drink"]
+
+
 # ---------------------------------------------------------------------------------------- Izakaya
 def test_izakaya_secret_bids_order_and_ties_swap(R):
     s = R.setup(NAMES[:3], {"mode": "izakaya"}, 1)
