@@ -47,6 +47,25 @@ def broken_data(tmp_path):
     return make
 
 
+# -- kits: every distinct build built once per test session (tests/print_kits.py) ------------------
+
+@pytest.fixture(scope="session")
+def kit_builds(tmp_path_factory):
+    """`kit_builds(**BuildOptions)`: the folder of that build, built once for the whole session and
+    shared by every test that measures it (read only)."""
+    from print_kits import Builds
+    return Builds(tmp_path_factory.mktemp("kits"))
+
+
+# -- browsers: one Chromium per test module (tests/phones.py) -----------------------------------
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, shared by the module's browser tests (a new context per test), or skip."""
+    from phones import module_browser
+    yield from module_browser()
+
+
 # -- storage: SQLite (a data folder) or PostgreSQL (a throwaway cluster, tests/pg_cluster.py) --------
 
 @pytest.fixture(scope="session")

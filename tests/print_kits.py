@@ -1,6 +1,10 @@
 """Every game's kit built and imposed once per set of sheet options, for the print tests
-(tests/test_print_*.py): the PDFs measured with pymupdf, beside the imposed pages that say where each
-component was placed."""
+(tests/test_print_*.py and the games' kit tests): the PDFs measured with pymupdf, beside the imposed
+pages that say where each component was placed.
+
+A build of every game's kit takes a while: the test session builds each distinct set of build options
+once (conftest's `kit_builds` fixture, a `Builds`) and every test that measures that build reads the
+same folder; none of them writes into it."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,6 +16,7 @@ import pymupdf
 from generator.build import BuildOptions, build
 from generator.kits import games_with_kits, make_kit
 from generator.kits.base import CardSection, KitContext
+from generator.layouts import load_layout
 from generator.sheets import SheetOptions, impose
 
 MM = 72 / 25.4
@@ -46,6 +51,30 @@ class Mark:
 def build_kits(out: Path, **options) -> Path:
     build(BuildOptions(out=out, formats=("pdf",), **options))
     return out
+
+
+class Builds:
+    """`builds(**options)`: the folder of a build with these BuildOptions (formats default to PDF),
+    built the first time a test asks for it and shared with every later test asking the same.
+
+    The folder is the build's own (`<paper>/<game>/…`, manifest.json): read it, never write into it."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._done: dict[BuildOptions, Path] = {}
+
+    def __call__(self, **options) -> Path:
+        options = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
+        # the defaults spelt out, so that asking for every game or both papers by name is the same build
+        options["formats"] = options.get("formats") or ("pdf",)
+        options["games"] = options.get("games") or GAMES
+        options["papers"] = options.get("papers") or load_layout().home_papers
+        key = BuildOptions(**options)
+        if key not in self._done:
+            out = self.root / f"build-{len(self._done) + 1}"
+            build(dataclasses.replace(key, out=out))
+            self._done[key] = out
+        return self._done[key]
 
 
 def imposed(game: str, paper: str, options: SheetOptions = SheetOptions()):

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion import create_app, lan
+from phones import ARGS, CHROMIUM, needs_chromium
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -144,7 +145,6 @@ def test_no_network_is_one_warning_line_and_the_companion_still_serves(tmp_path)
 
 
 # ------------------------------------------------------------------- warnings in the browser
-CHROMIUM = "/usr/bin/chromium"
 
 
 def _app(tmp_path, base: str | None, kit_base: str | None):
@@ -156,7 +156,7 @@ def _app(tmp_path, base: str | None, kit_base: str | None):
     return create_app({"DATA_DIR": tmp_path / "data", "OUTPUT_DIR": out, "BASE_URL": base})
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
+@needs_chromium
 def test_home_and_table_pages_warn_when_phones_cannot_open_the_links(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
     from companion.testing import ServerThread
@@ -164,7 +164,7 @@ def test_home_and_table_pages_warn_when_phones_cannot_open_the_links(tmp_path):
              ("http://tokyo-kit.local:5000", "http://localhost:5000", ["http://localhost:5000"]),
              ("http://tokyo-kit.local:5000", "http://tokyo-kit.local:5000", [])]
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for n, (base, kit_base, named) in enumerate(cases):
             app = _app(tmp_path / str(n), base, kit_base)
             with ServerThread(app) as server:

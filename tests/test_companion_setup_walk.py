@@ -5,13 +5,13 @@ once the first turn is played. In a real headless Chromium at 390 x 844: Next / 
 of N", "Enter it now" opening the board on that move, the entry ticked once made."""
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 
 from companion import create_app
 from companion.catalog import discover
+from phones import ARGS, CHROMIUM, needs_chromium
 
 GAMES = {g.id: g for g in discover().values() if g.playable}
 
@@ -90,10 +90,7 @@ def test_the_table_view_carries_the_steps_and_other_games_none(tmp_path):
 
 
 # ---------------------------------------------------------------------------------- in a browser
-CHROMIUM = "/usr/bin/chromium"
-
-
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
+@needs_chromium
 def test_walk_through_set_up_on_a_phone(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
     shinjuku()
@@ -103,9 +100,8 @@ def test_walk_through_set_up_on_a_phone(tmp_path):
     made = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
                                             "options": {"deck": "table"}}).get_json()
     code, host = made["code"], {"Authorization": f"Bearer {made['host_token']}"}
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
     with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=args)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                       has_touch=True, bypass_csp=True)

@@ -5,12 +5,12 @@ the board page: the counts, then the last-round banner once the game reaches it.
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import pytest
 
 from companion import create_app
+from phones import ARGS, CHROMIUM, needs_chromium
 from test_rules_contract import GAMES, NAMES, playout
 
 REAL = sorted(gid for gid, g in GAMES.items() if g.rules.__class__.__module__.startswith("companion.games."))
@@ -87,10 +87,7 @@ def test_the_table_view_carries_the_facts(tmp_path):
 
 
 # ---------------------------------------------------------------------------------- in a browser
-CHROMIUM = "/usr/bin/chromium"
-
-
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
+@needs_chromium
 def test_counts_and_the_last_round_banner_on_a_phone(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
     from companion.testing import ServerThread
@@ -112,9 +109,8 @@ def test_counts_and_the_last_round_banner_on_a_phone(tmp_path):
             assert r.status_code == 200, r.get_json()
         raise AssertionError("never reached")
 
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
     with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=args)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                       has_touch=True, bypass_csp=True)

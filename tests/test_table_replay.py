@@ -5,16 +5,14 @@ dead end, a renamed button), so the before/after figures of issue 9 can be measu
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
-pytest.importorskip("playwright.sync_api")
+from phones import require_chromium
+
+require_chromium()
 pytest.importorskip("companion.games.shinjuku")
 
 _spec = importlib.util.spec_from_file_location(

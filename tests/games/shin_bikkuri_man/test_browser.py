@@ -3,19 +3,14 @@ a tile chosen, rotated and flipped, its cost shown before Play, placed by a tap,
 phone within a second."""
 from __future__ import annotations
 
-import os
+from phones import close_contexts, require_chromium
 
-import pytest
+require_chromium()
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 GAME = "shin-bikkuri-man"
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
-def test_place_a_tile_with_rotate_and_flip_and_see_it_on_another_phone(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_place_a_tile_with_rotate_and_flip_and_see_it_on_another_phone(tmp_path, browser):
     from companion import create_app
     from companion.testing import ServerThread
 
@@ -32,8 +27,7 @@ def test_place_a_tile_with_rotate_and_flip_and_see_it_on_another_phone(tmp_path)
         assert r.status_code == 200, r.get_json()
         seq += 1
 
-    with ServerThread(app, threads=16) as server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with ServerThread(app, threads=16) as server:
         try:
             pages, errors = [], []
             for _ in range(2):
@@ -76,12 +70,10 @@ def test_place_a_tile_with_rotate_and_flip_and_see_it_on_another_phone(tmp_path)
                                "#facade #live-squares [data-square='2,1'] circle").count() >= 1
             assert not errors, errors
         finally:
-            browser.close()
+            close_contexts(browser)
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
-def test_a_coat_of_arms_earns_a_white_tile_placed_by_a_tap(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_a_coat_of_arms_earns_a_white_tile_placed_by_a_tap(tmp_path, browser):
     from companion import create_app
     from companion.testing import ServerThread
 
@@ -99,8 +91,7 @@ def test_a_coat_of_arms_earns_a_white_tile_placed_by_a_tap(tmp_path):
         r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq, "move": move}, headers=host)
         assert r.status_code == 200, r.get_json()
 
-    with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with ServerThread(app, threads=8) as server:
         try:
             errors = []
             ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
@@ -124,18 +115,15 @@ def test_a_coat_of_arms_earns_a_white_tile_placed_by_a_tap(tmp_path):
             page.wait_for_function("document.querySelector('#prompt').textContent.startsWith('Ben')", timeout=3_000)
             assert not errors, errors
         finally:
-            browser.close()
+            close_contexts(browser)
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
-def test_the_new_table_form_chooses_who_deals(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_the_new_table_form_chooses_who_deals(tmp_path, browser):
     from companion import create_app
     from companion.testing import ServerThread
 
     app = create_app({"DATA_DIR": tmp_path})
-    with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with ServerThread(app, threads=8) as server:
         try:
             page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
             page.goto(server.url + f"/new/{GAME}")
@@ -148,4 +136,4 @@ def test_the_new_table_form_chooses_who_deals(tmp_path):
             _, state = app.extensions["tokyo"].tables.state(code)
             assert state["mode"] == "companion" and len(state["harbour"]) == 7
         finally:
-            browser.close()
+            close_contexts(browser)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
-import os
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -19,11 +18,9 @@ from generator import canon
 from generator.kits.shinjuku.layout import load_layout
 from generator.kits.shinjuku.map import map_model
 from generator.render import UnknownComponent, component_svg
+from phones import ARGS, CHROMIUM, needs_chromium
 
 SVG = "{http://www.w3.org/2000/svg}"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +204,7 @@ def _advance_to_actions(app, code):
         assert status == 200
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+@needs_chromium
 def test_tapping_the_map_enters_a_move_and_both_phones_draw_it(tmp_path, data):
     sync_api = pytest.importorskip("playwright.sync_api")
     from companion import create_app
