@@ -21,6 +21,12 @@ Connections: a small pool per process (each request borrows one for one transact
 REPEATABLE READ READ ONLY transactions (every SELECT inside sees one committed state, as SQLite's
 read transactions do); writes in READ COMMITTED, committed (WAL flushed: synchronous_commit=on)
 before the `with` block is left.
+
+The live streams read many tables at once (`reading_many`): one transaction for all the tables
+that changed since the last look, their new events, seats, latest seq and latest snapshot fetched
+by three statements sent together, and each table's read served from them. A table read on its
+own is about six round trips; with a worker's request threads busy, each round trip also waits for
+the interpreter, and a change waited for the reads of the tables queued before its own.
 """
 from __future__ import annotations
 
@@ -40,6 +46,7 @@ CHANNEL = "companion_tables"
 LEASE_MS = 5_000
 #: Idle connections kept per process.
 POOL_KEEP = 16
+READ_ONLY = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS companion_schema (version INTEGER NOT NULL);
@@ -151,6 +158,7 @@ class PgStore:
         self.on_lost = None              # (the interface's: PostgreSQL commits or raises, never loses)
         self._idle: list[psycopg.Connection] = []
         self._lock = threading.Lock()
+        self._batch = threading.local()      # .tx: the reading_many of this thread, if any
         self._closed = False
         with _translated(), self._borrow("BEGIN") as conn:
             # several workers start at once: one of them creates the schema, the others wait
@@ -203,10 +211,31 @@ class PgStore:
     # -- transactions ------------------------------------------------------------------------------
     @contextlib.contextmanager
     def read(self) -> Iterator["PgTx"]:
-        with _translated(), self._borrow("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") as conn:
+        batch = getattr(self._batch, "tx", None)
+        if batch is not None and batch.usable():
+            with _translated():
+                yield batch                      # (inside reading_many: its transaction)
+            return
+        with _translated(), self._borrow(READ_ONLY) as conn:
             try:
                 yield PgTx(conn)
             finally:
+                if not conn.closed:
+                    conn.execute("ROLLBACK")
+
+    @contextlib.contextmanager
+    def reading_many(self, wants: dict[str, int]) -> Iterator[None]:
+        """Every `read()` of this thread inside the block is one REPEATABLE READ transaction, which
+        already holds, for each table `code` of `wants`, its events after `wants[code]`, its seats,
+        its latest seq and its latest snapshot's seq (three statements, one round trip). What it
+        does not hold (another table, older events, a snapshot's view) it reads in the same
+        transaction. A statement that fails there ends it: the reads after it run on their own."""
+        with _translated(), self._borrow(READ_ONLY) as conn:
+            try:
+                self._batch.tx = Prefetched(conn, wants)
+                yield
+            finally:
+                self._batch.tx = None
                 if not conn.closed:
                     conn.execute("ROLLBACK")
 
@@ -375,6 +404,80 @@ class PgTx:
     def save_snapshot(self, code: str, seq: int, view: dict | str) -> None:
         self.conn.execute("INSERT INTO snapshots (code, seq, view) VALUES (%s,%s,%s) "
                           "ON CONFLICT DO NOTHING", (code, seq, _text(view)))
+
+
+class Prefetched(PgTx):
+    """A read transaction that fetched several tables' news at its start (PgStore.reading_many)."""
+
+    def __init__(self, conn: psycopg.Connection, wants: dict[str, int]):
+        super().__init__(conn)
+        codes = list(wants)
+        self._after = dict(wants)
+        with conn.pipeline():
+            news = conn.execute(
+                "SELECT e.code, e.seq, e.kind, e.body, e.at_ms FROM unnest(%s::text[], %s::int[]) "
+                "AS w(code, after) JOIN events e ON e.code = w.code AND e.seq > w.after "
+                "ORDER BY e.code, e.seq", (codes, [wants[c] for c in codes]))
+            heads = conn.execute(
+                "SELECT w.code, (SELECT coalesce(max(seq), 0) FROM events e WHERE e.code = w.code), "
+                "(SELECT max(seq) FROM snapshots s WHERE s.code = w.code) "
+                "FROM unnest(%s::text[]) AS w(code)", (codes,))
+            seats = conn.execute("SELECT code, player, token_hash FROM seats WHERE code = ANY(%s)",
+                                 (codes,))
+        self._rows: dict[str, list[EventRow]] = {c: [] for c in codes}
+        for code, seq, kind, body, at_ms in news.fetchall():
+            self._rows[code].append(EventRow(seq, kind, _load(body), at_ms))
+        self._seq: dict[str, int] = {}
+        self._snapshot: dict[str, int | None] = {}
+        for code, seq, snapshot in heads.fetchall():
+            self._seq[code], self._snapshot[code] = seq, snapshot
+        self._seats: dict[str, dict[int, str]] = {c: {} for c in codes}
+        for code, player, held in seats.fetchall():
+            self._seats[code][player] = held
+
+    def usable(self) -> bool:
+        return (not self.conn.closed
+                and self.conn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS)
+
+    def seq(self, code: str) -> int:
+        return self._seq[code] if code in self._seq else super().seq(code)
+
+    def seats(self, code: str) -> dict[int, str]:
+        return dict(self._seats[code]) if code in self._seats else super().seats(code)
+
+    def events(self, code: str, after: int, upto: int | None = None) -> list[EventRow]:
+        if code not in self._rows or after < self._after[code]:
+            return super().events(code, after, upto)
+        return [e for e in self._rows[code] if e.seq > after and (upto is None or e.seq <= upto)]
+
+    def snapshot(self, code: str, upto: int) -> tuple[int, dict] | None:
+        if code not in self._snapshot:
+            return super().snapshot(code, upto)
+        latest = self._snapshot[code]
+        if latest is None:
+            return None
+        if latest > upto:
+            return super().snapshot(code, upto)
+        return latest, _SnapshotView(self.conn, code, latest)
+
+
+class _SnapshotView(dict):
+    """A snapshot's view, read from the database only when it is used (the table's view is usually
+    in the process's memory already, newer than its latest snapshot)."""
+
+    def __init__(self, conn: psycopg.Connection, code: str, seq: int):
+        super().__init__()
+        self._where = conn, code, seq
+
+    def __missing__(self, key):
+        conn, code, seq = self._where
+        with _translated():
+            r = conn.execute("SELECT view FROM snapshots WHERE code = %s AND seq = %s",
+                             (code, seq)).fetchone()
+        if r is None:
+            raise Damaged(f"the snapshot {seq} of table {code} is gone")
+        self.update(_load(r[0]))
+        return dict.__getitem__(self, key)
 
 
 def shown(url: str) -> str:
