@@ -2,7 +2,9 @@
 their cheapest payments, the final-score preview), the final-scoring calculator (page and API), the
 pages behind the printed tiles' and personal boards' QR codes, its OpenAPI part.
 
-Routes: /sapporo-1876/score (page), POST /api/sapporo-1876/score (API.md); the board twin is served
+Routes: /sapporo-1876/score (page), POST /api/sapporo-1876/score (API.md), POST
+/api/sapporo-1876/tables/<code>/plan (the board's move builder: a move's cost and payments before it is
+sent); the board twin is served
 at the generic /t/<code>/board through `WEB.board`; scans: /q/sapporo-1876/building-tile/<id>,
 /q/sapporo-1876/influential-person/<id>, /q/sapporo-1876/personal-board/<colour>.
 """
@@ -49,7 +51,18 @@ def board_data(data) -> dict:
                   **{b.id: {"name": b.name, "cost": b.cost, "text": b.text, "kind": "building"}
                      for b in data.building_tiles}},
         "events": data.end.events,
+        "buildings": {b.id: _building_choices(b) for b in data.building_tiles},
     }
+
+
+def _building_choices(tile) -> dict:
+    """What the move builder asks for when a building tile is used: the resource paid ("give") or
+    gained ("take") where the tile says "of your choice", and the action it gives (its columns)."""
+    action = next((s for s in tile.effects if s.effect == "action"), None)
+    return {"give": any(s.effect == "pay" and s.resource == E.ANY for s in tile.effects),
+            "take": any(s.effect == "gain" and s.resource == E.ANY for s in tile.effects),
+            "action": None if action is None else {"action": action.action, "ap": action.resource_ap,
+                                                   "columns": list(action.columns)}}
 
 
 # -- the board twin ------------------------------------------------------------------------------
@@ -57,6 +70,21 @@ def board_data(data) -> dict:
 def board(game, table: dict):
     return render_template("sapporo-1876/board.html", table=table, game=game,
                            code_display=codes.display(table["code"]), board=board_data(game.data))
+
+
+@bp.post("/api/sapporo-1876/tables/<code>/plan")
+def plan_api(code: str):
+    """The board's move builder: what the move being built costs, its cheapest payments and what is
+    still wrong with it (nothing is written)."""
+    game = _game()
+    body = jsonapi.body()
+    move = body.get("move")
+    if not isinstance(move, dict):
+        raise ApiError(400, "Send {\"move\": {…}}: the move being built, as POST …/moves takes it.")
+    row, state = services().tables.state(codes.normalize(code))
+    if row.game != GAME:
+        raise ApiError(404, f"Table {codes.display(row.code)} does not play Sapporo 1876.")
+    return jsonify(game.rules.plan(state, move))
 
 
 # -- the calculator ---------------------------------------------------------------------------------
@@ -221,6 +249,17 @@ OPENAPI = {
             "workers_in_area": dict(_COUNT, description="workers in the worker area (needed for H. Murahashi)"),
             "persons": {"type": "array", "items": {"type": "string"},
                         "description": "influential person tile ids held"}}},
+        "SapporoPlan": {"type": "object", "required": ["reasons", "cost", "values", "payments", "pay_in"],
+                        "properties": {
+            "reasons": {"type": "array", "items": {"type": "string"},
+                        "description": "what is still wrong with the move, payment aside (empty: it can be played)"},
+            "cost": {"type": ["integer", "null"], "description": "AP the move costs (null: it is paid with nothing)"},
+            "values": {"type": "object", "additionalProperties": {"type": "integer"},
+                       "description": "AP of one unit of each resource accepted (yen: 1 AP each)"},
+            "payments": {"type": "array", "items": {"type": "object", "additionalProperties": {"type": "integer"}},
+                         "description": "the cheapest payments the player can make, each minimal"},
+            "pay_in": {"enum": ["move", "action", None],
+                       "description": "where \"pay\" goes: the move itself, or a building tile's \"action\""}}},
         "SapporoScoreResult": {"type": "object", "required": ["points", "breakdown"], "properties": {
             "points": {"type": "integer"},
             "breakdown": {"type": "array", "items": {"type": "object", "properties": {
@@ -236,6 +275,16 @@ OPENAPI = {
             "responses": {"200": {"description": "Points and their breakdown.",
                                   "content": {"application/json": {"schema": _ref("SapporoScoreResult")}}},
                           **error_responses(400, 404, 413, 415, 422)}}},
+        "/api/sapporo-1876/tables/{code}/plan": {"post": {
+            "operationId": "sapporoPlan",
+            "summary": "Sapporo 1876: what a move being built costs (AP), its cheapest payments and "
+                       "what is still wrong with it; nothing is written.", "tags": ["tables"],
+            "parameters": [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": ["move"], "properties": {"move": {"type": "object"}}}}}},
+            "responses": {"200": {"description": "The plan.", "content": {"application/json": {
+                "schema": _ref("SapporoPlan")}}},
+                          **error_responses(400, 404, 413, 415)}}},
         "/sapporo-1876/score": {"get": {"summary": "Sapporo 1876 final-scoring calculator.", "tags": ["pages"],
                                         "responses": {"200": {"description": "HTML", "content": {
                                             "text/html": {"schema": {"type": "string"}}}}}}},

@@ -332,6 +332,23 @@ def test_preview_score_at_any_time(rules):
     s = started(rules)
     rows = rules.score(s)
     assert len(rows) == 2 and all(sum(b["value"] for b in r["breakdown"]) == r["score"] for r in rows)
+    # in every phase of a whole game, set-up included, the board's hints carry the preview, and at
+    # the end it is the result
+    import random
+    rng = random.Random(2)
+    for mode in ("table", "companion"):
+        s = rules.setup(["Aki", "Ben"], {"tiles": mode}, 3)
+        phases = set()
+        while True:
+            phases.add(s["phase"])
+            preview = rules.needs(s)["preview"]
+            assert preview == rules.score(s) and [r["name"] for r in preview] == ["Aki", "Ben"], s["phase"]
+            if rules.result(s):
+                assert [r["score"] for r in preview] == [r["score"] for r in rules.result(s)["scores"]]
+                break
+            s = rules.apply(s, rng.choice(rules.legal_moves(s).moves))
+        assert {"buy", "place", "move", "action", "over"} <= phases
+        assert ("tiles" in phases) == (mode == "table")
 
 
 def test_seats_act_only_for_themselves(rules):

@@ -260,6 +260,21 @@ class SapporoRules(contract.Rules):
         reasons, cost, _ = E.plan_action(self.ix, state, player, action, spec, cols)
         return reasons, cost
 
+    def plan(self, state, move) -> dict:
+        """What a move being built on the board page would cost and how it could be paid, before it
+        is sent: {"reasons": what is still wrong with it, payment aside (empty: it can be played with
+        the first payment), "cost": AP or None (a move paid with nothing), "values": {unit: AP},
+        "payments": the cheapest payments (each minimal), "pay_in": "move" | "action" (where "pay"
+        goes: the move, or a building's "action") | None}. Pure; `move` may come from anyone."""
+        out = {"reasons": [], "cost": None, "values": {}, "payments": [], "pay_in": None}
+        reasons = self.unknown_type(move)
+        if reasons:
+            return {**out, "reasons": reasons}
+        try:
+            return _plan(self, state, move, out)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            return {**out, "reasons": [f"the move could not be understood ({type(exc).__name__})"]}
+
     # ---- internals --------------------------------------------------------------------------------
     def _run(self, state: dict, move: Any, ctx: Any, act: bool):
         reasons = self.unknown_type(move)
@@ -453,6 +468,46 @@ def _step(ix: Index, state: dict, move: dict, act: bool) -> tuple[list[str], dic
             E.end_turn(ix, new)
         return [], new
     return [f"unknown move type {t!r}"], None
+
+
+# --------------------------------------------------------------------------- the move builder
+
+def _plan(rules: "SapporoRules", state: dict, move: dict, out: dict) -> dict:
+    ix = rules.ix
+    t = move["type"]
+    p = contract.seat_index(move.get("player"), len(state["players"]))
+    paid_action = t in E.ACTION_MOVES and state.get("pawn") and p is not None
+    building = (t == "use-building" and p is not None and move.get("tile") in ix.building
+                and isinstance(move.get("action"), dict) and move["action"])
+    if not paid_action and not building:
+        return {**out, "reasons": rules.validate(state, move)}
+    pl = state["players"][p]
+    if paid_action:
+        spec = {k: move[k] for k in _ACTION_FIELDS[t] if k in move and k != "pay"}
+        reasons, cost, _ = E.plan_action(ix, state, p, t, spec)
+        values, pay_in = ix.spot_values(state["pawn"]), "move"
+    else:
+        step = next((s for s in ix.building[move["tile"]].effects if s.effect == "action"), None)
+        if step is None:
+            return {**out, "reasons": [f"{ix.tile_name[move['tile']]} gives no action"]}
+        sim = copy.deepcopy(state)
+        pl = sim["players"][p]
+        pl["area"] -= 1
+        for s in ix.building[move["tile"]].effects:
+            if s.effect == "gain" and s.resource == E.YEN:
+                pl["yen"] += s.amount
+        spec = {k: v for k, v in move["action"].items() if k != "pay"}
+        reasons, cost, _ = E.plan_action(ix, sim, p, step.action, spec, step.columns)
+        values, pay_in = {r: step.resource_ap for r in ix.resources}, "action"
+    if reasons:
+        return {**out, "reasons": reasons, "values": values, "pay_in": pay_in}
+    pays = E.payments(ix, pl, values, cost, limit=4)
+    if not pays:
+        return {**out, "reasons": [f"{cost} AP: your resources here and your yen do not add up to it"],
+                "cost": cost, "values": values, "pay_in": pay_in}
+    full = {**move, "pay": pays[0]} if pay_in == "move" else {**move, "action": {**move["action"], "pay": pays[0]}}
+    return {"reasons": rules.validate(state, full), "cost": cost, "values": values, "payments": pays,
+            "pay_in": pay_in}
 
 
 # --------------------------------------------------------------------------- legal moves
@@ -684,4 +739,4 @@ def _needs(rules: SapporoRules, state: dict) -> dict:
     return {"phase": phase, "players": list(actors.seats),
             "prompt": _PROMPTS.get(phase, "").format(name=name, action=action),
             "moves": sorted({m["type"] for m in legal}), "options": options,
-            "preview": rules.score(state) if phase not in ("tiles",) else []}
+            "preview": rules.score(state)}

@@ -1,6 +1,7 @@
 /* Sapporo 1876 board twin: the main board, both personal boards and the final-score preview from the
  * table's state; the moves the engine suggests (needs.options), each action with its cheapest
- * payments, sent as they are; the engine's reasons are shown when it refuses (422). */
+ * payments, sent as they are, and below them the move builder (builder.js) for every other legal
+ * move; the engine's reasons are shown when it refuses (422). */
 (function () {
   "use strict";
   const { el, $ } = tk;
@@ -102,31 +103,45 @@
     if (key === movesFor) return;
     movesFor = key;
     if (st.phase === "tiles") {
-      if (!$("#lay-out")) $("#moves").replaceChildren(...layoutForm());
+      if (!$("#lay-out")) $("#moves").replaceChildren(el("div", { class: "stack", "data-enter": "lay-out-tiles" }, ...layoutForm()));
       return;
     }
     const mine = (needs.options || []).filter((o) => host || o.move.player === undefined || o.move.player === m);
     $("#moves-section").hidden = !!table.result;
-    if (!mine.length) {
+    const built = st.phase === "over" ? [] : SapporoBuilder({
+      B, st, code, resName, payText, withPay, otherPayment, send, may: (p) => host || p === m });
+    if (!mine.length && !built.length) {
       $("#moves").replaceChildren(el("p", { class: "muted small" },
         st.phase === "over" ? "The game is over." : "Waiting for " + (needs.players || []).map((p) => data.players[p]).join(", ") + "."));
       return;
     }
-    $("#moves").replaceChildren(...mine.map((o) => {
-      if (!o.payments || !o.payments.length) {
-        const b = el("button", { type: "button", class: o.move.type === "pass" || o.move.type === "end-turn" ? "secondary" : null,
-                                 "data-type": o.move.type, onclick: () => send(o.move, b) }, o.text);
+    // the suggested moves, one group per move type (data-enter: the set-up walk's "Enter it now"
+    // brings the group into view), then the builder for every other choice
+    const groups = new Map();
+    for (const o of mine) {
+      if (!groups.has(o.move.type)) groups.set(o.move.type, []);
+      groups.get(o.move.type).push(option(o));
+    }
+    $("#moves").replaceChildren(...[...groups].map(([type, nodes]) => el("div", { class: "options", "data-enter": type }, nodes)),
+      built.length ? el("p", { class: "small muted", style: "margin:.4rem 0 0" }, mine.length ? "Or build any other move:" : "Build your move:") : "",
+      ...built);
+  }
+
+  /** A suggested move: one tap, or its cheapest payments and "Pay otherwise". */
+  function option(o) {
+    if (!o.payments || !o.payments.length) {
+      const b = el("button", { type: "button", class: o.move.type === "pass" || o.move.type === "end-turn" ? "secondary" : null,
+                               "data-type": o.move.type, onclick: () => send(o.move, b) }, o.text);
+      return b;
+    }
+    return el("div", { class: "card", style: "margin:0;padding:.5rem" },
+      el("div", null, o.text.split(" for ")[0], el("span", { class: "small muted" }, " · " + o.cost + " AP")),
+      el("div", { class: "pay-alt" }, o.payments.map((p, i) => {
+        const b = el("button", { type: "button", class: i ? "secondary" : null, "data-type": o.move.type,
+                                 onclick: () => send(withPay(o, p), b) }, "Pay " + payText(p));
         return b;
-      }
-      return el("div", { class: "card", style: "margin:0;padding:.5rem" },
-        el("div", null, o.text.split(" for ")[0], el("span", { class: "small muted" }, " · " + o.cost + " AP")),
-        el("div", { class: "pay-alt" }, o.payments.map((p, i) => {
-          const b = el("button", { type: "button", class: i ? "secondary" : null, "data-type": o.move.type,
-                                   onclick: () => send(withPay(o, p), b) }, "Pay " + payText(p));
-          return b;
-        })),
-        otherPayment(o));
-    }));
+      })),
+      otherPayment(o));
   }
 
   /** "Pay otherwise": steppers for the spot's two resources and yen; the engine checks the sum. */

@@ -1,0 +1,125 @@
+"""Sapporo 1876's board page in a real headless Chromium at 390 x 844, under the companion's Content-
+Security-Policy: a move the engine does not suggest (three pioneering spaces: the rules' 12-AP example)
+entered part by part with the move builder, its cost and cheapest payment shown before it is sent; a
+the set-up walk's "Enter it now" opening the board on the tiles to enter, with the final-score
+preview already there."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.request
+
+import pytest
+
+from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+
+sync_api = require_chromium()
+
+from companion import create_app  # noqa: E402
+from companion.testing import ServerThread  # noqa: E402
+
+SHOTS = os.environ.get("SAPPORO_SHOTS")      # a folder: save screenshots there to look at them
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("sapporo-builder"), "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=8) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def api(server, method, path, body=None, token=None):
+    req = urllib.request.Request(server.url + path, method=method,
+                                 data=None if body is None else json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json",
+                                          **({"Authorization": f"Bearer {token}"} if token else {})})
+    return json.loads(urllib.request.urlopen(req).read())
+
+
+def host_phone(browser, server, made):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/join")
+    page.evaluate("([code, host]) => localStorage.setItem('tk.tables', JSON.stringify("
+                  "{[code]: {game: 'sapporo-1876', player: 0, host, at: 1}}))", [made["code"], made["host_token"]])
+    return page, errors
+
+
+def test_a_move_outside_the_suggestions_is_built_part_by_part(server, browser):
+    made = api(server, "POST", "/api/tables", {"game": "sapporo-1876", "players": ["Aki", "Ben"],
+                                               "options": {"tiles": "companion"}, "seed": 1})
+    code, host = made["code"], made["host_token"]
+    t = api(server, "GET", f"/api/tables/{code}")
+    while t["state"]["phase"] != "move":
+        move = api(server, "GET", f"/api/tables/{code}/legal")["moves"][0]
+        api(server, "POST", f"/api/tables/{code}/moves", {"expected_seq": t["seq"], "move": move}, host)
+        t = api(server, "GET", f"/api/tables/{code}")
+    api(server, "POST", f"/api/tables/{code}/moves", {"expected_seq": t["seq"], "move": {
+        "type": "move-pawn", "player": 0, "spot": "pioneer-village"}}, host)
+    t = api(server, "GET", f"/api/tables/{code}")
+    wanted = {"type": "pioneer", "player": 0, "steps": ["wheat", "wheat", "wheat"]}
+    assert not any({k: v for k, v in o["move"].items() if k != "pay"} == wanted for o in t["needs"]["options"])
+    before = t["state"]["players"][0]
+
+    page, errors = host_phone(browser, server, made)
+    page.goto(f"{server.url}/t/{code}/board")
+    builder = page.locator("details[data-builder='pioneer']")
+    builder.locator("summary").click()
+    for _ in range(3):
+        builder.locator("[data-column='wheat']").click()
+    builder.get_by_text("Spaces: Wheat, Wheat, Wheat").wait_for(timeout=3_000)
+    cost = builder.locator("[data-cost]")
+    cost.wait_for(timeout=5_000)
+    assert cost.get_attribute("data-cost") == "12" and "Costs 12 AP" in cost.inner_text()
+    pay = builder.locator(".pay-alt button").first
+    assert pay.inner_text() == "Pay 2 Wheat + 1 Sheep + 4 yen"
+    # a step too many: the builder says why before anything is sent
+    builder.locator("[data-column='wheat']").click()
+    builder.locator(".reasons").wait_for(timeout=5_000)
+    assert builder.locator(".pay-alt").count() == 0
+    builder.get_by_role("button", name="Remove the last").click()
+    builder.locator("[data-cost='12']").wait_for(timeout=5_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    if SHOTS:
+        builder.scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(SHOTS, "sapporo-builder.png"))
+    builder.locator(".pay-alt button").first.click()
+    page.locator("#msg").get_by_text("Done.").wait_for(timeout=5_000)
+    after = api(server, "GET", f"/api/tables/{code}")["state"]["players"][0]
+    assert after["pioneer"]["wheat"] == before["pioneer"]["wheat"] + 3
+    assert after["resources"]["wheat"] == before["resources"]["wheat"] - 2
+    assert after["resources"]["sheep"] == before["resources"]["sheep"] - 1
+    assert after["yen"] == before["yen"] - 4
+    assert not errors, errors
+
+
+def test_enter_it_now_opens_the_board_on_the_tiles_to_lay_out(server, browser):
+    made = api(server, "POST", "/api/tables", {"game": "sapporo-1876", "players": ["Aki", "Ben"],
+                                               "options": {"tiles": "table"}})
+    page, errors = host_phone(browser, server, made)
+    page.goto(f"{server.url}/t/{made['code']}")
+    walk = page.locator("#setup-walk")
+    walk.get_by_text("Step 1 of 5").wait_for(timeout=10_000)
+    walk.get_by_role("button", name="Next").click()
+    assert walk.locator(".walk-title").inner_text() == "The tiles"
+    walk.get_by_role("link", name="Enter it now").click()
+    page.wait_for_url(re.compile(r"/board\?enter=lay-out-tiles$"))
+    target = page.locator("[data-enter='lay-out-tiles']")
+    target.wait_for(timeout=10_000)
+    page.wait_for_function("() => Math.abs(document.querySelector(\"[data-enter='lay-out-tiles']\")"
+                           ".getBoundingClientRect().top) < 5", timeout=5_000)
+    assert target.locator("fieldset[data-group='persons'] input").count() == 10
+    # the final-score preview is there from the set-up on
+    assert page.locator("#preview summary").all_inner_texts() == ["Aki: 4 fame", "Ben: 4 fame"]
+    assert not errors, errors
