@@ -337,6 +337,15 @@ def test_izakaya_end_after_the_threshold_and_tie_break_on_kept_yen(R):
     s2 = {**s, "owners": {"0,0": 0}, "corners": {"1,1": "black"}}       # 0: 200 + 1 x 100 = 300
     res2 = R.result(s2)
     assert [r["score"] for r in res2["scores"]] == [300, 300] and res2["winners"] == [1]  # most yen kept
+    # the breakdown names the drinks touching the card (issue: "the cards, drinks or floors")
+    s3 = {**s, "owners": {"0,0": 0}, "corners": {"1,1": "black", "0,1": "red"}}
+    label, value = [(b["label"], b["value"]) for b in R.result(s3)["scores"][0]["breakdown"]][1]
+    names = {d: R.data.drink[d].name for d in ("black", "red")}
+    assert value == s3["prices"]["black"] + s3["prices"]["red"]
+    assert label.endswith(f"1 floor x ({names['red']} ¥{s3['prices']['red']:,} + "
+                          f"{names['black']} ¥{s3['prices']['black']:,})") or \
+        label.endswith(f"1 floor x ({names['black']} ¥{s3['prices']['black']:,} + "
+                       f"{names['red']} ¥{s3['prices']['red']:,})"), label
 
 
 # --------------------------------------------------------------------------------- options, playouts

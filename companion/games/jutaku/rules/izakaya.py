@@ -449,9 +449,10 @@ def result_of(rules, state: dict):
         parts = [("Yen kept", pl["yen"])]
         for pay in pays:
             if pay["player"] == p:
+                drinks = " + ".join(f"{rules.data.drink[d].name} {yen(state['prices'][d])}" for d in pay["drinks"])
                 parts.append((f"{rules.card_label(state, pay['card'])}"
                               f"{' (2nd building)' if pay['building'] else ''}: {count(pay['floors'], 'floor')} x "
-                              f"{yen(pay['value'])}", pay["yen"]))
+                              + (f"({drinks})" if len(pay["drinks"]) > 1 else drinks or yen(0)), pay["yen"]))
         rows.append(score_row(p, pl["name"], parts, kept=pl["yen"]))
     return result(leaders(rows, lambda r: r["kept"]), "yen", rows)
 
