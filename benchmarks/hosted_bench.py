@@ -16,12 +16,16 @@ kernel buffers are not in it) and its thread count with every stream open.
 
 Runs: SQLite, one worker (`python -m companion --data DIR`); and, when the command line has
 `--workers` and `--database` and a PostgreSQL can be started (tests/pg_cluster.py: Debian's
-initdb/pg_ctl), PostgreSQL with 2 workers; else it prints why that run is skipped. The writers and
-the 500 phones run in this one process (one asyncio loop) on the same machine as the server.
+initdb/pg_ctl), PostgreSQL with 2 workers; else it prints why that run is skipped (`--only` picks
+one). The writers and the 500 phones run on the same machine as the server, by default in this one
+process (one asyncio loop); `--phones-process` moves the phones to a process of their own (arrival
+times are CLOCK_MONOTONIC, the same clock in every process). For each phase it prints the CPU
+seconds each side used (the server's processes, PostgreSQL's, the writers', the phones') against
+what the machine's cores offered, and the load average: the clients share the cores they measure.
 
     .venv/bin/python benchmarks/hosted_bench.py [--seconds 60] [--quick] [--tables 50] [--phones 4]
                                                 [--streams 500] [--pace 2] [--workers 2] [--threads N]
-                                                [--sqlite-only]
+                                                [--only sqlite|postgresql] [--phones-process]
 """
 from __future__ import annotations
 
@@ -195,6 +199,42 @@ def start_server(args: list[str]) -> tuple[subprocess.Popen, int]:
     raise SystemExit("the companion did not start: " + " ".join(args))
 
 
+def cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds the processes `pids` used so far (those gone count nothing)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_s() -> float:
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+def children_of(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            out += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
+def database_pids(cluster) -> list[int]:
+    """The PostgreSQL server's processes: the postmaster and its children (the connections')."""
+    try:
+        postmaster = int((cluster.folder / "data" / "postmaster.pid").read_text().split()[0])
+        return [postmaster, *children_of(postmaster)]
+    except (OSError, ValueError, IndexError):
+        return []
+
+
 def stop_server(proc: subprocess.Popen) -> None:
     proc.send_signal(signal.SIGTERM)
     try:
@@ -204,20 +244,94 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
-def delays_of(tables: list[Table], phones: list[Phone], start: float, end: float,
-              since: str = "sent") -> list[float]:
+def delays_of(tables: list[Table], phones: list[tuple[str, dict[int, float]]], start: float,
+              end: float, since: str = "sent") -> list[float]:
     """Each delivery's delay after its move was sent (or after the writer had the answer: negative
-    when the phone had it first)."""
+    when the phone had it first); `phones`: each phone's table and arrival times."""
     by_code = {t.code: t for t in tables}
     out = []
-    for phone in phones:
-        table = by_code[phone.code]
+    for code, arrivals in phones:
+        table = by_code[code]
         for seq, t_sent in table.sent.items():
             if start <= t_sent < end and seq in table.acked:
-                arrived = phone.arrived.get(seq)
+                arrived = arrivals.get(seq)
                 t0 = t_sent if since == "sent" else table.acked[seq]
                 out.append(float("inf") if arrived is None else arrived - t0)
     return out
+
+
+class LocalPhones:
+    """The phones in this process (one asyncio loop with the writers)."""
+
+    def __init__(self, port: int, wanted: list[tuple[str, str | None]]):
+        self.phones = [Phone(port, code, address(i, per_address=1), token=token, light=True)
+                       for i, (code, token) in enumerate(wanted)]
+
+    async def open(self, start: int, end: int) -> list[int]:
+        return await open_all(self.phones[start:end])
+
+    def cpu_s(self) -> float:
+        return 0.0                             # (counted with the writers: the same process)
+
+    async def arrivals(self) -> list[tuple[str, dict[int, float]]]:
+        return [(p.code, p.arrived) for p in self.phones]
+
+    async def close(self) -> None:
+        for phone in self.phones:
+            phone.close()
+
+
+class ChildPhones:
+    """The phones in a process of their own (`hosted_bench.py --phones-child PORT`), driven by lines
+    on its stdin and stdout."""
+
+    def __init__(self, port: int, wanted: list[tuple[str, str | None]]):
+        self.wanted = wanted
+        self.proc = subprocess.Popen([sys.executable, __file__, "--phones-child", str(port)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self._send(wanted)
+
+    def _send(self, value) -> None:
+        self.proc.stdin.write(json.dumps(value) + "\n")
+        self.proc.stdin.flush()
+
+    async def _answer(self):
+        line = await asyncio.get_running_loop().run_in_executor(None, self.proc.stdout.readline)
+        if not line:
+            raise SystemExit("the phones' process ended")
+        return json.loads(line)
+
+    async def open(self, start: int, end: int) -> list[int]:
+        self._send(["open", start, end])
+        return await self._answer()
+
+    def cpu_s(self) -> float:
+        return cpu_s([self.proc.pid])
+
+    async def arrivals(self) -> list[tuple[str, dict[int, float]]]:
+        self._send(["arrivals"])
+        return [(code, {int(k): v for k, v in arrived.items()}) for code, arrived in await self._answer()]
+
+    async def close(self) -> None:
+        self._send(["close"])
+        await asyncio.get_running_loop().run_in_executor(None, self.proc.wait)
+
+
+async def phones_child(port: int) -> None:
+    """The phones' process: opens the phones it is told to, and says when each event arrived."""
+    loop = asyncio.get_running_loop()
+    ask = lambda: loop.run_in_executor(None, sys.stdin.readline)  # noqa: E731
+    local = LocalPhones(port, [tuple(w) for w in json.loads(await ask())])
+    while True:
+        command = json.loads(await ask() or '["close"]')
+        if command[0] == "open":
+            answer = await local.open(command[1], command[2])
+        elif command[0] == "arrivals":
+            answer = await local.arrivals()
+        else:
+            await local.close()
+            return
+        print(json.dumps(answer), flush=True)
 
 
 async def phase(tables: list[Table], seconds: float, pace: float | None) -> tuple[float, float, int]:
@@ -241,7 +355,8 @@ async def phase(tables: list[Table], seconds: float, pace: float | None) -> tupl
     return start, end, moves
 
 
-async def run(port: int, proc: subprocess.Popen, args, moves: list[dict]) -> dict:
+async def run(port: int, proc: subprocess.Popen, args, moves: list[dict],
+              database_pids=lambda: []) -> dict:
     tables = [Table(i, port, moves) for i in range(args.tables)]
     for table in tables:
         await table.create()
@@ -249,22 +364,22 @@ async def run(port: int, proc: subprocess.Popen, args, moves: list[dict]) -> dic
         await table.step()
         for token in table.seats:
             await table.http.call("GET", f"/api/tables/{table.code}", token=token)
-    phones = []
+    wanted = []
     for i in range(args.streams):
         table = tables[i % args.tables]
         seat = i // args.tables
-        token = table.seats[seat] if seat < args.phones else None
-        phones.append(Phone(port, table.code, address(i, per_address=1), token=token, light=True))
+        wanted.append((table.code, table.seats[seat] if seat < args.phones else None))
+    phones = (ChildPhones if args.phones_process else LocalPhones)(port, wanted)
     # the first fifth opens first (the stream loop, its readers and their buffers start), then the
     # rest: the memory they add, per stream
-    first = max(1, len(phones) // 5)
+    first = max(1, len(wanted) // 5)
     t0 = time.monotonic()
-    statuses = await open_all(phones[:first])
+    statuses = await phones.open(0, first)
     opened_s = time.monotonic() - t0
     await asyncio.sleep(1.0)
     before = rss_kb(server_pids(proc))
     t0 = time.monotonic()
-    statuses += await open_all(phones[first:])
+    statuses += await phones.open(first, len(wanted))
     opened_s += time.monotonic() - t0
     refused = len(statuses) - statuses.count(200)
     await asyncio.sleep(2.0)
@@ -277,16 +392,19 @@ async def run(port: int, proc: subprocess.Popen, args, moves: list[dict]) -> dic
     for name, pace in (("flat out", None), ("café pace", args.pace)):
         lat0 = [len(t.latencies) for t in tables]
         rej0 = sum(t.rejected for t in tables)
+        cpu0 = (cpu_s(pids), cpu_s(database_pids()), own_cpu_s(), phones.cpu_s(), time.monotonic())
         start, end, count = await phase(tables, args.seconds, pace)
         await asyncio.sleep(2.0)                                       # the last deliveries
+        cpu1 = (cpu_s(pids), cpu_s(database_pids()), own_cpu_s(), phones.cpu_s(), time.monotonic())
         lat = [x for t, n in zip(tables, lat0) for x in t.latencies[n:]]
         rejected = sum(t.rejected for t in tables) - rej0
+        arrivals = await phones.arrivals()
         result[name] = {"moves": count - rejected, "rate": (count - rejected) / (end - start),
                         "lat": lat, "rejected": rejected,
-                        "delays": delays_of(tables, phones, start, end),
-                        "after_answer": delays_of(tables, phones, start, end, "acked")}
-    for phone in phones:
-        phone.close()
+                        "delays": delays_of(tables, arrivals, start, end),
+                        "after_answer": delays_of(tables, arrivals, start, end, "acked"),
+                        "cpu": [b - a for a, b in zip(cpu0, cpu1)], "load": os.getloadavg()[0]}
+    await phones.close()
     for table in tables:
         table.http.close()
     return result
@@ -316,6 +434,12 @@ def report(title: str, r: dict, args) -> None:
         a = [x * 1000 for x in p["after_answer"]]
         print(f"    after the writer had its answer: p50 {percentile(a, 50):.1f} ms, "
               f"p99 {percentile(a, 99):.1f} ms (negative: the phone had it first)")
+        server, database, writers, phones, wall = p["cpu"]
+        clients = (f"writers {writers:.1f}, phones {phones:.1f}" if args.phones_process
+                   else f"writers and phones {writers:.1f}")
+        print(f"    CPU seconds: server {server:.1f}, PostgreSQL {database:.1f}, {clients} "
+              f"(the machine offered {wall * (os.cpu_count() or 1):.0f} in {wall:.0f} s); "
+              f"load average {p['load']:.1f} at the end")
 
 
 def hosted_available(workers: int) -> tuple[str | None, object]:
@@ -345,8 +469,16 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="workers of the PostgreSQL run")
     ap.add_argument("--threads", type=int, default=None,
                     help="server threads per process (default: the server's own, 32)")
-    ap.add_argument("--sqlite-only", action="store_true", help="skip the PostgreSQL run")
+    ap.add_argument("--only", choices=("sqlite", "postgresql"), help="one of the two runs")
+    ap.add_argument("--sqlite-only", action="store_const", const="sqlite", dest="only",
+                    help="the same as --only sqlite")
+    ap.add_argument("--phones-process", action="store_true",
+                    help="the phones in a process of their own (default: with the writers)")
+    ap.add_argument("--phones-child", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.phones_child:
+        asyncio.run(phones_child(args.phones_child))
+        return 0
     if args.quick:
         args.seconds = 5
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -355,19 +487,21 @@ def main(argv=None) -> int:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
     moves = game_moves()
     threads = ["--threads", str(args.threads)] if args.threads else []
+    where = ("the writers in one process, the phones in another" if args.phones_process
+             else "the writers and the phones run in one process")
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start; "
-          f"the writers and the phones run in one process beside the server")
+          f"{where} beside the server")
 
-    with tempfile.TemporaryDirectory() as data:
-        proc, port = start_server(["--data", data, *threads])
-        try:
-            result = asyncio.run(run(port, proc, args, moves))
-        finally:
-            stop_server(proc)
-    report("SQLite, one worker (python -m companion --data DIR)", result, args)
-
-    if args.sqlite_only:
-        print("== PostgreSQL run skipped (--sqlite-only)")
+    if args.only != "postgresql":
+        with tempfile.TemporaryDirectory() as data:
+            proc, port = start_server(["--data", data, *threads])
+            try:
+                result = asyncio.run(run(port, proc, args, moves))
+            finally:
+                stop_server(proc)
+        report("SQLite, one worker (python -m companion --data DIR)", result, args)
+    if args.only == "sqlite":
+        print("== PostgreSQL run skipped (--only sqlite)")
         return 0
     why, cluster_class = hosted_available(args.workers)
     if why:
@@ -379,7 +513,7 @@ def main(argv=None) -> int:
         proc, port = start_server(["--database", url, "--workers", str(args.workers), *threads])
         try:
             time.sleep(1.0)                       # (the workers fork and listen)
-            result = asyncio.run(run(port, proc, args, moves))
+            result = asyncio.run(run(port, proc, args, moves, lambda: database_pids(cluster)))
         finally:
             stop_server(proc)
         report(f"PostgreSQL, {args.workers} workers (python -m companion --database URL "
