@@ -123,3 +123,43 @@ def test_enter_it_now_opens_the_board_on_the_tiles_to_lay_out(server, browser):
     # the final-score preview is there from the set-up on
     assert page.locator("#preview summary").all_inner_texts() == ["Aki: 4 fame", "Ben: 4 fame"]
     assert not errors, errors
+
+
+def test_a_building_tile_with_its_own_action(server, browser):
+    made = api(server, "POST", "/api/tables", {"game": "sapporo-1876", "players": ["Aki", "Ben"],
+                                               "options": {"tiles": "table"}})
+    code, host = made["code"], made["host_token"]
+    persons = ["w-clark", "e-dunn", "h-capron", "b-ryan", "d-penhallow", "h-murahashi"]
+    board = ["drill-hall", "kaitakushi-office", "kotoni-village", "flour-mill", "rice-granary", "wool-shed"]
+    beside = ["makomanai-farm", "trading-post", "dairy", "hoheikan"]
+    seq = 0
+    for move in ({"type": "lay-out-tiles", "persons": persons, "buildings": board, "beside": beside},
+                 {"type": "buy-building", "player": 1, "tile": "trading-post"},
+                 {"type": "buy-building", "player": 0, "tile": "makomanai-farm"},
+                 {"type": "place-pioneer", "player": 0, "column": "wheat"},
+                 {"type": "place-pioneer", "player": 1, "column": "sheep"}):
+        seq = api(server, "POST", f"/api/tables/{code}/moves", {"expected_seq": seq, "move": move}, host)["seq"]
+    before = api(server, "GET", f"/api/tables/{code}")["state"]["players"][0]
+    page, errors = host_phone(browser, server, made)
+    page.goto(f"{server.url}/t/{code}/board")
+    d = page.locator("details[data-builder='use-building']")
+    d.locator("summary").click()
+    d.locator("fieldset[data-field='building'] button[data-value='makomanai-farm']").click()
+    d.locator("input[data-field='with-action']").check()
+    # its pioneering is limited to the tile's two columns
+    assert sorted(d.locator("[data-column]").evaluate_all("bs => bs.map((b) => b.dataset.column)")) == \
+        ["cattle", "rice-bale"]
+    d.locator("[data-column='rice-bale']").click()
+    d.locator("[data-cost]").wait_for(timeout=5_000)
+    cost = int(d.locator("[data-cost]").get_attribute("data-cost"))
+    assert cost > 0
+    if SHOTS:
+        d.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.screenshot(path=os.path.join(SHOTS, "sapporo-building.png"))
+    d.locator(".pay-alt button").first.click()
+    page.locator("#msg").get_by_text("Done.").wait_for(timeout=5_000)
+    after = api(server, "GET", f"/api/tables/{code}")["state"]["players"][0]
+    assert after["pioneer"]["rice-bale"] == 1 and before["pioneer"]["rice-bale"] == 0
+    assert after["buildings"] == [{"id": "makomanai-farm", "worker": True}]
+    assert after["area"] == before["area"] - 2          # one on the tile, one pioneering
+    assert not errors, errors
