@@ -172,3 +172,57 @@ def test_setup_walk_leads_to_the_secret_loan_and_the_loans_check_shows(server, b
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_income_is_shown_per_lot_and_per_hotel_on_every_phone(server, browser):
+    """The income phase "led" on the page (the rules advise one player to announce each lot's hotels in
+    turn): each lot with its attraction income and cemetery deduction, each hotel's franchise income
+    and income, as the rules compute them; then "Pay the income" books them on both ledgers."""
+    made = post(server.url + "/api/tables", {"game": "capsule-hotel", "players": ["Aki", "Ben"],
+                                             "options": {"dice": "companion"}})
+    code, host = made["code"], made["host_token"]
+    for p in (0, 1):
+        move(server, code, host, {"type": "choose-loan", "player": p, "amount": 10000})
+    state = lambda: json.loads(urllib.request.urlopen(f"{server.url}/api/tables/{code}").read())["state"]  # noqa: E731
+    s = state()
+    head = s["queue"][0]
+    land = next(k for k, v in s["lands"].items() if v["owner"] == head)
+    for m in ({"item": "capsules", "colour": "yellow"}, {"item": "vending-machine", "land": land},
+              {"item": "entrance", "land": land, "colour": "yellow", "capsules": 4}):
+        if state()["queue"][:1] != [head]:
+            move(server, code, host, {"type": "join-queue", "player": head})
+            while state()["queue"][0] != head:
+                other = state()["queue"][0]
+                move(server, code, host, {"type": "leave-queue", "player": other})
+        move(server, code, host, {"type": "purchase", "player": head, **m})
+    for p in (0, 1):
+        move(server, code, host, {"type": "pass", "player": p})
+    s = state()
+    assert s["phase"] == "income" and len(s["hotels"]) == 1
+    (lot,) = [lot for lot in s["income"]["lots"] if lot["hotels"]]
+    (hotel,) = lot["hotels"]
+    ctx, page, errors = phone(browser)
+    try:
+        page.goto(f"{server.url}/t/{code}/board")
+        box = page.locator("#income-lots")
+        box.locator("h3", has_text=f"Lot {lot['lot']}").wait_for(timeout=10_000)
+        assert f"attraction {lot['attraction']:,} ¥" in box.inner_text()
+        row = box.locator("tr", has_text=hotel["id"])
+        cells = row.locator("td").all_inner_texts()
+        assert cells[0].endswith("4 Yellow")          # the franchise named, not told by its swatch alone
+        assert cells[1] == ["Aki", "Ben"][head]
+        assert cells[2] == f"{hotel['franchise']:,} ¥" and cells[3] == f"{hotel['income']:,} ¥"
+        # the figure shown is the rules' formula: franchise + attraction - deduction, floor, cap
+        from companion.games.capsule_hotel.rules import ledger
+        from generator import canon
+        assert hotel["income"] == ledger.hotel_income(canon.load("capsule-hotel"), hotel["franchise"],
+                                                      lot["attraction"], lot["cemeteries"], 4, lot["no_cemetery"])
+        assert hotel["franchise"] == 100 * (1 + 1)          # 1 yellow hotel on the map + 1 lot holding it
+        shot(page, "income")
+        before = s["players"][head]["yen"]
+        move(server, code, host, {"type": "pay-income"})
+        page.locator(f"#ledger-{head} .ch-yen", has_text=f"{before + hotel['income']:,}").wait_for(timeout=3_000)
+        shot(page, "after-income")
+        assert errors == []
+    finally:
+        ctx.close()

@@ -129,7 +129,7 @@
     const hs = (st.hotels || []).filter((h) => !h.withheld);
     $("#penalties").replaceChildren(el("h3", null, "Golden rule broken"),
       el("p", { class: "small muted" }, "A hotel that should not have been built: its owner pays " + yen(B.penalty) + " per capsule per income phase since it was built, and it earns nothing until a vending machine or cemetery is added to its land."),
-      ...(hs.length ? hs.map((h) => el("div", { class: "row" }, el("span", { class: "grow" }, swatch(h.colour), h.id + " on " + h.land + " (" + tk.count(h.capsules, "capsule") + ")"),
+      ...(hs.length ? hs.map((h) => el("div", { class: "row" }, el("span", { class: "grow" }, swatch(h.colour), h.id + " on " + h.land + " (" + tk.count(h.capsules, colour(h.colour).name + " capsule") + ")"),
         el("button", { type: "button", class: "secondary", onclick: () => { if (confirm("Record the golden rule penalty for " + h.id + "?")) send({ type: "golden-rule-penalty", hotel: h.id }); } }, "Penalty")))
         : [el("p", { class: "small muted" }, "No hotel yet.")]));
   }
@@ -396,7 +396,7 @@
       inc.lots.filter((l) => l.hotels.length || l.attraction).forEach((l) => {
         box.append(el("h3", null, "Lot " + l.lot + " · attraction " + yen(l.attraction) + " · deduction " + (l.no_cemetery ? "none (no-cemetery)" : yen(l.deduction))),
           el("table", { class: "ch-hotels small" }, el("tr", null, el("th", null, "Hotel"), el("th", null, "Owner"), el("th", { class: "num" }, "Franchise"), el("th", { class: "num" }, "Income")),
-            l.hotels.map((h) => el("tr", null, el("td", null, swatch(h.colour), h.id + " · " + h.capsules + " cap."), el("td", null, h.owner === null ? "—" : name(h.owner)),
+            l.hotels.map((h) => el("tr", null, el("td", null, swatch(h.colour), h.id + " · " + h.capsules + " " + colour(h.colour).name), el("td", null, h.owner === null ? "—" : name(h.owner)),
               el("td", { class: "num" }, yen(h.franchise)), el("td", { class: "num" }, h.withheld ? "0 (golden rule)" : yen(h.income))))));
       });
       if (!box.children.length) box.append(el("p", { class: "small muted" }, "No hotel earns income this round."));
