@@ -149,8 +149,8 @@ def build_kit(data, ctx: KitContext) -> Kit:
         CardSection("player-board", "Player boards", layout.board.size, boards, board_front,
                     stock="card stock (200-300 g/m²)", file="boards"),
         *[PageSection("facade-tiles", f"sheet-{k + 1}",
-                      f"Façade tiles, sheet {k + 1} of {n_sheets} ({total_tiles} tiles in all)"
-                      + (", and the score markers" if k == n_sheets - 1 else ""),
+                      f"Façade tiles, sheet {k + 1} of {n_sheets} ({total_tiles} tiles in all)" if k < n_sheets - 1
+                      else f"Façade tiles, sheet {k + 1} of {n_sheets}, score markers",
                       tile_sheet(k), stock="card stock (200-300 g/m²)", file="tiles", holds=holds(k))
           for k in range(n_sheets)],
         CardSection("card", "Cards and the end card", layout.card.size, cards, card_front, card_back),
