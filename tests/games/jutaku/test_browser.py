@@ -177,11 +177,17 @@ def test_a_phone_takes_its_seat_on_the_board_page_and_plays_from_it(server, brow
         seat.wait_for(state="hidden", timeout=5_000)
         page.locator("#whoami", has_text="you are Ben").wait_for(timeout=2_000)
         assert page.evaluate(f"tk.me('{code}')") == 1
-        # the starting cards on the outer ring are highlighted for Ben; a tap starts him there
+        # Ben chooses his architect token (his seat's own preselected), then taps a highlighted
+        # starting card on the outer ring
+        picker = page.locator("#architects")
+        picker.locator("[data-architect='blue'][aria-pressed='true']").wait_for(timeout=5_000)
+        picker.locator("[data-architect='pink']").click()
+        picker.locator("[data-architect='pink'][aria-pressed='true']").wait_for(timeout=2_000)
         page.locator("#map button.jt-cell.target").first.click()
         page.wait_for_function("tkTable.table.state.players[1].site !== null", timeout=5_000)
         state = api(server, f"/api/tables/{code}")["state"]
         assert state["players"][1]["site"] and state["players"][0]["site"] is None
+        assert state["players"][1]["architect"] == "pink"
         # another phone sees Ben's seat taken
         other = ctx.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
         other.goto(server.url + f"/t/{code}/board")

@@ -128,6 +128,25 @@ def test_start_on_the_perimeter_only(R):
     assert R.validate(s, {"type": "start", "player": 1, "site": "suginami-1"})
 
 
+def test_each_player_chooses_an_architect_token(R, g):
+    """"each player chooses one architect token": a token nobody has placed changes hands with the
+    chooser's; one already on the map is refused; leaving it out keeps the seat's own."""
+    s = R.setup(NAMES[:3], {}, 1)
+    assert [p["architect"] for p in s["players"]] == [a.id for a in g.architects[:3]]
+    s = play(R, s, {"type": "start", "player": 0, "site": "suginami-1", "architect": "blue"})
+    assert [p["architect"] for p in s["players"]] == ["blue", "red", "green"]       # Ben had not placed
+    assert R.validate(s, {"type": "start", "player": 2, "site": "taito-2", "architect": "blue"}) == \
+        ["Aki has placed that architect already"]
+    assert R.validate(s, {"type": "start", "player": 2, "site": "taito-2", "architect": "gold"})[0] \
+        .startswith("architect must be one of the tokens")
+    s = play(R, s, {"type": "start", "player": 2, "site": "taito-2", "architect": "pink"},
+             {"type": "start", "player": 1, "site": "setagaya-3"})
+    assert [p["architect"] for p in s["players"]] == ["blue", "red", "pink"]
+    assert len({p["architect"] for p in s["players"]}) == 3
+    assert R.describe(R.setup(NAMES[:2], {}, 1), {"type": "start", "player": 0, "site": "suginami-1",
+                                                   "architect": "pink"}).startswith("Aki takes architect 8 (Pink)")
+
+
 def test_movement_through_gaps(g, R):
     s = R.setup(NAMES[:2], {}, 1)
     # From [1, 2] (nakano-4) to the right, the centre [2..3, 2] is a gap: one step lands on [4, 2].

@@ -32,7 +32,9 @@ Main game (main.py): state
   stops [seat in the order they called], verdicts {seat: bool}, completed, movers, mover,
   box {colour: n} (drinks in the box), offer (drinks out of the machine), grabbed, powers (spent
   this round), timer (the round's clock record when round_seconds > 0), round_started_ms.
-  Moves: {"type": "start", "player", "site"} (a perimeter card; everyone at once)
+  Moves: {"type": "start", "player", "site", "architect"?} (a perimeter card; everyone at once; "each
+         player chooses one architect token": a token held by a player who has not placed yet is
+         swapped with yours, one already placed is refused)
          {"type": "begin"} (the table: "begin!"; starts the round's clock)
          {"type": "stop", "player", "floors"?, "pieces"?} (counts, when given, must match the card)
          {"type": "verdict", "player" (the checker), "builder", "ok": bool}
@@ -112,8 +114,11 @@ def _f(name, schema, doc, required=True):
 
 
 MOVE_TYPES = (
-    MoveType("start", "Place your architect", (_P, _f("site", STR, "a site card on the outer perimeter")),
-             doc="Jutaku: choose a starting site card on the perimeter (everyone at once)."),
+    MoveType("start", "Place your architect", (_P, _f("site", STR, "a site card on the outer perimeter"),
+                                                _f("architect", STR, "the architect token chosen (default: the "
+                                                   "seat's own)", required=False)),
+             doc="Jutaku: choose an architect token and a starting site card on the perimeter (everyone at "
+                 "once); a token another player has not placed yet changes hands with yours."),
     MoveType("begin", "Begin!", who="table", doc="Starts a building round (Jutaku) or the first floor "
              "(Countdown) and its clock."),
     MoveType("stop", "Stop!", (_P, _f("floors", INT, "storeys built (checked against the card)", False),

@@ -136,6 +136,14 @@ def validate(rules, state: dict, move: dict, ctx) -> list[str]:
             return [f"{site!r} is not a site card on the map"]
         if k not in perimeter(rules):
             return ["architects start on a site card of the outer perimeter of the map"]
+        if "architect" in move:
+            a = move["architect"]
+            ids = [x.id for x in rules.data.architects]
+            if a not in ids:
+                return [f"architect must be one of the tokens: {', '.join(str(x) for x in ids)}"]
+            holder = next((i for i, q in enumerate(state["players"]) if q["architect"] == a), None)
+            if holder is not None and holder != p and state["players"][holder]["at"] is not None:
+                return [f"{name(state, holder)} has placed that architect already"]
         return []
     if t == "stop":
         if phase not in ("building", "check"):
@@ -265,6 +273,12 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
     pl = s["players"][p]
     if t == "start":
         k = _square_of(s, move["site"])
+        a = move.get("architect")
+        if a is not None and a != pl["architect"]:
+            for q in s["players"]:             # a token not placed yet changes hands
+                if q["architect"] == a:
+                    q["architect"] = pl["architect"]
+            pl["architect"] = a
         pl["at"], pl["site"], pl["side"] = k, s["map"][k], s["side"]
         s["map"][k] = None
         if all(q["at"] is not None for q in s["players"]):
@@ -531,7 +545,9 @@ def describe(rules, state: dict, move: dict) -> str:
         return f"Drinks drawn: {', '.join(move['drinks'])}."
     who = name(state, move["player"])
     if t == "start":
-        return f"{who} starts on {rules.site_label(move['site'])}."
+        a = next((x for x in rules.data.architects if x.id == move.get("architect")), None)
+        return (f"{who} " + (f"takes architect {a.number} ({a.name}) and " if a else "")
+                + f"starts on {rules.site_label(move['site'])}.")
     if t == "stop":
         pl = state["players"][move["player"]]
         return f"{who} calls stop! ({rules.site_label(pl['site'])}, {rules.requirement(pl['site'], pl['side'])})"

@@ -157,6 +157,7 @@
     // set-up step's "Enter it now" brings into view
     if (phase === "ready" && link.token) controls.push(el("div", { "data-enter": "begin" },
       button("Begin!", () => send({ type: "begin" }), "wide jt-big")));
+    if (phase === "start" && has("start")) controls.push(architectPicker(s, a));
     const spends = legal.filter((m) => m.type === "spend");
     if (spends.length) controls.push(el("div", { class: "card jt-drinks" }, el("strong", null, "Spend a drink"),
       el("div", { class: "row" }, spends.map((m) => button(B.drinks[m.drink].name, () => send(m, B.drinks[m.drink].text), "secondary")))));
@@ -183,6 +184,22 @@
           site + " · " + pl.kept.length + " done" + (drinks ? " · " + drinks : ""))),
         el("strong", null, yen(total)));
     }));
+  }
+
+  /** "Each player chooses one architect token": the tokens not on the map yet (one held by a player
+   * who has not placed changes hands); the seat's own is preselected. The map tap sends the choice. */
+  const chosenArch = {};
+  function architectPicker(s, a) {
+    const mine = chosenArch[a] || s.players[a].architect;
+    const free = Object.keys(B.architects).sort((x, y) => B.architects[x].number - B.architects[y].number).filter((id) => !s.players.some((q, i) => i !== a && q.at && q.architect === id));
+    return el("div", { class: "card", id: "architects" },
+      el("strong", null, "Your architect token"), el("div", { class: "small muted" }, "Choose one, then tap your starting card on the outer ring."),
+      el("div", { class: "jt-archs" }, free.map((id) => {
+        const arch = B.architects[id];
+        return el("button", { type: "button", class: "secondary", "aria-pressed": String(id === mine), "data-architect": id,
+                              onclick: () => { chosenArch[a] = id; render(); } },
+          el("span", { class: "jt-dot", style: "background:" + arch.hex }), arch.number + " " + arch.name);
+      })));
   }
 
   function short(site) {
@@ -231,7 +248,10 @@
           el("div", { class: "d", style: "background:" + B.districts[site.district].hex }),
           el("div", { class: "lbl" }, short(site)), el("div", { class: "req" }, face.req),
           el("div", { class: "yen" }, "¥" + face.yen / 1000 + "k"));
-        if (m) cell.addEventListener("click", () => send(m));
+        if (m) cell.addEventListener("click", () => {
+          const a = actor(), arch = m.type === "start" && a !== null ? chosenArch[a] : undefined;
+          send(arch && arch !== s.players[a].architect ? Object.assign({}, m, { architect: arch }) : m);
+        });
       } else {
         const p = at[k];
         const pl = p !== undefined ? s.players[p] : null;
