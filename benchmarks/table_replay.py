@@ -26,6 +26,14 @@ explicitly: |scrollY after - scrollY before|, summed, in screen heights of 844 p
 page to the first turn's first move: creating, joining, seats, opening the board and, with the table's
 deck, entering the deal) and per turn (one player's turn: placing customers, the Matsuri, two actions, and
 other players' answers to a track bonus). Figures only, no assertion on speed.
+
+How the player taps (as a person who knows the page): a move that happens on the board (open or upgrade a
+store, expand track, move customers) starts with a tap on the map (the station, the track slot; a map tap
+counts as a tap, the scrolling to bring the point on screen as scrolling); when the page asks which move
+the tap was for, the choice by the map. A card that does not match the chosen station starts the "three
+cards as one wild" by itself. When the page plays a whole move by itself (its setting, on by default),
+Play is not tapped. TABLE_REPLAY_TRACE=<file> writes every tap with its scroll; TABLE_REPLAY_SNAPS=<dir>
+a screenshot before every tap; TABLE_REPLAY_SHOTS=<file> the page when the driver meets a dead end.
 """
 from __future__ import annotations
 
@@ -59,6 +67,7 @@ GAMES = [("2 players, table deck", 2, "table"), ("4 players, table deck", 4, "ta
          ("4 players, companion deck", 4, "companion")]
 WAIT_S = 15.0
 TRACE = os.environ.get("TABLE_REPLAY_TRACE")       # a file: every tap, with its scroll, one per line
+SNAPS = os.environ.get("TABLE_REPLAY_SNAPS")       # a directory: a screenshot of the phone before every tap
 
 # What each move is called on the board page (the button that starts building it).
 MOVE_LABELS = {
@@ -108,6 +117,9 @@ class Phone:
         for attempt in range(4):
             try:
                 before = self.page.evaluate("window.scrollY")
+                if SNAPS:                   # what the player sees just before the tap
+                    n = len(os.listdir(SNAPS))
+                    self.page.screenshot(path=f"{SNAPS}/{n:03d}-{self.tally.phase}-{self.name}.png")
                 loc.scroll_into_view_if_needed(timeout=WAIT_S * 1000)
                 after = self.page.evaluate("window.scrollY")
                 action()
@@ -365,6 +377,14 @@ class Game:
         phone.tap(scope.locator("button").nth(found[nth]))
         return True
 
+    def tap_named_rx(self, phone: Phone, scope, rx: str) -> bool:
+        """Tap the first visible button of `scope` whose label matches `rx`; False if there is none."""
+        for k, (t, _p, disabled, visible) in enumerate(button_texts(scope)):
+            if visible and not disabled and re.search(rx, t, re.I):
+                phone.tap(scope.locator("button").nth(k))
+                return True
+        return False
+
     def pressed(self, scope, name: str) -> bool:
         return any(p and starts_with_name(t, name) for t, p, _d, v in button_texts(scope) if v)
 
@@ -462,7 +482,9 @@ class Game:
             phone.tap_map(*self.station_mm(page, sid), f"station {sid}")
         label = self.drafted(page)
         if label is None:                       # several moves fit: the page asks which (the tap is kept)
-            self.choose_type(phone, t)
+            hint = page.locator("#map-hint")
+            if not self.tap_named_rx(phone, hint, MOVE_LABELS[t]):
+                self.choose_type(phone, t)
         elif not re.search(MOVE_LABELS[t], label, re.I):
             raise DeadEnd(f"a map tap for {t} started {label!r}")
         return True
@@ -492,7 +514,8 @@ class Game:
         elif t == "move-matsuri":
             self.ward(phone, r"ward|matsuri", m["ward"])
         elif t == "open-store":
-            self.card(phone, m["card"], m["player"])
+            chosen = f"at {self.sname(m['station'])}" in page.locator("#summary").inner_text()
+            self.card(phone, m["card"], m["player"], targets=[self.ward_of(m["station"])] if chosen else None)
             self.station(phone, m["station"])
             sec = self.must(self.section(page, r"^\s*goods"), "the goods")
             goods = {g["id"]: g["name"] for g in self.board["goods"]}[m["goods"]]
@@ -510,7 +533,7 @@ class Game:
                     m.get("second") and not self.names_connection(summary.inner_text(), c, d):
                 raise DeadEnd(f"the map did not take the track {m} ({summary.inner_text()})")
             if m.get("second") and m.get("card") is not None:
-                self.card(phone, m["card"], m["player"], heading=r"card")
+                self.card(phone, m["card"], m["player"], heading=r"card", targets=[self.ward_of(a), self.ward_of(b)])
         elif t == "expand-track":
             a, b = self.ends(m["connection"])
             second = self.ends(m["second"]) if m.get("second") else None
@@ -526,7 +549,7 @@ class Game:
                     self.card(phone, m["card"], m["player"], heading=r"card")
         elif t == "upgrade-store":
             self.station(phone, m["station"])
-            self.card(phone, m["card"], m["player"])
+            self.card(phone, m["card"], m["player"], targets=[self.ward_of(m["station"])])
             sec = self.must(self.section(page, r"customer"), "the customer to spend")
             label = self.token_label(m["customer"])
             if not any(p and tt == label for tt, p, _d, _v in button_texts(sec)):
@@ -537,7 +560,8 @@ class Game:
         elif t == "decline-income":
             pass
         elif t == "move-customers" and self.use_map and self.on_map(page):
-            self.card(phone, m["card"], m["player"])       # the card first (the start's ward is preselected)
+            self.card(phone, m["card"], m["player"],      # the card first (the start's ward is preselected)
+                      targets=[self.ward_of(m["path"][0])] if self.path_shown(page) else None)
             shown = self.path_shown(page)
             for k, sid in enumerate(m["path"]):
                 if k < len(shown):
@@ -580,6 +604,9 @@ class Game:
     def wname(self, w: str) -> str:
         return self.wards[w]["name"]
 
+    def ward_of(self, sid: str) -> str:
+        return self.board["stations"][sid]["ward"]
+
     def sname(self, s: str) -> str:
         return self.board["stations"][s]["name"]
 
@@ -604,21 +631,41 @@ class Game:
             sec = self.must(self.section(phone.page, heading), f"the customers ({heading})")
             self.must(self.tap_named(phone, sec, self.token_label(tok), exact=True), f"customer {tok}")
 
-    def card(self, phone: Phone, card, player: int, heading: str = r"card to play|^\s*card") -> None:
+    def card(self, phone: Phone, card, player: int, heading: str = r"card to play|^\s*card",
+             targets: list[str] | None = None) -> None:
+        """The card to play; three as one wild: with `targets` (the wards a single card must match,
+        the station or path already chosen), a card that matches none of them (and is not wild) starts
+        the wild by itself; otherwise the toggle first."""
         page = phone.page
         sec = self.must(self.section(page, heading), "the card to play")
         if isinstance(card, str):
             if not self.pressed(sec, self.wname(card)):
                 self.must(self.tap_named(phone, sec, self.wname(card)), f"card {self.wname(card)}")
             return
-        # three cards as one wild: the toggle, then the three cards (the same ward's copies in turn)
-        toggle = re.compile(r"cards as one wild|as one wild|three", re.I)
-        for k, (t, pressed, _d, v) in enumerate(button_texts(sec)):
-            if v and toggle.search(t) and not pressed:
-                phone.tap(sec.locator("button").nth(k))
-                break
+        toggle = re.compile(r"cards as one wild|as one wild|three|^play one card", re.I)
+        on = any(v and toggle.search(t) and p for t, p, _d, v in button_texts(sec))
         seen = Counter()
-        for c in card:
+        card = list(card)
+        if not on and targets is not None:
+            s = self.state()
+            wild = {s["matsuri"]} | {self.board["stations"][sid]["ward"] for sid, x in s["stations"].items()
+                                     if x["owner"] == player}
+            odd = [c for c in card if c not in targets and c not in wild]
+            if odd:
+                card.remove(odd[0])
+                card.insert(0, odd[0])
+                self.must(self.tap_named(phone, sec, self.wname(odd[0])), f"wild card {self.wname(odd[0])}")
+                seen[odd[0]] += 1
+                sec = self.must(self.section(page, heading), "the card to play")
+                on = any(v and toggle.search(t) and p for t, p, _d, v in button_texts(sec))
+                if not on:
+                    raise DeadEnd(f"{odd[0]} did not start a wild")
+        if not on:          # the toggle, then the three cards (the same ward's copies in turn)
+            for k, (t, pressed, _d, v) in enumerate(button_texts(sec)):
+                if v and toggle.search(t) and not pressed:
+                    phone.tap(sec.locator("button").nth(k))
+                    break
+        for c in card[sum(seen.values()):]:
             sec = self.must(self.section(page, heading), "the card to play")
             self.must(self.tap_named(phone, sec, self.wname(c), nth=seen[c]), f"wild card {self.wname(c)}")
             seen[c] += 1

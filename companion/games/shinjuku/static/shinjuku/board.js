@@ -2,7 +2,7 @@
  * engine; its reasons are shown when it refuses (422). Move format: companion/games/shinjuku.
  * The map (static/board_map.js) shows the live state and takes taps: a station fills the move's
  * station or extends its path, a track slot (or two neighbouring stations) its connection, a ward
- * its ward or card; the lists below it stay as the accessible way to enter the same move. */
+ * its ward or card; the lists above it (under "Enter a move") stay as the accessible way to enter the same move. */
 (function () {
   "use strict";
   const { el, $ } = tk;
@@ -19,7 +19,7 @@
   const stName = (id) => (B.stations[id] || { name: id }).name;
   const tokenLabel = (id) => (B.tokens.find((t) => t.id === id) || { label: id }).label;
   // One wording wherever the page asks for a move (the map's hint, the Play bar, a tap on the map):
-  // it names the section, which is below the map and above the Play bar.
+  // it names the section, which is above the map (a move's fields come first, then the map to tap).
   const CHOOSE = "Choose a move under “Enter a move”";
   const goodsName = (id) => (B.goods.find((g) => g.id === id) || { name: id }).name;
 
@@ -123,13 +123,13 @@
     switch (type) {
       case "deal-hand": return [["player", "player", { choices: st.deal.hands.map((d, i) => d ? null : i).filter((i) => i !== null) }],
                                 ["cards", "cards", { count: B.hand_size, title: "The cards dealt" }]];
-      case "seed-ward": return [["ward", "ward", { choices: B.wards.map((w) => w.id).filter((w) => !st.deal.seeded.includes(w)) }],
+      case "seed-ward": return [["ward", "ward", { drawn: true, choices: wardsByName().map((w) => w.id).filter((w) => !st.deal.seeded.includes(w)) }],
                                 ["customers", "tokens", { count: B.seed_customers, title: "Customers drawn for it" }]];
-      case "place-matsuri": return [["ward", "ward", {}]];
+      case "place-matsuri": return [["ward", "ward", { drawn: true }]];
       case "fill-queue": return [["cards", "cards", { count: B.queue_slots, title: "Cards for ①, ②, ③, ④ in that order" }],
                                  ["customers", "tokens", { count: B.queue_start, title: "Customers drawn" }]];
       case "place-customers": return tableMode() ? [
-        ["card", "ward", { optional: needs.enter && needs.enter.cards === 0, title: "The card drawn for ④" }],
+        ["card", "ward", { drawn: true, optional: needs.enter && needs.enter.cards === 0, title: "The card drawn for ④" }],
         ["customers", "tokens", { count: needs.enter ? needs.enter.customers : 0, title: "Customers drawn for the queue" }]] : [];
       case "move-matsuri": return [["ward", "ward", { choices: needs.wards }]];
       case "open-store": return [["card", "card", {}], ["station", "station", { free: true }], ["goods", "goods", {}]];
@@ -161,25 +161,34 @@
   }
   function renderTypes() {
     const types = offeredTypes();
-    $("#types").replaceChildren(...types.map((t) => el("button", {
+    // while a move is built, only its own button (and a way back to the others): its fields come next
+    const shown = draft && types.length > 1 && types.includes(draft.type) ? [draft.type] : types;
+    $("#types").replaceChildren(...shown.map((t) => el("button", {
       type: "button", "aria-pressed": String(!!draft && draft.type === t), "data-enter": t,
       class: pendingHit && pendingHit.types.includes(t) ? "suggested" : null,
-      onclick: () => {
-        const hit = pendingHit && pendingHit.types.includes(t) ? pendingHit.hit : null;
-        pendingHit = null;
-        draft = { type: t }; ui = {}; tk.say("#msg", "info", ""); render();
-        if (hit) mapTap(hit);            // the station tapped before the move was chosen
-        else armIfWhole();               // a move with nothing to choose: this tap plays it
-      },
+      onclick: () => startType(t),
     }, LABEL[t] || t)));
+    if (shown.length < types.length) {
+      $("#types").append(el("button", { type: "button", class: "secondary", onclick: () => $("#clear").click() }, "Another move"));
+    }
     if (!types.length) $("#types").append(el("p", { class: "muted" }, "Nothing to enter now."));
     if (types.length === 1 && !draft) { draft = { type: types[0] }; }
+  }
+
+  function startType(t) {
+    const hit = pendingHit && pendingHit.types.includes(t) ? pendingHit.hit : null;
+    pendingHit = null;
+    draft = { type: t }; ui = {}; tk.say("#msg", "info", ""); render();
+    if (hit) mapTap(hit);            // the station tapped before the move was chosen
+    else armIfWhole();               // a move with nothing to choose: this tap plays it
   }
 
   function section(title, ...body) {
     return el("div", { class: "card" }, el("h3", { style: "margin-top:0" }, title), ...body);
   }
-  const pickGrid = (items) => el("div", { class: "picks" }, items);
+  const pickGrid = (items, dense) => el("div", { class: dense ? "picks dense" : "picks" }, items);
+  /** Wards as a card drawn from the deck is looked up: by name, a compact grid, no sub-labels. */
+  const wardsByName = () => B.wards.slice().sort((a, b) => a.name.localeCompare(b.name));
   function pickButton(label, sub, pressed, onclick) {
     return el("button", { type: "button", "aria-pressed": String(!!pressed), onclick }, label, sub ? el("span", { class: "sub" }, sub) : null);
   }
@@ -190,10 +199,12 @@
   }
   const set = (name, value) => {
     if (value === undefined) delete draft[name]; else draft[name] = value;
-    if (value !== undefined) preselect(name);
+    let defaulted = false;
+    if (value !== undefined) defaulted = preselect(name);
     else if (name === "second" && draft.type === "expand-track") delete draft.card;   // the second segment's card goes with it
     render();
-    armIfWhole();
+    if (defaulted) autoplay.cancel();    // a default the player has not seen yet: Play (or a tap on it) decides
+    else armIfWhole();
   };
 
   function renderBuilder() {
@@ -223,20 +234,26 @@
       pickButton(data.players[i], null, draft[name] === i, () => set(name, i)))));
   }
   function wardField(name, opt) {
-    const choices = opt.choices || B.wards.map((w) => w.id);
+    if (opt.drawn && draft[name] !== undefined) {     // entered: one line, so what comes next moves up
+      return section((opt.title || "Ward") + ": " + wardName(draft[name]), el("div", { class: "row" },
+        pickGrid([pickButton(wardName(draft[name]), null, true, () => {})], true),
+        el("button", { type: "button", class: "secondary", onclick: () => set(name, undefined) }, "Change")));
+    }
+    const choices = opt.choices || (opt.drawn ? wardsByName() : B.wards).map((w) => w.id);
     return section(opt.title || "Ward" + (opt.optional ? " (if any)" : ""), pickGrid(choices.map((id) => {
       const w = B.wards.find((x) => x.id === id);
       const waiting = st.wards && st.wards[id] ? st.wards[id].length : 0;
+      if (opt.drawn) return pickButton(w.name, null, draft[name] === id, () => set(name, draft[name] === id ? undefined : id));
       return pickButton(w.name + " " + w.kanji, waiting ? tk.count(waiting, "customer") + " waiting" : null,
         draft[name] === id, () => set(name, draft[name] === id ? undefined : id));
-    })));
+    }), opt.drawn));
   }
   function cardsField(name, opt) {
     const list = draft[name] || [];
     return section((opt.title || "Cards") + " — " + list.length + " of " + opt.count,
       chips(list, wardName, (i) => { list.splice(i, 1); set(name, list.slice()); }),
-      list.length < opt.count ? pickGrid(B.wards.map((w) => pickButton(w.name + " " + w.kanji, null, false,
-        () => set(name, list.concat([w.id]))))) : null);
+      list.length < opt.count ? pickGrid(wardsByName().map((w) => pickButton(w.name, null, false,
+        () => set(name, list.concat([w.id])))), true) : null);
   }
   function tokensField(name, opt) {
     const list = draft[name] || [];
@@ -271,11 +288,29 @@
         set(name, picked.length === B.cards_as_wild ? picked.map((x) => h ? h[x] : x) : undefined);
       })));
     } else {
-      grid = pickGrid(source.map(({ w, i }) => pickButton(wardName(w), wildHint(w), value === w,
-        () => set(name, w))));           // tapping the chosen card keeps it (it may be the preselected one)
+      grid = pickGrid(source.map(({ w, i }) => pickButton(wardName(w), wildHint(w), value === w, () => {
+        const targets = targetWards();
+        if (h && targets && !targets.includes(w) && !wildHint(w)) {
+          // not playable alone here: the first of the cards played as one wild (no toggle tap needed)
+          ui[name + ":three"] = true; ui[name + ":picked"] = [i];
+          set(name, undefined);
+          say(wardName(w) + " does not match here: it is 1 of " + B.cards_as_wild + " cards played as one wild — pick " +
+              (B.cards_as_wild - 1) + " more (or “Play one card”).");
+          return;
+        }
+        set(name, w);                  // tapping the chosen card keeps it (it may be the preselected one)
+      })));
     }
     return section((opt.title || "Card to play") + (opt.optional ? " (if needed)" : "") + (h ? "" : " — hand not visible: pick the ward"),
       grid, el("p", { style: "margin:.5rem 0 0" }, toggle), list.length ? el("p", { class: "small" }, list.map(wardName).join(" + ")) : null);
+  }
+  /** The wards a single card must match for the move as built so far (null: not known yet). */
+  function targetWards() {
+    if (!draft) return null;
+    if (draft.station) return [B.stations[draft.station].ward];
+    if (draft.path && draft.path.length) return [B.stations[draft.path[0]].ward];
+    if (draft.type === "expand-track" && draft.connection) return draft.connection.map((sid) => B.stations[sid].ward);
+    return null;
   }
   function wildHint(ward) {
     if (st.matsuri === ward) return "wild: Matsuri";
@@ -441,15 +476,16 @@
   /** After `name` was chosen: the card a player would play there, preselected (one tap changes it) —
    *  a card of the station's ward (or of the first segment's ends) from the hand. */
   function preselect(name) {
-    if (draft.card !== undefined || ui["card:three"] || !fieldsNow().some(([n, kind]) => n === "card" && kind === "card")) return;
+    if (draft.card !== undefined || ui["card:three"] || !fieldsNow().some(([n, kind]) => n === "card" && kind === "card")) return false;
     const h = hand(draft.player);
-    if (!h || !h.length) return;
+    if (!h || !h.length) return false;
     let wards = [];
     if (name === "station" && draft.station) wards = [B.stations[draft.station].ward];
     else if (name === "path" && draft.path && draft.path.length === 1) wards = [B.stations[draft.path[0]].ward];
     else if (name === "second" && draft.connection) wards = draft.connection.map((sid) => B.stations[sid].ward);
     const pick = h.find((w) => wards.includes(w));
     if (pick) draft.card = pick;
+    return !!pick;
   }
   /** The move is whole and nothing optional is left to add: the tap that made it so may play it. */
   function whole() {
@@ -459,7 +495,9 @@
     }
     if (draft.type === "expand-track" && !draft.second) {
       const me_ = st.players[draft.player] || {};
-      if ((me_.track || 0) >= 2 && nextConnections(draft.connection).length) return false;   // a second segment may follow
+      const h = hand(draft.player), ends = targetWards() || [];
+      const canPay = !h || h.length >= B.cards_as_wild || h.some((w) => ends.includes(w) || wildHint(w));
+      if ((me_.track || 0) >= 2 && nextConnections(draft.connection).length && canPay) return false;   // a second segment may follow
     }
     if (draft.type === "move-customers") {
       if (pathNext(draft.path).length) return false;                     // the customers may go further
@@ -517,6 +555,9 @@
       const e = link.events.get(played);
       tk.say("#msg", "good", e && e.summary ? "Played: " + e.summary : "Played.");
       render();
+      // The next move's fields replace this one's (often shorter): if they are now above the screen,
+      // bring them back rather than leave the player looking at the bottom of the page.
+      if ($("#move-h").getBoundingClientRect().top < 0) ($("#prompt").closest("section") || $("#move-h")).scrollIntoView({ block: "start" });
     }
     else tk.say("#msg", "bad", tk.explain(r), r.body && r.body.reasons);
   }
@@ -604,12 +645,12 @@
     if (!f) {
       const left = fieldsNow().find(([name, kind, opt]) => !opt.optional && (kind === "tokens"
         ? (draft[name] || []).length < opt.count : kind !== "cards" && draft[name] === undefined));
-      if (left) return { goods: "Now choose the goods below.", token: "Now choose the customer to spend below.",
-                         tokens: "Now enter the customers below.", player: "Now choose who below." }[left[1]] || "Now finish the move below.";
+      if (left) return { goods: "Now choose the goods above the map.", token: "Now choose the customer to spend above the map.",
+                         tokens: "Now enter the customers above the map.", player: "Now choose who above the map." }[left[1]] || "Now finish the move above the map.";
       return "Ready: check the move and press Play.";
     }
     const [name, kind, opt] = f;
-    const also = " (or use the buttons below)";
+    const also = " (or use the buttons above)";
     if (kind === "station") return (opt.mine !== undefined ? "Tap your store to upgrade (a sakura hexagon)" : "Tap a free station for the store") + also + ".";
     if (kind === "connection") {
       const from = ui[name + ":from"];
@@ -618,18 +659,22 @@
     }
     if (kind === "path") {
       const path = draft[name] || [];
-      const card = draft.card === undefined ? " Pick the card below." : "";
+      const card = draft.card === undefined ? " Pick the card above." : "";
       if (!path.length) return "Tap the station the customers start from" + also + "." + card;
       if (!pathNext(path).length) return "No built track goes further: check the path and press Play (tap the last station to take it back)." + card;
       return "Tap the next station along built track (the last one again takes it back)." + card;
     }
     if (kind === "ward") return (opt.title || "Tap a ward") + (opt.title ? ": tap its ward" : "") + also + ".";
-    if (kind === "card") return "Card: pick it below, or tap its ward on the map.";
+    if (kind === "card") return "Card: pick it above, or tap its ward on the map.";
     if (kind === "cards") return (opt.title || "Cards") + ": tap each card's ward" + also + ".";
     return "";
   }
   function renderMap() {
     $("#map-hint").textContent = mapHint();
+    if (pendingHit && !draft) {      // a tap that fits several moves: which one, right here by the map
+      $("#map-hint").replaceChildren("Which move? ", ...pendingHit.types.map((t) =>
+        el("button", { type: "button", class: "hint-choice", onclick: () => startType(t) }, LABEL[t] || t)));
+    }
     const key = st.players.map((pl, i) => el("span", null,
       seatMark(pl, i), el("strong", null, pl.name), " " + colourName(pl.colour)));
     if (st.matsuri) key.push(el("span", null, "Matsuri 祭: " + wardName(st.matsuri)));
@@ -660,7 +705,7 @@
       if (types.length > 1) {
         pendingHit = { hit, types };
         render();
-        say(types.map((t) => LABEL[t]).join(" or ") + "? Choose the move under “Enter a move”: the tap is kept.");
+        say(types.map((t) => LABEL[t]).join(" or ") + "? Choose the move by the map: the tap is kept.");
         return;
       }
       say(CHOOSE + " first."); return;

@@ -53,7 +53,7 @@
         return r.text();
       }).then((text) => this.mount(text)).catch((e) => {
         this.scroll.replaceChildren(Object.assign(document.createElement("p"), {
-          className: "muted", textContent: "The map could not be loaded; the lists below still work." }));
+          className: "muted", textContent: "The map could not be loaded; the buttons above still enter every move." }));
         console.warn(e);
       });
       window.addEventListener("resize", () => this.sizeHits());
@@ -63,7 +63,7 @@
       const doc = new DOMParser().parseFromString(text, "image/svg+xml");
       const svg = document.importNode(doc.documentElement, true);
       svg.removeAttribute("aria-label");
-      svg.setAttribute("aria-hidden", "true");   // the lists below are the accessible way in
+      svg.setAttribute("aria-hidden", "true");   // the buttons above are the accessible way in
       svg.setAttribute("class", "map-svg");
       this.svg = svg;
       this.vb = nums(svg.getAttribute("viewBox"));
