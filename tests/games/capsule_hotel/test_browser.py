@@ -169,6 +169,16 @@ def test_setup_walk_leads_to_the_secret_loan_and_the_loans_check_shows(server, b
         assert "Aki 6,000 ¥ of 7,200 ¥" in check.inner_text()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         shot(page, "loans-check")
+        # round 3's loans phase: Aki can repay 6,000 + 3 x 600, so the game ends there, on every phone
+        move(server, code, host, {"type": "correction", "player": 0, "yen": 1800, "note": "a hotel's income"})
+        for p in (0, 1):
+            move(server, code, host, {"type": "pass", "player": p})
+        move(server, code, host, {"type": "pay-income"})
+        page.locator("#prompt", has_text="The game is over: loans phase of round 3: Aki can repay "
+                                         "(7,800 yen against a debt of 7,800 yen).").wait_for(timeout=3_000)
+        assert check.inner_text().startswith("Loans phase of round 3: Aki can repay: the game ends.")
+        page.locator("#result").wait_for(timeout=3_000)
+        shot(page, "loans-end")
         assert errors == []
     finally:
         ctx.close()

@@ -74,7 +74,7 @@
       purchase: st.queue.length ? name(st.queue[0]) + " purchases (head of the queue)." :
         (st.limit_reached ? "The purchase limit is reached: finish the open barters." : "Join the queue, barter or pass."),
       income: "Income: " + (st.options.dice === "companion" ? "the companion rolled the bonus dice." : "enter the bonus dice, then pay."),
-      over: "The game is over" + (st.ended ? " (" + st.ended.why + ")." : "."),
+      over: "The game is over" + (st.ended ? ": " + st.ended.why + "." : "."),
     };
     $("#prompt").textContent = prompts[phase] || phase;
     $("#roundinfo").textContent = "Round " + st.round + " of " + B.rounds + " · " + phase.replace("purchase", "purchase/barter") +
