@@ -15,7 +15,8 @@ know which one it talks to. What the database itself enforces:
 
 Every change to what phones see (an event, a seat) sends NOTIFY on CHANNEL with the table's code
 in the same transaction: PostgreSQL delivers it at COMMIT to every worker's listener
-(companion/fanout.py), which wakes that worker's live streams.
+(companion/fanout.py), which wakes that worker's live streams. A deadline set sends NOTIFY on
+DEADLINES, which wakes the workers' timer schedulers (not every change: each look is two queries).
 
 Connections: a small pool per process (each request borrows one for one transaction). Reads run in
 REPEATABLE READ READ ONLY transactions (every SELECT inside sees one committed state, as SQLite's
@@ -42,6 +43,8 @@ from .store import EventRow, PlayRow, Remembered, TableRow, _load, _text, dumps
 
 SCHEMA_VERSION = 3
 CHANNEL = "companion_tables"
+#: NOTIFY'd with a table's code when its timer deadline is set: the workers' schedulers look again.
+DEADLINES = "companion_deadlines"
 #: How long a worker's claim on a due timer lasts (ms): after this another worker may deliver it.
 LEASE_MS = 5_000
 #: Idle connections kept per process.
@@ -331,6 +334,7 @@ class PgTx:
         else:
             self.conn.execute("INSERT INTO deadlines (code, due_ms) VALUES (%s,%s) ON CONFLICT (code) "
                               "DO UPDATE SET due_ms = excluded.due_ms, lease_ms = NULL", (code, due_ms))
+            self.conn.execute("SELECT pg_notify(%s, %s)", (DEADLINES, code))
 
     def deadlines(self) -> dict[str, int]:
         return dict(self.conn.execute("SELECT code, due_ms FROM deadlines").fetchall())
@@ -446,6 +450,8 @@ class Prefetched(PgTx):
         return dict(self._seats[code]) if code in self._seats else super().seats(code)
 
     def events(self, code: str, after: int, upto: int | None = None) -> list[EventRow]:
+        if upto is not None and upto <= after:
+            return []
         if code not in self._rows or after < self._after[code]:
             return super().events(code, after, upto)
         return [e for e in self._rows[code] if e.seq > after and (upto is None or e.seq <= upto)]

@@ -375,3 +375,67 @@ def test_a_timer_claimed_by_a_worker_that_died_is_delivered_when_its_lease_ends(
     assert [e["kind"] for e in log["events"]] == ["timer", "expire"]
     assert log["events"][1]["deadline_ms"] == log["events"][0]["at_ms"] + 10_000
     b.extensions["tokyo"].hub.stop()
+
+
+def test_the_live_streams_read_many_tables_at_once_and_see_what_one_read_each_sees(pg_url, monkeypatch):
+    """companion.streams reads every table due in one transaction (PgStore.reading_many): each viewer
+    is shown exactly what a read of its table alone shows (the events after any point, the table,
+    a sealed bid only to its seat and the host), also by a worker that has none of the tables in
+    memory (views from snapshots); and with the views in memory the reads send no statement beyond
+    the three that fetched the tables' news."""
+    import psycopg
+    from companion import create_app
+    from companion.games.contract import HOST
+    from companion.testing import FakeClock, token_client
+    from testgames import TEST_GAMES
+    config = {"DATABASE_URL": pg_url, "EXTRA_GAMES": TEST_GAMES, "SNAPSHOT_EVERY": 2,
+              "CLOCK": FakeClock()}
+    app = create_app(config)
+    client = token_client(app)
+    codes = []
+    for n in range(3):
+        code = client.post("/api/tables", json={"game": "sealed-bid", "players": ["Aki", "Ben"]}).json["code"]
+        assert client.post(f"/api/tables/{code}/seats", json={"player": 0}).status_code == 201
+        for seq, move in enumerate([{"type": "start-round", "prize": 1 + n},
+                                    {"type": "bid", "player": 0, "amount": 3 + n}]):
+            r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq, "move": move})
+            assert r.status_code == 200, r.json
+        codes.append(code)
+    code = client.post("/api/tables", json={"game": "counter", "players": ["A", "B"]}).json["code"]
+    for seq in range(5):
+        r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq,
+                                                           "move": {"player": seq % 2, "add": 1}})
+        assert r.status_code == 200, r.json
+    assert client.post(f"/api/tables/{code}/undo", json={"expected_seq": 5}).status_code == 200
+    codes.append(code)
+
+    def shown(tables, code, after):
+        reading = tables.reading(code, after)
+        return {who: (reading.events(after, who), reading.table(who)) for who in (None, HOST, 0, 1)}
+
+    tables = app.extensions["tokyo"].tables
+    alone = {(code, after): shown(tables, code, after) for code in codes for after in (0, 1, 3)}
+    assert alone[codes[0], 0][0][0][-1]["move"]["amount"] == 3                 # the bidder's own
+    assert alone[codes[0], 0][1][0][-1]["move"]["amount"] == "sealed"          # the other seat's
+    executed: list[str] = []                      # the statements this thread sends
+    real, me = psycopg.Connection.execute, threading.get_ident()
+
+    def execute(self, query, *args, **kw):
+        if threading.get_ident() == me:
+            executed.append(query)
+        return real(self, query, *args, **kw)
+    monkeypatch.setattr(psycopg.Connection, "execute", execute)
+    cold = create_app(config)                      # another worker: no view in its memory
+    for after in (0, 1, 3):
+        mine = {key: value for key, value in alone.items() if key[1] == after}
+        executed.clear()
+        with tables.store.reading_many({code: after for code in codes}):
+            fetched = len(executed)
+            together = {(code, after): shown(tables, code, after) for code in codes}
+            assert executed[fetched:] == []
+        assert fetched == 4, executed              # BEGIN and the three statements of the news
+        assert together == mine
+        with cold.extensions["tokyo"].tables.store.reading_many({code: after for code in codes}):
+            assert {(c, after): shown(cold.extensions["tokyo"].tables, c, after) for c in codes} == mine
+    app.extensions["tokyo"].hub.stop()
+    cold.extensions["tokyo"].hub.stop()

@@ -99,25 +99,37 @@ def test_500_phones_each_change_reaches_every_one_within_a_second(tmp_path):
     assert hub.open_streams()[live.HANDED] == 0
 
 
-def test_each_viewer_sees_only_what_it_may_among_many(tmp_path):
-    """Streams of one table are served in groups sharing one read: a seat's secret bid reaches its
-    own phone and the host's, never the other seat's or a spectator's."""
-    app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"sealed-bid": SEALED_BID}})
+def test_each_viewer_sees_only_what_it_may_among_many(storage):
+    """Streams are served in groups sharing one read, and the tables that changed are read together
+    (with PostgreSQL in one transaction): each phone has every event of its own table once, in
+    order, and a seat's secret bid reaches its own phone and the host's, never the other seat's or
+    a spectator's, nor another table's phones."""
+    app = create_app({**storage, "EXTRA_GAMES": {"sealed-bid": SEALED_BID}})
     with ServerThread(app, threads=THREADS) as server:
-        code, host = new_table(server.url, "sealed-bid")
-        seats = [requests.post(f"{server.url}/api/tables/{code}/seats", json={"player": p},
-                               timeout=5).json()["token"] for p in (0, 1)]
+        tables = []
+        for _ in range(3):
+            code, host = new_table(server.url, "sealed-bid")
+            seats = [requests.post(f"{server.url}/api/tables/{code}/seats", json={"player": p},
+                                   timeout=5).json()["token"] for p in (0, 1)]
+            tables.append((code, host, seats))
         port = int(server.server.effective_port)
-        who = [host, seats[0], seats[1], None] * 10            # 40 phones, 10 of each viewer
+        # 40 phones a table, 10 of each viewer
+        who = [(t, tok) for t, (_, host, seats) in enumerate(tables)
+               for tok in [host, seats[0], seats[1], None] * 10]
 
         async def play():
-            phones = [Phone(port, code, address(i), token=tok) for i, tok in enumerate(who)]
+            phones = [Phone(port, tables[t][0], address(i), token=tok)
+                      for i, (t, tok) in enumerate(who)]
             assert await open_all(phones) == [200] * len(phones)
             loop = asyncio.get_running_loop()
-            for seq, body in enumerate([{"type": "start-round", "prize": 2},
-                                        {"type": "bid", "player": 0, "amount": 7}]):
-                r = await loop.run_in_executor(None, move, server.url, code, host, seq, body)
-                assert r.status_code == 200, r.text
+
+            async def moves(t: int) -> None:
+                code, host, _ = tables[t]
+                for seq, body in enumerate([{"type": "start-round", "prize": 2},
+                                            {"type": "bid", "player": 0, "amount": 7 + t}]):
+                    r = await loop.run_in_executor(None, move, server.url, code, host, seq, body)
+                    assert r.status_code == 200, r.text
+            await asyncio.gather(*(moves(t) for t in range(len(tables))))
             assert await wait_for(phones, 2, timeout=10)
             await asyncio.sleep(0.2)                         # (the table after the last event)
             for phone in phones:
@@ -125,11 +137,13 @@ def test_each_viewer_sees_only_what_it_may_among_many(tmp_path):
             return phones
 
         phones = asyncio.run(play())
-    for phone, tok in zip(phones, who):
+    for phone, (t, tok) in zip(phones, who):
+        code, host, seats = tables[t]
+        assert phone.seqs == [1, 2] and phone.tables[-1]["code"] == code
         bid = phone.events[-1]["move"]
         bids = phone.tables[-1]["state"]["bids"]
         if tok in (host, seats[0]):
-            assert bid["amount"] == 7 and bids == {"0": 7}
+            assert bid["amount"] == 7 + t and bids == {"0": 7 + t}
         else:
             assert bid["amount"] == "sealed" and bids == {"0": "sealed"}
         assert phone.tables[-1]["you"] == {"host": tok == host,
