@@ -61,7 +61,8 @@ def create_app(config: dict | None = None) -> Flask:
 
 def share_changes(app: Flask, store, hub: Hub, expiry: SharedExpiry) -> None:
     """Several workers over one database: every worker's `notify(code)` is called for every write
-    of any worker (LISTEN/NOTIFY, companion/fanout.py), and its timer scheduler runs."""
+    of any worker (LISTEN/NOTIFY, companion/fanout.py), its timer scheduler is poked for every
+    deadline any worker sets, and it runs."""
     from .fanout import Listener
 
     def notify(code: str | None) -> None:
@@ -69,9 +70,8 @@ def share_changes(app: Flask, store, hub: Hub, expiry: SharedExpiry) -> None:
             hub.notify(code)     # this worker's live streams of the table look again
         else:
             hub.notify_all()     # (changes may have been missed: every stream looks again)
-        expiry.poke()            # (the write may have started or stopped a timer)
 
-    listener = Listener(store.url, notify, on_gone=hub.stop).start()
+    listener = Listener(store.url, notify, on_gone=hub.stop, on_deadline=expiry.poke).start()
     hub.on_stop(listener.stop)
     hub.on_stop(store.close)
     expiry.start()

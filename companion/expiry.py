@@ -77,9 +77,11 @@ class SharedExpiry:
     UPDATE SKIP LOCKED (a lease, so two workers never deliver the same timer at once, and a timer
     whose worker was killed mid-delivery is claimed again when its lease ends) and appends their
     `expire` events; the (code, seq) key makes each expiry appended once whoever gets there. It
-    sleeps until the database's next deadline, and wakes when any worker writes (the listener's
-    NOTIFY pokes it: a new timer may have started) or a fake clock moves; at most POLL_MS between
-    looks, in case a notification was lost with a connection.
+    sleeps until the database's next deadline, and wakes when any worker sets a deadline (the
+    listener's NOTIFY on pgstore.DEADLINES pokes it; other writes do not: each look is two
+    queries, and under a flat-out load of moves it looked about 50 times a second for nothing) or
+    a fake clock moves; at most POLL_MS between looks, in case a notification was lost with a
+    connection.
     """
 
     POLL_MS = 1_000
