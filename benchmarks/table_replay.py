@@ -134,8 +134,8 @@ class Phone:
                     f.write(f"{self.tally.phase}\t{self.name}\t{after - before:+.0f}\t{loc}\n")
             return
 
-    def tap(self, loc) -> None:
-        self._act(loc, lambda: loc.click(timeout=WAIT_S * 1000))
+    def tap(self, loc, timeout: float = WAIT_S) -> None:
+        self._act(loc, lambda: loc.click(timeout=timeout * 1000))
 
     def tap_map(self, x_mm: float, y_mm: float, what: str = "") -> None:
         """Tap the board page's map at a point given in map millimetres, as a finger would: if the point
@@ -432,8 +432,16 @@ class Game:
             if os.environ.get("TABLE_REPLAY_SHOTS"):
                 page.screenshot(path=os.environ["TABLE_REPLAY_SHOTS"], full_page=True)
             raise
+        # Play, unless the page is playing it by itself (it may start to just before the tap: then the
+        # tap finds Play disabled, is not made, and is not counted)
         if not (self.seq() > before or self.armed(page)):
-            phone.tap(play)
+            try:
+                phone.tap(play, timeout=4)
+            except Exception:
+                with contextlib.suppress(TimeoutError):
+                    wait_until(lambda: self.seq() > before, 10)
+                if not (self.seq() > before or self.armed(page)):
+                    raise
 
         def taken():
             if self.seq() > before:

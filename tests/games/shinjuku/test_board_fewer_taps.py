@@ -28,7 +28,7 @@ def _phone(p, url, code, seat="Aki"):
     page.locator("#seat-buttons button", has_text=seat).click()
     page.goto(f"{url}/t/{code}/board")
     page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live' && tkMap && tkMap.svg",
-                           timeout=15_000)
+                           timeout=30_000)
     return browser, page, errors
 
 
@@ -139,6 +139,40 @@ def test_a_map_tap_before_choosing_starts_the_only_move_it_can_mean(tmp_path):
             assert aki.locator("#types button[aria-pressed=true]").inner_text() == "Expand track"
             a, b = (game.data.station[x].name for x in ix.conn_ends[cid])
             assert re.search(f"({a}–{b}|{b}–{a})", aki.locator("#summary").inner_text())
+            assert not errors, errors
+        finally:
+            browser.close()
+
+
+def test_a_scanned_card_enters_itself_into_the_move_waiting_for_it(tmp_path):
+    """Table deck: each dealt card's QR page offers “Use this card”; it opens the board with the card
+    entered into the hand being dealt (the first scan asks for which move, as every part of the set-up
+    waits), the move kept from scan to scan, and the last card plays it."""
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    game = app.extensions["tokyo"].games["shinjuku"]
+    hand_size = game.rules.ix.hand_size
+    cards = ["shinjuku", "ota", "ota", "nakano", "shibuya", "minato"][:hand_size]
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        code = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
+                                                          "options": {"deck": "table"}}).json()["code"]
+        browser, aki, errors = _phone(p, s.url, code)
+        try:
+            for k, ward in enumerate(cards):
+                aki.goto(f"{s.url}/q/shinjuku/ward/{ward}")
+                aki.locator("#use-card").click()
+                aki.wait_for_function("window.tkTable && tkTable.table", timeout=30_000)
+                if k == 0:       # at the deal every part of the set-up waits: the first scan asks which
+                    aki.locator("#msg button", has_text="Deal a hand").click()
+                if k < len(cards) - 1:
+                    aki.locator("#builder h3", has_text=f"— {k + 1} of {hand_size}").wait_for(timeout=5_000)
+                    assert "card=" not in aki.url                      # a reload does not enter it twice
+                    said = aki.locator("#msg.good").inner_text()
+                    assert said == f"{game.data.ward[ward].name} entered from its card."
+            assert _wait_seq(s.url, code, 1)                            # the last card made it whole: played
+            _, state = app.extensions["tokyo"].tables.state(code)
+            assert sorted(state["players"][0]["hand"]) == sorted(cards)        # Aki's hand: the cards scanned
+            aki.goto(f"{s.url}/q/shinjuku/ward/ota")
+            assert aki.locator("#use-card").count() == 1                 # Ben's hand is still to be dealt
             assert not errors, errors
         finally:
             browser.close()

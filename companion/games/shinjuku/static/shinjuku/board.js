@@ -51,6 +51,7 @@
       s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
     },
     table(t) {
+      const first = !table;
       const fresh = !table || t.seq !== table.seq;
       const elsewhere = fresh && table && !sending;      // another phone changed the table
       table = t; st = t.state; needs = t.needs || { moves: [], players: [] };
@@ -66,9 +67,52 @@
       tk.renderResult($("#result"), t, link);
       renderCorrect();
       if (t.result) { $("#seat").hidden = true; $(".sticky-actions").hidden = true; }
+      if (first) restoreDraft();
       render();
+      if (first && scanned) useCard(scanned);
     },
   });
+
+  // ---------- a card scanned: "Use this card" on its QR page opens this page with ?card=<ward> ----------
+  const scanned = new URLSearchParams(location.search).get("card");
+  if (scanned) history.replaceState(null, "", location.pathname + location.hash);
+  // The move being built outlives a reload or a scan (each scan opens the page again): kept for this
+  // tab as long as the table has not moved on.
+  const DRAFT = "tk.draft." + code;
+  function keepDraft() {
+    try {
+      if (draft && table) sessionStorage.setItem(DRAFT, JSON.stringify({ seq: table.seq, draft, ui }));
+      else sessionStorage.removeItem(DRAFT);
+    } catch (e) { /* private mode */ }
+  }
+  function restoreDraft() {
+    let kept = null;
+    try { kept = JSON.parse(sessionStorage.getItem(DRAFT)); } catch (e) { kept = null; }
+    if (kept && kept.seq === table.seq && kept.draft && needs.moves.includes(kept.draft.type)) { draft = kept.draft; ui = kept.ui || {}; }
+  }
+  /** The fields a card drawn from the deck fills: the cards dealt or drawn, a ward drawn. */
+  const drawnFields = (t) => fields(t).filter(([, kind, opt]) => kind === "cards" || (kind === "ward" && opt.drawn));
+  function useCard(w) {
+    if (!B.wards.some((x) => x.id === w)) return;
+    let t = draft && drawnFields(draft.type).length ? draft.type : null;
+    if (!t) {      // the one move waiting for a drawn card (Income is the player's choice: never picked for them)
+      const waiting = offeredTypes().filter((x) => x !== "income" && drawnFields(x).length);
+      if (!waiting.length) { say("No move waits for a card drawn now: " + wardName(w) + " was not entered."); return; }
+      if (waiting.length > 1) {      // which move the card is for: one tap, by the message
+        tk.say("#msg", "info", wardName(w) + ": for which move? ");
+        $("#msg").append(...waiting.map((x) => el("button", { type: "button", class: "hint-choice",
+          onclick: () => { startType(x); useCard(w); } }, LABEL[x] || x)));
+        return;
+      }
+      t = waiting[0];
+      draft = { type: t }; ui = {}; render();
+    }
+    const f = drawnFields(t).find(([name, kind, opt]) => kind === "cards" ? (draft[name] || []).length < opt.count : draft[name] === undefined);
+    if (!f) { say("Every card of this move is entered: " + wardName(w) + " was not added."); return; }
+    const [name, kind] = f;
+    set(name, kind === "cards" ? (draft[name] || []).concat([w]) : w);
+    tk.say("#msg", "good", wardName(w) + " entered from its card.");
+  }
 
   // Undo and the table's timer on this page too (the table page has them as well).
   const undo = new tk.UndoButton($("#undo"), $("#undo-msg"), link);
@@ -145,6 +189,7 @@
   // ---------- rendering ----------
   function render() {
     if (!st) return;
+    keepDraft();
     $("#prompt").textContent = needs.prompt || (st.phase === "over" ? "The game is over." : "");
     const p = table.turn;
     $("#turninfo").textContent = "Turn " + st.turn + " · round " + st.round + (p !== null && p !== undefined ? " · " + data.players[p] + " to play" : "");
@@ -212,6 +257,11 @@
     box.replaceChildren();
     if (!draft) { summary(); return; }
     draft.player = draft.player !== undefined ? draft.player : mover();
+    for (const [name, kind, opt] of fields(draft.type)) {
+      if (kind !== "player" || (opt.choices || []).includes(draft[name])) continue;
+      const c = opt.choices || [];        // whose hand: this phone's own seat preselected, else a choice
+      draft[name] = c.includes(me()) ? me() : c.length === 1 ? c[0] : undefined;
+    }
     for (const [name, kind, opt] of fields(draft.type)) {
       if (kind === "player") box.append(playerField(name, opt));
       else if (kind === "ward") box.append(wardField(name, opt));
