@@ -501,7 +501,7 @@ class Game:
     def fill_fields(self, phone: Phone, m: dict) -> None:
         t = m["type"]
         page = phone.page
-        who = self.section(page, r"^\s*who\b")          # whose move (shown when it is not obvious)
+        who = self.section(page, r"^\s*who\s*$")         # whose move (shown when it is not obvious)
         if who is not None and m.get("player") is not None and not self.pressed(who, NAMES[m["player"]]):
             self.must(self.tap_named(phone, who, NAMES[m["player"]]), f"player {NAMES[m['player']]}")
         if t == "deal-hand":
