@@ -556,8 +556,14 @@
     return true;
   }
   function armIfWhole() {
-    if (whole() && !sending) autoplay.arm("“" + $("#summary").textContent.replace(/ — ready$/, "") + "”");
+    if (whole() && !sending && !whoToChoose()) autoplay.arm("“" + $("#summary").textContent.replace(/ — ready$/, "") + "”");
     else autoplay.cancel();
+  }
+  /** Several players may make this move (answers to a track bonus) and this phone may enter it for
+   *  another (the host's): who it is for is the player's to say — no move plays by itself then. */
+  function whoToChoose() {
+    const ps = needs.players || [];
+    return ps.length > 1 && (tk.isHost(code) || !ps.includes(me()));
   }
   const NEEDED = { ward: "the ward", station: "the station", connection: "the track", card: "the card to play",
                    goods: "the goods", token: "the customer to spend", tokens: "the customers drawn",
