@@ -65,7 +65,7 @@ def test_the_tap_that_makes_a_move_whole_plays_it_and_clear_stops_it(tmp_path):
         try:
             # the Matsuri is the only move: chosen by itself; one ward tap makes it whole
             picks = aki.locator("#builder .picks button")
-            picks.first.wait_for(timeout=5_000)
+            picks.first.wait_for(timeout=15_000)
             picks.first.click()
             note = aki.locator("#autoplay-note")
             assert note.is_visible() and "in a moment" in note.inner_text()
@@ -76,7 +76,7 @@ def test_the_tap_that_makes_a_move_whole_plays_it_and_clear_stops_it(tmp_path):
             # the same tap again, and no Play tap: the move is played
             aki.locator("#builder .picks button").first.click()
             assert _wait_seq(s.url, code, 2)
-            aki.locator("#msg.good", has_text="Played").wait_for(timeout=5_000)
+            aki.locator("#msg.good", has_text="Played").wait_for(timeout=15_000)
             assert requests.get(f"{s.url}/api/tables/{code}", timeout=10).json()["state"]["phase"] == "actions"
             # turned off on this phone: a whole move waits for Play again
             aki.locator("#autoplay-on").uncheck()
@@ -131,7 +131,7 @@ def test_a_map_tap_before_choosing_starts_the_only_move_it_can_mean(tmp_path):
             assert after["stations"][sid]["owner"] == me
             assert len(after["players"][me]["hand"]) == len(hand) - 1
             # a track slot tapped on the whole map (not zoomed): Expand track, that segment
-            aki.wait_for_function(f"tkTable.table.seq === {before + 1}", timeout=5_000)
+            aki.wait_for_function(f"tkTable.table.seq === {before + 1}", timeout=15_000)
             cid = next(c for c, ends in ix.conn_ends.items() if c not in after["tracks"]
                        and sid in ends)
             x, y = aki.evaluate(f"tkMap.connections['{cid}'].centre")
@@ -164,7 +164,7 @@ def test_a_scanned_card_enters_itself_into_the_move_waiting_for_it(tmp_path):
                 if k == 0:       # at the deal every part of the set-up waits: the first scan asks which
                     aki.locator("#msg button", has_text="Deal a hand").click()
                 if k < len(cards) - 1:
-                    aki.locator("#builder h3", has_text=f"— {k + 1} of {hand_size}").wait_for(timeout=5_000)
+                    aki.locator("#builder h3", has_text=f"— {k + 1} of {hand_size}").wait_for(timeout=15_000)
                     assert "card=" not in aki.url                      # a reload does not enter it twice
                     said = aki.locator("#msg.good").inner_text()
                     assert said == f"{game.data.ward[ward].name} entered from its card."
