@@ -556,8 +556,9 @@
     return true;
   }
   function armIfWhole() {
-    if (whole() && !sending && !whoToChoose()) autoplay.arm("“" + $("#summary").textContent.replace(/ — ready$/, "") + "”");
-    else autoplay.cancel();
+    if (whole() && !sending && !whoToChoose() && autoplay.arm("“" + $("#summary").textContent.replace(/ — ready$/, "") + "”")) {
+      $("#map-hint").textContent = "Ready: it plays by itself in a moment (Clear stops it).";
+    } else autoplay.cancel();
   }
   /** Several players may make this move (answers to a track bonus) and this phone may enter it for
    *  another (the host's): who it is for is the player's to say — no move plays by itself then. */
