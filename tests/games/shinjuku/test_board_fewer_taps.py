@@ -176,3 +176,51 @@ def test_a_scanned_card_enters_itself_into_the_move_waiting_for_it(tmp_path):
             assert not errors, errors
         finally:
             browser.close()
+
+
+def test_no_answer_plays_by_itself_while_who_it_is_for_is_to_choose(tmp_path):
+    """Several players answer a track bonus and the host's phone enters answers for everyone: choosing
+    the answer plays nothing by itself (it would be for whoever is first); the host picks who, then Play."""
+    import json
+    import random
+
+    from companion.games.shinjuku.rules import playout
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    tokyo = app.extensions["tokyo"]
+    game = tokyo.games["shinjuku"]
+    r = app.test_client().post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben", "Chie"],
+                                                    "options": {"deck": "companion"}, "seed": 3}).get_json()
+    code, host = r["code"], r["host_token"]
+    rng = random.Random(1)
+    for _ in range(3000):                   # the engine plays until two players answer at once
+        _, state = tokyo.tables.state(code)
+        needs = game.needs(state)
+        if len(needs.get("players") or []) > 1:
+            break
+        assert tokyo.tables.move(code, tokyo.tables.get(code)["seq"], playout.choose(game.rules, state, rng),
+                                 None, "fp")[0] == 200
+    assert "decline-income" in needs["moves"]
+    last = needs["players"][-1]
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)
+        seats = {code: {"game": "shinjuku", "player": None, "host": host, "at": 0}}
+        ctx.add_init_script(f"localStorage.setItem('tk.tables', {json.dumps(json.dumps(seats))})")
+        page = ctx.new_page()
+        try:
+            page.goto(f"{s.url}/t/{code}/board")
+            page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=30_000)
+            before = _seq(s.url, code)
+            page.locator("#types button", has_text="Decline income").click()
+            assert page.locator("#autoplay-note").is_hidden()
+            time.sleep(2.5)
+            assert _seq(s.url, code) == before                          # nothing played for anyone
+            who = page.locator("#builder .card", has_text="Who")
+            who.locator("button", has_text=["Aki", "Ben", "Chie"][last]).click()
+            page.get_by_role("button", name="Play", exact=True).click()
+            assert _wait_seq(s.url, code, before + 1)
+            events, _ = tokyo.tables.events(code, 0)
+            assert events[-1]["move"] == {"type": "decline-income", "player": last}
+        finally:
+            browser.close()
