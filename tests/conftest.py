@@ -1,4 +1,5 @@
 """Fixtures shared by the test files."""
+import os
 import shutil
 from pathlib import Path
 
@@ -51,10 +52,16 @@ def broken_data(tmp_path):
 
 @pytest.fixture(scope="session")
 def kit_builds(tmp_path_factory):
-    """`kit_builds(**BuildOptions)`: the folder of that build, built once for the whole session and
-    shared by every test that measures it (read only)."""
+    """`kit_builds(**BuildOptions)`: the folder of that build, built once for the whole run and
+    shared by every test that measures it (read only). Under pytest-xdist the workers share one
+    folder (their basetemps' parent, this run's own), so a kit is built once, not once a worker."""
     from print_kits import Builds
-    return Builds(tmp_path_factory.mktemp("kits"))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = tmp_path_factory.getbasetemp().parent / "kits"
+        root.mkdir(exist_ok=True)
+    else:
+        root = tmp_path_factory.mktemp("kits")
+    return Builds(root)
 
 
 # -- browsers: one Chromium per test module (tests/phones.py) -----------------------------------
@@ -95,3 +102,28 @@ def storage(request, tmp_path):
     if request.param == "sqlite":
         return {"DATA_DIR": tmp_path}
     return {"DATABASE_URL": request.getfixturevalue("pg_url")}
+
+
+# -- the JSON API with the tests' counter game (test_companion_api.py, test_companion_timers_api.py);
+#    a module needing another app defines its own `app` / `client` -----------------------------------
+
+@pytest.fixture
+def clock():
+    from companion.testing import FakeClock
+    return FakeClock()
+
+
+@pytest.fixture
+def app(storage, clock):
+    """The app over SQLite and over PostgreSQL (`storage`), with the counter game and a fake clock."""
+    from companion import create_app
+    from testgames import COUNTER
+    return create_app({**storage, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock,
+                       "SSE_MAX_S": 0.2, "SNAPSHOT_EVERY": 5})
+
+
+@pytest.fixture
+def client(app):
+    """A test client sending the table tokens it was given (companion.testing.token_client)."""
+    from companion.testing import token_client
+    return token_client(app)

@@ -8,6 +8,8 @@ same folder; none of them writes into it."""
 from __future__ import annotations
 
 import dataclasses
+import fcntl
+import hashlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -48,20 +50,16 @@ class Mark:
         return abs(self.x1 - self.x0) + abs(self.y1 - self.y0)
 
 
-def build_kits(out: Path, **options) -> Path:
-    build(BuildOptions(out=out, formats=("pdf",), **options))
-    return out
-
-
 class Builds:
     """`builds(**options)`: the folder of a build with these BuildOptions (formats default to PDF),
     built the first time a test asks for it and shared with every later test asking the same.
 
-    The folder is the build's own (`<paper>/<game>/…`, manifest.json): read it, never write into it."""
+    `root` may be shared by several processes (pytest-xdist's workers): each build is made by one of
+    them, under a lock, and the others wait for it and read it. The folder is the build's own
+    (`<paper>/<game>/…`, manifest.json, written last): read it, never write into it."""
 
     def __init__(self, root: Path):
         self.root = root
-        self._done: dict[BuildOptions, Path] = {}
 
     def __call__(self, **options) -> Path:
         options = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
@@ -70,11 +68,13 @@ class Builds:
         options["games"] = options.get("games") or GAMES
         options["papers"] = options.get("papers") or load_layout().home_papers
         key = BuildOptions(**options)
-        if key not in self._done:
-            out = self.root / f"build-{len(self._done) + 1}"
-            build(dataclasses.replace(key, out=out))
-            self._done[key] = out
-        return self._done[key]
+        name = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+        out = self.root / f"build-{name}"
+        with open(self.root / f"build-{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (out / "manifest.json").is_file():
+                build(dataclasses.replace(key, out=out))
+        return out
 
 
 def imposed(game: str, paper: str, options: SheetOptions = SheetOptions()):

@@ -6,28 +6,14 @@ import json
 import pytest
 
 from companion import create_app
-from companion.testing import FakeClock, token_client
+from companion.testing import token_client
 from pg_cluster import run_sql
 from testgames import COUNTER
 
 ALIEN = "<img src=x onerror=1>&\""
 
 
-@pytest.fixture
-def clock():
-    return FakeClock()
-
-
-@pytest.fixture
-def app(storage, clock):
-    """The app over SQLite and over PostgreSQL (conftest's `storage`): the same API either way."""
-    return create_app({**storage, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock,
-                       "SSE_MAX_S": 0.2, "SNAPSHOT_EVERY": 5})
-
-
-@pytest.fixture
-def client(app):
-    return token_client(app)
+# `app` (over SQLite and over PostgreSQL: the same API either way), `client` and `clock` are conftest's.
 
 
 def new_table(client, players=("Aki", "Ben"), **extra):

@@ -5,26 +5,10 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app, timers
-from companion.testing import FakeClock, token_client
 from pg_cluster import run_sql
 from testgames import COUNTER
 
-
-@pytest.fixture
-def clock():
-    return FakeClock()
-
-
-@pytest.fixture
-def app(storage, clock):
-    """Over SQLite and over PostgreSQL (conftest's `storage`)."""
-    return create_app({**storage, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock,
-                       "SSE_MAX_S": 0.2, "SNAPSHOT_EVERY": 5})
-
-
-@pytest.fixture
-def client(app):
-    return token_client(app)
+# `client` (the API over SQLite and PostgreSQL, with the counter game) and `clock` are conftest's.
 
 
 def new_table(client, players=("Aki", "Ben", "Chie")):

@@ -13,7 +13,7 @@ from PIL import Image
 
 from generator.layouts import load_layout
 from generator.sheets import SheetOptions
-from print_kits import GAMES, MM, PAPERS, black_lines, build_kits, imposed
+from print_kits import GAMES, MM, PAPERS, black_lines, imposed
 from test_print_duplex import _rect_kinds
 
 BLEED = 3.0
@@ -21,12 +21,13 @@ SHOP_BLEED = 3.175
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory):
-    root = tmp_path_factory.mktemp("bleed")
-    build_kits(root / "bleed", bleed=BLEED)
-    from generator.build import BuildOptions, build
-    build(BuildOptions(out=root / "shop", formats=("print-shop",), papers=("letter",)))
-    return root
+def bleed_out(kit_builds):
+    return kit_builds(bleed=BLEED)
+
+
+@pytest.fixture(scope="module")
+def shop_out(kit_builds):
+    return kit_builds(formats=("print-shop",), papers=("letter",))
 
 
 def _grey(page: pymupdf.Page, zoom: float = 4.0):
@@ -40,12 +41,12 @@ def _at(pix, scale: float, x: float, y: float) -> int:
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("game", GAMES)
-def test_bleed_spaces_the_cards_runs_the_art_past_the_trim_and_moves_the_marks_out(out, game, paper):
+def test_bleed_spaces_the_cards_runs_the_art_past_the_trim_and_moves_the_marks_out(bleed_out, game, paper):
     pen = load_layout().sheets.crop_marks.width
     kinds = {s.kind for s in _rect_kinds(game)}
     pages = 0
     for doc in imposed(game, paper, SheetOptions(bleed=BLEED)):
-        with pymupdf.open(out / "bleed" / paper / game / f"{doc.name}.pdf") as pdf:
+        with pymupdf.open(bleed_out / paper / game / f"{doc.name}.pdf") as pdf:
             for number, page in enumerate(doc.pages):
                 if page.role not in ("front", "back") or page.section not in kinds:
                     continue
@@ -89,8 +90,8 @@ def _clear(mark, boxes) -> bool:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_print_shop_pngs_one_per_face_at_300_dpi_with_an_eighth_inch_bleed(out, game):
-    manifest = json.loads((out / "shop" / "manifest.json").read_text())
+def test_print_shop_pngs_one_per_face_at_300_dpi_with_an_eighth_inch_bleed(shop_out, game):
+    manifest = json.loads((shop_out / "manifest.json").read_text())
     files = [f for f in manifest["files"] if f["game"] == game and f["format"] == "print-shop"]
     sections = _rect_kinds(game)
     cards = sum(item.copies for s in sections for item in s.items)
@@ -103,7 +104,7 @@ def test_print_shop_pngs_one_per_face_at_300_dpi_with_an_eighth_inch_bleed(out, 
     order = [(s.kind, item.id) for s in sections for item in s.items for _ in range(item.copies)]
     assert [(f["kind"], f["id"]) for f in files[::2]] == order
     for f in files[:6] + files[-2:]:
-        path = out / "shop" / f["path"]
+        path = shop_out / f["path"]
         with Image.open(path) as image:
             w, h = size[f["kind"]]
             assert image.size == (round((w + 2 * SHOP_BLEED) / 25.4 * 300), round((h + 2 * SHOP_BLEED) / 25.4 * 300))

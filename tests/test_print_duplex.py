@@ -10,18 +10,24 @@ import pytest
 
 from generator.layouts import load_layout
 from generator.sheets import SheetOptions
-from print_kits import GAMES, MM, PAPERS, black_lines, build_kits, imposed
+from print_kits import GAMES, MM, PAPERS, black_lines, imposed
 
 OFFSET = (1.5, -1.0)
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory):
-    root = tmp_path_factory.mktemp("duplex")
-    build_kits(root / "plain")
-    build_kits(root / "offset", back_offset=OFFSET)
-    build_kits(root / "fold", duplex="fold")
-    return root
+def plain_out(kit_builds):
+    return kit_builds()
+
+
+@pytest.fixture(scope="module")
+def offset_out(kit_builds):
+    return kit_builds(back_offset=OFFSET)
+
+
+@pytest.fixture(scope="module")
+def fold_out(kit_builds):
+    return kit_builds(duplex="fold")
 
 
 def _pixels(page: pymupdf.Page, box, zoom: float = 2.0) -> bytes:
@@ -46,11 +52,11 @@ def _double_sided_docs(game, paper, options=SheetOptions()):
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("game", GAMES)
-def test_copies_of_a_back_render_identically(out, game, paper):
+def test_copies_of_a_back_render_identically(plain_out, game, paper):
     compared = 0
     for doc in _double_sided_docs(game, paper):
         renders: dict = {}
-        with pymupdf.open(out / "plain" / paper / game / f"{doc.name}.pdf") as pdf:
+        with pymupdf.open(plain_out / paper / game / f"{doc.name}.pdf") as pdf:
             for number, page in enumerate(doc.pages):
                 if page.role != "back":
                     continue
@@ -76,18 +82,18 @@ def _horizontal_ys(marks):
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("game", GAMES)
-def test_back_offset_moves_the_back_pages_by_exactly_that(out, game, paper):
+def test_back_offset_moves_the_back_pages_by_exactly_that(plain_out, offset_out, game, paper):
     pen = load_layout().sheets.crop_marks.width
     dx, dy = OFFSET
     docs = _double_sided_docs(game, paper)
     rect = {s.kind for s in _rect_kinds(game)}
     for doc in docs:
-        with pymupdf.open(out / "plain" / paper / game / f"{doc.name}.pdf") as plain, \
-                pymupdf.open(out / "offset" / paper / game / f"{doc.name}.pdf") as moved:
+        with pymupdf.open(plain_out / paper / game / f"{doc.name}.pdf") as unmoved, \
+                pymupdf.open(offset_out / paper / game / f"{doc.name}.pdf") as moved:
             for number, page in enumerate(doc.pages):
                 if page.section != doc.pages[number].section or page.role not in ("front", "back"):
                     continue
-                before, after = black_lines(plain[number], pen), black_lines(moved[number], pen)
+                before, after = black_lines(unmoved[number], pen), black_lines(moved[number], pen)
                 if page.role == "front":        # fronts stay put
                     assert _vertical_xs(after) == _vertical_xs(before)
                     assert _horizontal_ys(after) == _horizontal_ys(before)
@@ -100,15 +106,15 @@ def test_back_offset_moves_the_back_pages_by_exactly_that(out, game, paper):
                 x, y, w, h = page.placements[0].box
                 x, y, w, h = x + 0.5, y + 0.5, w - 1, h - 1
                 assert _same(_pixels(moved[number], (x + dx, y + dy, w, h)),
-                             _pixels(plain[number], (x, y, w, h)))
+                             _pixels(unmoved[number], (x, y, w, h)))
 
 
-def test_the_calibration_sheet_has_the_cross_and_the_scales_and_its_back_moves(out):
-    manifest = json.loads((out / "offset" / "manifest.json").read_text())
+def test_the_calibration_sheet_has_the_cross_and_the_scales_and_its_back_moves(plain_out, offset_out):
+    manifest = json.loads((offset_out / "manifest.json").read_text())
     sheets = {c["paper"]: c for c in manifest["calibration"]}
     assert set(sheets) == set(PAPERS)
     for paper in PAPERS:
-        paths = [out / name / sheets[paper]["path"] for name in ("plain", "offset")]
+        paths = [root / sheets[paper]["path"] for root in (plain_out, offset_out)]
         (plain, moved) = (pymupdf.open(p) for p in paths)
         with plain, moved:
             assert len(plain) == len(moved) == 2
@@ -127,13 +133,13 @@ def test_the_calibration_sheet_has_the_cross_and_the_scales_and_its_back_moves(o
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("game", GAMES)
-def test_fold_puts_each_back_beside_its_front_with_a_dashed_fold_line(out, game, paper):
+def test_fold_puts_each_back_beside_its_front_with_a_dashed_fold_line(fold_out, game, paper):
     options = SheetOptions(duplex="fold")
     pen = load_layout().sheets.crop_marks.width
     pairs = 0
     for doc in imposed(game, paper, options):
         assert all(p.role != "back" for p in doc.pages), "fold prints no back pages"
-        with pymupdf.open(out / "fold" / paper / game / f"{doc.name}.pdf") as pdf:
+        with pymupdf.open(fold_out / paper / game / f"{doc.name}.pdf") as pdf:
             for number, page in enumerate(doc.pages):
                 backs = {(p.kind, p.id, round(p.box[1], 2), round(p.box[0], 2)): p for p in page.placements
                          if p.side == "back"}
@@ -166,8 +172,8 @@ def _rect_kinds(game, kit=None):
 
 
 @pytest.fixture(scope="module")
-def ink_saver(tmp_path_factory):
-    return build_kits(tmp_path_factory.mktemp("ink"), ink_saver=True, papers=("a4",))
+def ink_saver(kit_builds):
+    return kit_builds(ink_saver=True, papers=("a4",))
 
 
 @pytest.mark.parametrize("game", GAMES)

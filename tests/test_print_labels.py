@@ -12,7 +12,6 @@ import math
 
 import pytest
 
-from generator.build import BuildOptions, build
 from generator.canon import load
 from generator.kits.shinjuku.board import queue_spaces
 from generator.kits.shinjuku.layout import load_layout as load_shinjuku_layout
@@ -62,11 +61,10 @@ def board():
 
 
 @pytest.fixture(scope="module")
-def printed_words(tmp_path_factory, board):
+def printed_words(kit_builds, board):
     """Every text span of the board printed on one A1 sheet, in board millimetres."""
     _, layout, _, _ = board
-    out = tmp_path_factory.mktemp("board")
-    build(BuildOptions(out=out, games=("shinjuku",), formats=("pdf",), papers=("a4",)))
+    out = kit_builds()          # the A4 kit offers the board whole on one A1 sheet
     sheets = load_layout()
     sheet = sheets.papers["a1"].size
     plan = plan_tiles(layout.board.size, sheet, sheets)

@@ -8,15 +8,15 @@ import pymupdf
 import pytest
 
 from generator.layouts import load_layout
-from print_kits import GAMES, PAPERS, black_lines, build_kits, imposed, shapes_of
+from print_kits import GAMES, PAPERS, black_lines, imposed, shapes_of
 
 LEAST = 3.0
 TOL = 0.01
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory):
-    return build_kits(tmp_path_factory.mktemp("marks"))
+def out(kit_builds):
+    return kit_builds()
 
 
 def _outside(mark, boxes) -> bool:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import BuildOptions, build
 from generator.kits import games_with_kits
 
 pymupdf = pytest.importorskip("pymupdf")
@@ -30,10 +29,10 @@ def spans(path: Path):
 
 
 @pytest.fixture(scope="module", params=games_with_kits())
-def kit_pdfs(request, tmp_path_factory):
-    out = tmp_path_factory.mktemp(request.param)
-    build(BuildOptions(out=out, games=(request.param,), formats=("pdf",), papers=("letter", "a4")))
-    pdfs = sorted(out.rglob("*.pdf"))
+def kit_pdfs(request, kit_builds):
+    """The game's PDFs on both papers, with the calibration sheets the build prints beside them."""
+    out = kit_builds(papers=("letter", "a4"))
+    pdfs = sorted([*out.glob(f"*/{request.param}/*.pdf"), *out.glob("*/back-offset-calibration-*.pdf")])
     assert pdfs, f"{request.param}: no PDF written"
     return request.param, pdfs
 

@@ -4,7 +4,6 @@ code's short code), and typed on the companion's /q page it opens the QR's page,
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pytest
@@ -16,6 +15,7 @@ from generator.build import BuildOptions, build, qr_codes
 from generator.kits import games_with_kits, make_kit
 from generator.kits.base import KitContext
 from pdf_measure import raster
+from phones import ARGS, CHROMIUM, needs_chromium
 
 DPI = 150
 CODE = re.compile(rf"^[{qr.SHORT_ALPHABET}]{{{qr.SHORT_LENGTH}}}$")
@@ -121,17 +121,14 @@ def test_an_unknown_or_misshaped_code_is_answered_clearly(client, targets):
     assert missing.status_code == 404 and 'action="/q"' in missing.get_data(as_text=True)
 
 
-CHROMIUM = "/usr/bin/chromium"
-
-
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
+@needs_chromium
 def test_typing_the_code_on_the_home_page_in_a_phone_browser(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
     from companion.testing import ServerThread
     app = create_app({"DATA_DIR": tmp_path, "OUTPUT_DIR": tmp_path / "none"})
     code = qr.short_code("/q/shinjuku/ward/chiyoda")
     with ServerThread(app) as server, sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = b.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))

@@ -352,11 +352,9 @@ def test_a_rules_reference_card_per_seat_with_the_turn_and_the_data_s_scoring(ki
     assert min(c[3] for rec in (front, back) for c in rec.calls if c[0] == "text") >= 6
 
 
-def test_every_cover_says_where_the_full_rules_are(tmp_path):
+def test_every_cover_says_where_the_full_rules_are(kit_builds):
     import pypdf
-    from generator.build import BuildOptions, build
-    build(BuildOptions(out=tmp_path, games=("shinjuku",), formats=("pdf",), papers=("a4",)))
-    covers = sorted((tmp_path / "a4" / "shinjuku").glob("*.pdf"))
+    covers = sorted((kit_builds() / "a4" / "shinjuku").glob("*.pdf"))
     assert covers
     for path in covers:
         text = " ".join(pypdf.PdfReader(path).pages[0].extract_text().split())
