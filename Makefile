@@ -41,7 +41,9 @@ test: $(STAMP)
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) || \
 	  echo "note: PostgreSQL not installed; the hosted companion's tests will be skipped"; }
 	$(PY) -m ruff check .
-	$(PY) -m pytest
+	@# One pytest-xdist worker per core, each test file whole on one worker (its fixtures set up once);
+	@# the kits the print tests measure are built once for all workers (tests/conftest.py, kit_builds).
+	$(PY) -m pytest -n auto --dist loadfile
 
 # Every script in benchmarks/ (the generator, the companion, and each game's own).
 bench: $(STAMP)
