@@ -206,16 +206,14 @@
   }
   function renderTypes() {
     const types = offeredTypes();
-    // while a move is built, only its own button (and a way back to the others): its fields come next
-    const shown = draft && types.length > 1 && types.includes(draft.type) ? [draft.type] : types;
-    $("#types").replaceChildren(...shown.map((t) => el("button", {
+    // while a move is built, the other moves shrink to one compact row (a tap still switches): its fields come next
+    const building = !!draft && types.length > 1 && types.includes(draft.type);
+    $("#types").classList.toggle("building", building);
+    $("#types").replaceChildren(...types.map((t) => el("button", {
       type: "button", "aria-pressed": String(!!draft && draft.type === t), "data-enter": t,
-      class: pendingHit && pendingHit.types.includes(t) ? "suggested" : null,
+      class: [pendingHit && pendingHit.types.includes(t) ? "suggested" : "", building && draft.type !== t ? "minor" : ""].join(" ").trim() || null,
       onclick: () => startType(t),
     }, LABEL[t] || t)));
-    if (shown.length < types.length) {
-      $("#types").append(el("button", { type: "button", class: "secondary", onclick: () => $("#clear").click() }, "Another move"));
-    }
     if (!types.length) $("#types").append(el("p", { class: "muted" }, "Nothing to enter now."));
     if (types.length === 1 && !draft) { draft = { type: types[0] }; }
   }
