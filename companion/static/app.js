@@ -543,7 +543,7 @@
     const code = link.code, m = tk.me(code), host = tk.isHost(code);
     tk.$("#seat").hidden = m !== null || host;
     tk.$("#whoami").textContent = (m === null ? "" : m >= 0 ? "you are " + players[m] : "watching") +
-      (host ? (m !== null && m >= 0 ? " · " : "") + "this phone can move for everyone" : "");
+      (host ? (m !== null ? " · " : "") + "this phone can move for everyone" : "");
     const seats = (link.table && link.table.seats) || players.map((name, i) => ({ player: i, name, claimed: false }));
     tk.$("#seat-buttons").replaceChildren(...seats.map((s) =>
       tk.el("button", { type: "button", disabled: s.claimed, class: s.claimed ? "secondary" : null,
