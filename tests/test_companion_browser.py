@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+from phones import require_chromium  # noqa: E402
 
 sync_api = require_chromium()
 pytest.importorskip("companion.games.shinjuku")
@@ -23,13 +23,6 @@ def server(tmp_path_factory):
     with ServerThread(app, threads=24) as s:
         yield s
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def phone(browser, bypass_csp=True):

@@ -10,7 +10,7 @@ import re
 import pytest
 import requests
 
-from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+from phones import require_chromium  # noqa: E402
 
 sync_api = require_chromium()
 
@@ -26,13 +26,6 @@ def server(tmp_path_factory):
     with ServerThread(app, threads=16) as s:
         yield s
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def phone(browser, width):

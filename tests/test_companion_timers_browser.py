@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+from phones import require_chromium  # noqa: E402
 
 sync_api = require_chromium()
 
@@ -25,13 +25,6 @@ def server(tmp_path_factory):
         s.app = app
         yield s
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def new_table(server, game="shinjuku", players=("Aki", "Ben", "Chie"), options=None):

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+from phones import require_chromium  # noqa: E402
 
 sync_api = require_chromium()
 
@@ -22,13 +22,6 @@ def server(tmp_path_factory):
     with ServerThread(app, threads=16) as s:
         yield s
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def api(server, path, body=None, token=None):
