@@ -98,6 +98,7 @@ def test_your_tables_name_the_game_players_turn_and_last_move(server, browser, w
     try:
         page.goto(f"{server.url}/t/{code}")
         page.locator("#seat-buttons button", has_text="Ben").click()
+        page.locator("#whoami", has_text="you are Ben").wait_for(timeout=15_000)   # the seat's token kept
         page.goto(server.url + "/")
         entry = page.locator(f"#my-tables li[data-code=\"{code}\"]")
         entry.locator(".table-state", has_text="last move").wait_for(timeout=10_000)

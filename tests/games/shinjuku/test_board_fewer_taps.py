@@ -26,6 +26,7 @@ def _phone(p, url, code, seat="Aki"):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{url}/t/{code}")
     page.locator("#seat-buttons button", has_text=seat).click()
+    page.locator("#whoami", has_text=f"you are {seat}").wait_for(timeout=15_000)   # the seat's token kept
     page.goto(f"{url}/t/{code}/board")
     page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live' && tkMap && tkMap.svg",
                            timeout=30_000)

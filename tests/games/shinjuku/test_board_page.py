@@ -30,6 +30,7 @@ def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(tmp_path):
         aki = ctx.new_page()
         aki.goto(f"{s.url}/t/{code}")
         aki.locator("#seat-buttons button", has_text="Aki").click()
+        aki.locator("#whoami", has_text="you are Aki").wait_for(timeout=15_000)   # the seat's token kept
         aki.goto(f"{s.url}/t/{code}/board")
         aki.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=15_000)
         aki.locator("#types button", has_text=re.compile("Matsuri")).first.click()
@@ -65,6 +66,7 @@ def test_a_card_entered_wrongly_is_corrected_on_the_board_page(tmp_path):
         aki = ctx.new_page()
         aki.goto(f"{s.url}/t/{code}")
         aki.locator("#seat-buttons button", has_text="Aki").click()
+        aki.locator("#whoami", has_text="you are Aki").wait_for(timeout=15_000)   # the seat's token kept
         aki.goto(f"{s.url}/t/{code}/board")
         aki.wait_for_function("window.tkTable && tkTable.table", timeout=15_000)
         aki.locator("#correct summary").click()
@@ -114,6 +116,7 @@ def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(
         aki = ctx.new_page()
         aki.goto(f"{s.url}/t/{code}")
         aki.locator("#seat-buttons button", has_text="Aki").click()
+        aki.locator("#whoami", has_text="you are Aki").wait_for(timeout=15_000)   # the seat's token kept
         aki.goto(f"{s.url}/t/{code}/board")
         aki.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=15_000)
         aki.locator("#types button", has_text="Move customers").click()
