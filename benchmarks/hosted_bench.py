@@ -25,6 +25,7 @@ what the machine's cores offered, and the load average: the clients share the co
 
     .venv/bin/python benchmarks/hosted_bench.py [--seconds 60] [--quick] [--tables 50] [--phones 4]
                                                 [--streams 500] [--pace 2] [--workers 2] [--threads N]
+                                                [--requests-at-once N]
                                                 [--only sqlite|postgresql] [--phones-process]
 """
 from __future__ import annotations
@@ -469,6 +470,9 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="workers of the PostgreSQL run")
     ap.add_argument("--threads", type=int, default=None,
                     help="server threads per process (default: the server's own, 32)")
+    ap.add_argument("--requests-at-once", type=int, default=None, metavar="N",
+                    help="requests each server process works on at once (default: the server's own, "
+                         "8; 0: all its threads)")
     ap.add_argument("--only", choices=("sqlite", "postgresql"), help="one of the two runs")
     ap.add_argument("--sqlite-only", action="store_const", const="sqlite", dest="only",
                     help="the same as --only sqlite")
@@ -487,10 +491,12 @@ def main(argv=None) -> int:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
     moves = game_moves()
     threads = ["--threads", str(args.threads)] if args.threads else []
+    if args.requests_at_once is not None:
+        threads += ["--requests-at-once", str(args.requests_at_once)]
     where = ("the writers in one process, the phones in another" if args.phones_process
              else "the writers and the phones run in one process")
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start; "
-          f"{where} beside the server")
+          f"{where} beside the server; server options: {' '.join(threads) or 'its defaults'}")
 
     if args.only != "postgresql":
         with tempfile.TemporaryDirectory() as data:

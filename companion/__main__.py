@@ -87,6 +87,10 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="with --lan, advertise no .local name; the base URL is the LAN address")
     p.add_argument("--threads", type=int, default=None,
                    help="server threads (default 32); live streams hold none")
+    p.add_argument("--requests-at-once", type=int, default=None, metavar="N",
+                   help="requests each process works on at once (default 8; 0: as many as there are "
+                        "threads); the others wait their turn, so that live streams are not held up "
+                        "behind them")
     p.add_argument("--database", metavar="URL",
                    help="postgresql://user:password@host/db: keep the tables in PostgreSQL instead of a "
                         "SQLite data folder (the hosted companion; several workers may share it)")
@@ -135,6 +139,8 @@ def main(argv=None) -> int:
     if args.threads:
         config["THREADS"] = args.threads
         config["SSE_MAX_STREAMS"] = max(1, args.threads - 8)
+    if args.requests_at_once is not None:
+        config["REQUESTS_AT_ONCE"] = args.requests_at_once or None
     host = "0.0.0.0" if args.lan else args.host
     lan_ip = lan_address() if args.lan else ""
     mdns_name = None if args.no_mdns or not args.lan else args.mdns_name
@@ -233,6 +239,8 @@ def serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | N
     advertised = start_mdns(None, mdns_name, port, lan_ip, explicit=True) if mdns_name else None
     if args.threads:
         config["THREADS"] = args.threads
+    if args.requests_at_once is not None:
+        config["REQUESTS_AT_ONCE"] = args.requests_at_once or None
 
     def worker() -> int:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)

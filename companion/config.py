@@ -40,6 +40,9 @@ DEFAULTS: dict = {
     "CLOCK": None,
     # Waitress task threads (the live streams of the companion's own server hold none).
     "THREADS": 32,
+    # Requests the app works on at once per process (companion.server.Admission); the others wait
+    # their turn in the server's threads. None: all of them.
+    "REQUESTS_AT_ONCE": 8,
     # Live streams served by the companion's own server leave waitress for one asyncio loop per
     # process (companion/streams.py): at most this many at once per process (fewer when the process
     # may not open that many files); more get 503 and the page falls back to polling.

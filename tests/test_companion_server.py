@@ -235,3 +235,46 @@ def test_real_responses_validate_against_the_documented_schemas(tmp_path):
                                                    json={"customers": {"food": 300}}))
     # and the validator itself notices a wrong answer
     assert openapi.validate({"$ref": "#/components/schemas/Timer"}, {"name": "x"}, doc)
+
+
+# ---- admission: a few requests in the app at once ---------------------------------------------------
+def test_admission_lets_at_most_n_requests_into_the_app_at_once():
+    from companion.server import Admission
+    inside, most, lock = 0, 0, threading.Lock()
+
+    def app(environ, start_response):
+        nonlocal inside, most
+        with lock:
+            inside += 1
+            most = max(most, inside)
+        time.sleep(0.05)
+        with lock:
+            inside -= 1
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    gated = Admission(app, 3)
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(lambda _: gated({}, lambda *a: None), range(24)))
+    assert answers == [[b"ok"]] * 24
+    assert most == 3                      # (without the gate all 12 threads are inside at once)
+    most = 0
+    with ThreadPoolExecutor(12) as pool:
+        list(pool.map(lambda _: Admission(app, None)({}, lambda *a: None), range(24)))
+    assert most > 3
+
+
+def test_a_live_stream_held_by_a_thread_does_not_hold_an_admission_slot(tmp_path):
+    """With one request at a time and live streams served by threads (any other WSGI server), an
+    open stream must not keep every other request out: only the app call is gated, not the body."""
+    app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}, "REQUESTS_AT_ONCE": 1})
+    with ServerThread(app, live_streams=False) as server:
+        code = create(server.url)
+        with requests.get(f"{server.url}/api/tables/{code}/events", stream=True, timeout=10) as r:
+            assert r.status_code == 200
+            first = next(r.iter_lines(decode_unicode=True))
+            assert first is not None
+            answer = requests.post(f"{server.url}/api/tables/{code}/moves", timeout=5, headers=HOST[code],
+                                   json={"expected_seq": 0, "move": {"player": 0, "add": 1}})
+            assert answer.status_code == 200
+            assert requests.get(f"{server.url}/api/tables/{code}", timeout=5).json()["seq"] == 1
