@@ -493,6 +493,17 @@ class Game:
             hint = page.locator("#map-hint")
             if not self.tap_named_rx(phone, hint, MOVE_LABELS[t]):
                 self.choose_type(phone, t)
+        elif t == "move-customers" and not re.search(MOVE_LABELS[t], label, re.I) \
+                and re.search(r"open|upgrade", label, re.I):
+            # the page took the tap for the station's store move: the next station along the track
+            # moves the customers instead (or, for a path of one station, the hint's button)
+            if len(m["path"]) > 1:
+                phone.tap_map(*self.station_mm(page, m["path"][1]), f"path {m['path'][1]}")
+            elif not self.tap_named_rx(phone, page.locator("#map-hint"), MOVE_LABELS[t]):
+                self.choose_type(phone, t)
+            label = self.drafted(page) or ""
+            if not re.search(MOVE_LABELS[t], label, re.I):
+                raise DeadEnd(f"a map tap for {t} started {label!r}")
         elif not re.search(MOVE_LABELS[t], label, re.I):
             raise DeadEnd(f"a map tap for {t} started {label!r}")
         return True
@@ -612,6 +623,13 @@ class Game:
     def wname(self, w: str) -> str:
         return self.wards[w]["name"]
 
+    def wards_named(self, label: str) -> str | None:
+        """The ward whose name labels a card button, or None."""
+        for w in self.wards.values():
+            if starts_with_name(label, w["name"]):
+                return w["id"]
+        return None
+
     def ward_of(self, sid: str) -> str:
         return self.board["stations"][sid]["ward"]
 
@@ -673,6 +691,20 @@ class Game:
                 if v and toggle.search(t) and not pressed:
                     phone.tap(sec.locator("button").nth(k))
                     break
+        sec = self.must(self.section(page, heading), "the card to play")
+        played = Counter(self.wards_named(t) for t, p, _d, v in button_texts(sec) if v and p)
+        played.pop(None, None)
+        if sum(played.values()) == len(card):      # the page played the whole hand (three cards, no choice)
+            return
+        if re.search(r"to keep", sec.inner_text(), re.I):
+            # the page asks which card(s) to keep: those of the hand not in the wild
+            keep = Counter(self.state()["players"][player]["hand"]) - Counter(card)
+            for c, n in keep.items():
+                for k in range(n):         # a kept card stays unpressed: the next copy is the k-th
+                    sec = self.must(self.section(page, heading), "the card to play")
+                    self.must(self.tap_named(phone, sec, self.wname(c), nth=k, unpressed=True),
+                              f"kept card {self.wname(c)}")
+            return
         for c in card[sum(seen.values()):]:
             sec = self.must(self.section(page, heading), "the card to play")
             self.must(self.tap_named(phone, sec, self.wname(c), nth=seen[c]), f"wild card {self.wname(c)}")

@@ -225,3 +225,144 @@ def test_no_answer_plays_by_itself_while_who_it_is_for_is_to_choose(tmp_path):
             assert events[-1]["move"] == {"type": "decline-income", "player": last}
         finally:
             browser.close()
+
+
+def _table_where(app, predicate, players=("Aki", "Ben"), tries=40):
+    """A companion-deck table played by the engine (seeded random moves) until the player to act is
+    at the start of their actions and `predicate(state, rules)` holds; (code, state, found)."""
+    import random
+
+    from companion.games.shinjuku.rules import playout
+    tokyo = app.extensions["tokyo"]
+    game = tokyo.games["shinjuku"]
+    for seed in range(tries):
+        code = app.test_client().post("/api/tables", json={"game": "shinjuku", "players": list(players),
+                                      "options": {"deck": "companion"}, "seed": seed}).get_json()["code"]
+        rng = random.Random(seed)
+        for _ in range(400):
+            _, state = tokyo.tables.state(code)
+            if state["phase"] == "over":
+                break
+            if state["phase"] == "actions" and not state["actions"]:
+                found = predicate(state, game)
+                if found:
+                    return code, state, found
+            move = playout.choose(game.rules, state, rng)
+            assert tokyo.tables.move(code, tokyo.tables.get(code)["seq"], move, None, "fp")[0] == 200
+    raise AssertionError("no table reached the position wanted")
+
+
+def test_a_move_with_nothing_to_choose_plays_by_itself_on_the_movers_phone(tmp_path):
+    """Companion deck: placing customers has nothing to choose (the companion draws); on the phone of
+    the player whose turn it is it plays after a moment, no tap."""
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        code = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
+                                                          "options": {"deck": "companion"}, "seed": 4}).json()["code"]
+        assert requests.get(f"{s.url}/api/tables/{code}", timeout=10).json()["needs"]["moves"] == ["place-customers"]
+        browser, ben, errors = _phone(p, s.url, code, seat="Ben")       # not Ben's turn: nothing happens
+        try:
+            time.sleep(2.5)
+            assert _seq(s.url, code) == 0 and ben.locator("#autoplay-note").is_hidden()
+        finally:
+            browser.close()
+        browser, aki, errors = _phone(p, s.url, code, seat="Aki")
+        try:
+            assert _wait_seq(s.url, code, 1)                             # Aki's: played, no tap
+            aki.locator("#msg.good", has_text="Played").wait_for(timeout=15_000)
+            assert requests.get(f"{s.url}/api/tables/{code}", timeout=10).json()["state"]["phase"] == "matsuri"
+            assert not errors, errors
+        finally:
+            browser.close()
+
+
+def test_a_station_tap_then_the_next_station_along_the_track_moves_the_customers(tmp_path):
+    """A free station of a ward where customers wait could open a store or start their path: the tap
+    starts the store move, and a tap on the next station along built track moves the customers
+    instead; no "which move?" tap either way."""
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+
+    def station_with_customers_and_track(state, game):
+        ix = game.rules.ix
+        for sid, st in game.data.station.items():
+            if sid in state["stations"] or not state["wards"].get(ix.station_ward[sid]):
+                continue
+            for c, ends in ix.conn_ends.items():
+                if c in state["tracks"] and sid in ends:
+                    return sid, next(e for e in ends if e != sid)
+        return None
+
+    code, state, (sid, nxt) = _table_where(app, station_with_customers_and_track)
+    game = app.extensions["tokyo"].games["shinjuku"]
+    seat = state["players"][state["current"]]["name"]
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        browser, page, errors = _phone(p, s.url, code, seat=seat)
+        try:
+            x, y = page.evaluate(f"[tkMap.stations['{sid}'].x, tkMap.stations['{sid}'].y]")
+            _tap_map(page, x, y)
+            assert page.locator("#types button[aria-pressed=true]").inner_text() == "Open store"
+            assert f"at {game.data.station[sid].name}" in page.locator("#summary").inner_text()
+            hint = page.locator("#map-hint")
+            assert "next station along the track" in hint.inner_text()
+            assert hint.locator("button", has_text="Move customers").count() == 1
+            x, y = page.evaluate(f"[tkMap.stations['{nxt}'].x, tkMap.stations['{nxt}'].y]")
+            _tap_map(page, x, y)
+            assert page.locator("#types button[aria-pressed=true]").inner_text() == "Move customers"
+            path = page.evaluate("JSON.parse(sessionStorage.getItem('tk.draft." + code + "')).draft.path")
+            assert path == [sid, nxt]
+            # the hint's button does the same from the store move (a path of one station)
+            page.locator("#clear").click()
+            x, y = page.evaluate(f"[tkMap.stations['{sid}'].x, tkMap.stations['{sid}'].y]")
+            _tap_map(page, x, y)
+            page.locator("#map-hint button", has_text="Move customers").click()
+            assert page.locator("#types button[aria-pressed=true]").inner_text() == "Move customers"
+            path = page.evaluate("JSON.parse(sessionStorage.getItem('tk.draft." + code + "')).draft.path")
+            assert path == [sid]
+            assert not errors, errors
+        finally:
+            browser.close()
+
+
+def test_where_no_single_card_can_be_played_the_wild_starts_and_asks_what_to_keep(tmp_path):
+    """No card of the hand matches the station (nor is wild): three as one wild is the only way, so it
+    starts by itself; with four cards in hand one tap on the card to keep makes the other three the wild."""
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+
+    def free_station_no_card_matches(state, game):
+        ix = game.rules.ix
+        me = state["current"]
+        hand = state["players"][me]["hand"]
+        wild = {state["matsuri"]} | {ix.station_ward[s] for s, x in state["stations"].items() if x["owner"] == me}
+        if len(hand) != 4 or any(w in wild for w in hand):
+            return None
+        for sid in game.data.station:
+            ward = ix.station_ward[sid]
+            if sid not in state["stations"] and ward not in hand and not state["wards"].get(ward):
+                return sid
+        return None
+
+    code, state, sid = _table_where(app, free_station_no_card_matches)
+    game = app.extensions["tokyo"].games["shinjuku"]
+    me = state["current"]
+    hand = state["players"][me]["hand"]
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        browser, page, errors = _phone(p, s.url, code, seat=state["players"][me]["name"])
+        try:
+            before = _seq(s.url, code)
+            x, y = page.evaluate(f"[tkMap.stations['{sid}'].x, tkMap.stations['{sid}'].y]")
+            _tap_map(page, x, y)
+            assert page.locator("#types button[aria-pressed=true]").inner_text() == "Open store"
+            card = page.locator("#builder .card", has_text="to keep")
+            assert "tap the card to keep" in card.locator("h3").inner_text()
+            card.locator(".picks button").nth(3).click()                 # keep the fourth card
+            want = hand[:3]
+            summary = page.locator("#summary").inner_text()
+            assert "card " + "+".join(game.data.ward[w].name for w in want) in summary, summary
+            assert "still to choose: the goods" in summary
+            page.locator("#builder .card", has_text="Goods").locator("button").first.click()
+            assert _wait_seq(s.url, code, before + 1)                      # played: no Play tap
+            _, after = app.extensions["tokyo"].tables.state(code)
+            assert after["players"][me]["hand"] == [hand[3]]
+            assert not errors, errors
+        finally:
+            browser.close()

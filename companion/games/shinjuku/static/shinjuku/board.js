@@ -24,7 +24,7 @@
   const goodsName = (id) => (B.goods.find((g) => g.id === id) || { name: id }).name;
 
   const map = tk.BoardMap ? new tk.BoardMap($("#map"), data.map_url, {
-    onTap: (hit) => mapTap(hit), tokenOrder: B.tokens.map((t) => t.id), wardOf: (sid) => B.stations[sid].ward,
+    onTap: (hit) => stayPut(() => mapTap(hit)), tokenOrder: B.tokens.map((t) => t.id), wardOf: (sid) => B.stations[sid].ward,
   }) : null;
   window.tkMap = map;          // for the browser tests
 
@@ -70,6 +70,7 @@
       if (first) restoreDraft();
       render();
       if (first && scanned) useCard(scanned);
+      else if (draft && !fields(draft.type).length && mover() === me()) armIfWhole();   // nothing to choose: it plays by itself (its seat's phone only)
     },
   });
 
@@ -241,6 +242,7 @@
                      "aria-label": "Remove " + labelOf(v), onclick: () => onRemove(i) }, "×"))));
   }
   const set = (name, value) => {
+    if (pendingHit && pendingHit.from) pendingHit = null;    // the store move it is: a station tap now moves the store
     if (value === undefined) delete draft[name]; else draft[name] = value;
     let defaulted = false;
     if (value !== undefined) defaulted = preselect(name);
@@ -324,32 +326,50 @@
     const value = draft[name];
     const list = Array.isArray(value) ? value : [];
     const toggle = el("button", { type: "button", class: "secondary", "aria-pressed": String(!!three),
-      onclick: () => { ui[name + ":three"] = !three; set(name, undefined); } },
+      onclick: () => { ui[name + ":three"] = !three; ui[name + ":picked"] = []; ui[name + ":kept"] = []; set(name, undefined); } },
       three ? "Play one card" : "Play " + B.cards_as_wild + " cards as one wild");
     const source = h ? h.map((w, i) => ({ w, i })) : B.wards.map((w) => ({ w: w.id, i: w.id }));
     let grid;
+    const need = B.cards_as_wild;
+    // With one or two cards more than the wild needs, saying which to keep is fewer taps than
+    // picking the three: a tap on a card not played yet keeps it; the cards neither kept nor
+    // already played are played once the kept ones leave exactly three.
+    const keeping = three && h && h.length > need && h.length - need <= 2;
+    let title = opt.title || "Card to play";
     if (three) {
-      grid = pickGrid(source.map(({ w, i }) => pickButton(wardName(w), null, (ui[name + ":picked"] || []).includes(i), () => {
-        let picked = ui[name + ":picked"] || [];
-        picked = picked.includes(i) ? picked.filter((x) => x !== i) : picked.concat([i]).slice(-B.cards_as_wild);
-        ui[name + ":picked"] = picked;
-        set(name, picked.length === B.cards_as_wild ? picked.map((x) => h ? h[x] : x) : undefined);
+      const picked = ui[name + ":picked"] || [], kept = ui[name + ":kept"] || [];
+      const played = picked;
+      if (keeping && !Array.isArray(value)) title += " — " + need + " as one wild: tap the " + (h.length - need === 1 ? "card" : tk.count(h.length - need, "card")) + " to keep";
+      grid = pickGrid(source.map(({ w, i }) => pickButton(wardName(w), keeping ? (kept.includes(i) ? "kept" : played.includes(i) ? "played" : null) : null, played.includes(i), () => {
+        let p = ui[name + ":picked"] || [], k = ui[name + ":kept"] || [];
+        if (keeping && !p.includes(i)) {
+          k = k.includes(i) ? k.filter((x) => x !== i) : k.concat([i]).slice(-(h.length - need));
+          if (k.length === h.length - need) p = source.map((x) => x.i).filter((x) => !k.includes(x));
+        } else {
+          p = p.includes(i) ? p.filter((x) => x !== i) : p.concat([i]).slice(-need);
+          k = k.filter((x) => x !== i);
+        }
+        if (p.length !== need && keeping) p = p.filter((x) => !k.includes(x));
+        ui[name + ":picked"] = p; ui[name + ":kept"] = k;
+        set(name, p.length === need ? p.map((x) => h ? h[x] : x) : undefined);
       })));
     } else {
       grid = pickGrid(source.map(({ w, i }) => pickButton(wardName(w), wildHint(w), value === w, () => {
         const targets = targetWards();
         if (h && targets && !targets.includes(w) && !wildHint(w)) {
           // not playable alone here: the first of the cards played as one wild (no toggle tap needed)
-          ui[name + ":three"] = true; ui[name + ":picked"] = [i];
+          ui[name + ":three"] = true; ui[name + ":picked"] = [i]; ui[name + ":kept"] = [];
           set(name, undefined);
-          say(wardName(w) + " does not match here: it is 1 of " + B.cards_as_wild + " cards played as one wild — pick " +
-              (B.cards_as_wild - 1) + " more (or “Play one card”).");
+          const extra = h.length - B.cards_as_wild;
+          say(wardName(w) + " does not match here: it is 1 of " + B.cards_as_wild + " cards played as one wild — " +
+              (extra >= 1 && extra <= 2 ? "tap the " + (extra === 1 ? "card" : tk.count(extra, "card")) + " you keep"
+                                        : "pick " + (B.cards_as_wild - 1) + " more") + " (or “Play one card”).");
           return;
         }
         set(name, w);                  // tapping the chosen card keeps it (it may be the preselected one)
       })));
     }
-    return section((opt.title || "Card to play") + (opt.optional ? " (if needed)" : "") + (h ? "" : " — hand not visible: pick the ward"),
+    return section(title + (opt.optional ? " (if needed)" : "") + (h ? "" : " — hand not visible: pick the ward"),
       grid, el("p", { style: "margin:.5rem 0 0" }, toggle), list.length ? el("p", { class: "small" }, list.map(wardName).join(" + ")) : null);
   }
   /** The wards a single card must match for the move as built so far (null: not known yet). */
@@ -532,8 +552,19 @@
     else if (name === "path" && draft.path && draft.path.length === 1) wards = [B.stations[draft.path[0]].ward];
     else if (name === "second" && draft.connection) wards = draft.connection.map((sid) => B.stations[sid].ward);
     const pick = h.find((w) => wards.includes(w));
-    if (pick) draft.card = pick;
-    return !!pick;
+    if (pick) {
+      draft.card = pick;
+      // the only ward in hand that can be played alone here is no default to check: the move may play
+      return new Set(h.filter((w) => wards.includes(w) || wildHint(w))).size > 1;
+    }
+    if (wards.length && h.length >= B.cards_as_wild && !h.some((w) => wildHint(w))) {
+      // no card can be played alone here: the only way is three as one wild (no toggle tap); with
+      // exactly three in hand there is nothing left to choose
+      ui["card:three"] = true; ui["card:picked"] = []; ui["card:kept"] = [];
+      if (h.length === B.cards_as_wild) { ui["card:picked"] = h.map((w, i) => i); draft.card = h.slice(); }
+      return false;
+    }
+    return false;
   }
   /** The move is whole and nothing optional is left to add: the tap that made it so may play it. */
   function whole() {
@@ -611,14 +642,23 @@
       tk.say("#msg", "good", e && e.summary ? "Played: " + e.summary : "Played.");
       render();
       // The next move's fields replace this one's (often shorter): if they are now above the screen,
-      // bring them back rather than leave the player looking at the bottom of the page.
-      if ($("#move-h").getBoundingClientRect().top < 0) ($("#prompt").closest("section") || $("#move-h")).scrollIntoView({ block: "start" });
+      // bring them back rather than leave the player looking at the bottom of the page — "Enter a
+      // move" at the top, so the moves and the whole map below them are on the screen together.
+      if ($("#move-h").getBoundingClientRect().top < 0) $("#move-h").scrollIntoView({ block: "start" });
     }
     else tk.say("#msg", "bad", tk.explain(r), r.body && r.body.reasons);
   }
   $("#clear").addEventListener("click", () => { autoplay.cancel(); pendingHit = null; draft = null; ui = {}; tk.say("#msg", "info", ""); render(); });
 
   // ---------- the map: marks, hint, taps ----------
+  /** A tap on the map changes the fields above it: the map stays where it is on the screen (the
+   *  next tap is on it too), the fields grow or shrink out of sight above it. */
+  function stayPut(tap) {
+    const box = $("#map"), before = box.getBoundingClientRect().top;
+    tap();
+    const moved = box.getBoundingClientRect().top - before;
+    if (Math.abs(moved) > 1) window.scrollBy(0, moved);
+  }
   const fieldsNow = () => (draft ? fields(draft.type) : []);
   const builtTracks = () => st.tracks || {};
   const colourName = (id) => { const c = (B.colour_names || {})[id]; return c || id; };
@@ -729,6 +769,10 @@
     if (pendingHit && !draft) {      // a tap that fits several moves: which one, right here by the map
       $("#map-hint").replaceChildren("Which move? ", ...pendingHit.types.map((t) =>
         el("button", { type: "button", class: "hint-choice", onclick: () => startType(t) }, LABEL[t] || t)));
+    } else if (pendingHit && pendingHit.from && draft) {     // the store move, or the customers from here
+      $("#map-hint").replaceChildren(mapHint() + " To move the customers of " + wardName(B.stations[pendingHit.from].ward) +
+        " instead, tap the next station along the track, or ",
+        el("button", { type: "button", class: "hint-choice", onclick: () => startType("move-customers") }, LABEL["move-customers"]));
     }
     const key = st.players.map((pl, i) => el("span", null,
       seatMark(pl, i), el("strong", null, pl.name), " " + colourName(pl.colour)));
@@ -757,6 +801,16 @@
       const types = typesFor(hit);
       pendingHit = null;
       if (types.length === 1) { draft = { type: types[0] }; ui = {}; render(); return mapTap(hit); }
+      const sid = hit.onMarker || hit.station;
+      const store = types.find((t) => t !== "move-customers");
+      if (types.length === 2 && store && types.includes("move-customers")) {
+        // A station of a ward with customers waiting: its store move first (the tap is on the
+        // station); a next tap along built track from here moves the customers instead, so
+        // neither move costs a "which move?" tap.
+        draft = { type: store }; ui = {}; render(); mapTap(hit);
+        if (draft && draft.type === store) { pendingHit = { hit, types, from: sid }; render(); }
+        return;
+      }
       if (types.length > 1) {
         pendingHit = { hit, types };
         render();
@@ -764,6 +818,15 @@
         return;
       }
       say(CHOOSE + " first."); return;
+    }
+    if (pendingHit && pendingHit.from && hit.station && hit.station !== pendingHit.from
+        && pathNext([pendingHit.from]).includes(hit.station)) {
+      const from = pendingHit.from;           // along the track from the first tap: the customers move
+      pendingHit = null; autoplay.cancel();
+      draft = { type: "move-customers" }; ui = {}; render();
+      tapPath("path", from); tapPath("path", hit.station);
+      say("Moving the customers of " + wardName(B.stations[from].ward) + " from " + stName(from) + ".");
+      return;
     }
     const fs = fieldsNow();
     const find = (kinds) => fs.find(([, kind]) => kinds.includes(kind));
