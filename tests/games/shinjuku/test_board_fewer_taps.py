@@ -297,10 +297,15 @@ def test_a_station_tap_then_the_next_station_along_the_track_moves_the_customers
     seat = state["players"][state["current"]]["name"]
     with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
         browser, page, errors = _phone(p, s.url, code, seat=seat)
+        map_top = "document.querySelector('#map').getBoundingClientRect().top"
         try:
             x, y = page.evaluate(f"[tkMap.stations['{sid}'].x, tkMap.stations['{sid}'].y]")
+            page.locator("#map").scroll_into_view_if_needed()
+            top = page.evaluate(map_top)
             _tap_map(page, x, y)
             assert page.locator("#types button[aria-pressed=true]").inner_text() == "Open store"
+            # the store move's fields appeared above the map; the map stayed under the finger
+            assert abs(page.evaluate(map_top) - top) < 2
             assert f"at {game.data.station[sid].name}" in page.locator("#summary").inner_text()
             hint = page.locator("#map-hint")
             assert "next station along the track" in hint.inner_text()
