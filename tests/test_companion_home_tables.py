@@ -124,18 +124,19 @@ def test_focus_ring_and_player_colours_stand_out_and_each_seat_has_its_symbol(se
         page.locator("#map-key .seat-mark").nth(3).wait_for(timeout=15_000)
         paper = rgb(page.evaluate("getComputedStyle(document.body).backgroundColor"))
         for where in ("#map-key", "#overview"):
-            marks = page.locator(f"{where} .seat-mark")
-            assert marks.count() == 4
-            glyphs = [marks.nth(i).evaluate("e => getComputedStyle(e, '::before').content") for i in range(4)]
+            # read in one go: each live update redraws the key, and a mark read after it is a detached one
+            marks = page.evaluate(f"""[...document.querySelectorAll('{where} .seat-mark')].map(e => [
+                getComputedStyle(e, '::before').content, getComputedStyle(e).textShadow, e.dataset.symbol])""")
+            assert len(marks) == 4
+            glyphs = [m[0] for m in marks]
             assert len(set(glyphs)) == 4 and all(g not in ("none", "normal", '""') for g in glyphs), glyphs
-            for i in range(4):
-                outline = rgb(marks.nth(i).evaluate("e => getComputedStyle(e).textShadow"))
+            for i, (_glyph, shadow, _symbol) in enumerate(marks):
+                outline = rgb(shadow)
                 assert contrast(outline, paper) >= 3, (where, i, outline)
-        # the data's symbols, as printed on the pieces: red circle, blue square, green triangle, yellow diamond
+            # the data's symbols, as printed on the pieces: red circle, blue square, green triangle, yellow diamond
+            assert [m[2] for m in marks] == ["circle", "square", "triangle", "diamond"]
         key = page.locator("#map-key").inner_text()
         assert key.index("Aki") < key.index("Ben")
-        assert [page.locator("#map-key .seat-mark").nth(i).get_attribute("data-symbol") for i in range(4)] == \
-            ["circle", "square", "triangle", "diamond"]
         button = page.locator("#types button").first
         button.focus()
         page.keyboard.press("Tab")
