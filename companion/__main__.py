@@ -237,10 +237,6 @@ def serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | N
     config["BASE_URL"] = lan.base_url(lan=args.lan, host=host, port=port, mdns_name=mdns_name,
                                       lan_ip=lan_ip, explicit=args.base_url)
     advertised = start_mdns(None, mdns_name, port, lan_ip, explicit=True) if mdns_name else None
-    if args.threads:
-        config["THREADS"] = args.threads
-    if args.requests_at_once is not None:
-        config["REQUESTS_AT_ONCE"] = args.requests_at_once or None
 
     def worker() -> int:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)

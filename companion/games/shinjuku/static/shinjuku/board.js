@@ -335,11 +335,11 @@
     // picking the three: a tap on a card not played yet keeps it; the cards neither kept nor
     // already played are played once the kept ones leave exactly three.
     const keeping = three && h && h.length > need && h.length - need <= 2;
+    const keepWords = (extra) => "tap the " + (extra === 1 ? "card" : tk.count(extra, "card"));
     let title = opt.title || "Card to play";
     if (three) {
-      const picked = ui[name + ":picked"] || [], kept = ui[name + ":kept"] || [];
-      const played = picked;
-      if (keeping && !Array.isArray(value)) title += " — " + need + " as one wild: tap the " + (h.length - need === 1 ? "card" : tk.count(h.length - need, "card")) + " to keep";
+      const played = ui[name + ":picked"] || [], kept = ui[name + ":kept"] || [];
+      if (keeping && !Array.isArray(value)) title += " — " + need + " as one wild: " + keepWords(h.length - need) + " to keep";
       grid = pickGrid(source.map(({ w, i }) => pickButton(wardName(w), keeping ? (kept.includes(i) ? "kept" : played.includes(i) ? "played" : null) : null, played.includes(i), () => {
         let p = ui[name + ":picked"] || [], k = ui[name + ":kept"] || [];
         if (keeping && !p.includes(i)) {
@@ -349,7 +349,6 @@
           p = p.includes(i) ? p.filter((x) => x !== i) : p.concat([i]).slice(-need);
           k = k.filter((x) => x !== i);
         }
-        if (p.length !== need && keeping) p = p.filter((x) => !k.includes(x));
         ui[name + ":picked"] = p; ui[name + ":kept"] = k;
         set(name, p.length === need ? p.map((x) => h ? h[x] : x) : undefined);
       })));
@@ -362,7 +361,7 @@
           set(name, undefined);
           const extra = h.length - B.cards_as_wild;
           say(wardName(w) + " does not match here: it is 1 of " + B.cards_as_wild + " cards played as one wild — " +
-              (extra >= 1 && extra <= 2 ? "tap the " + (extra === 1 ? "card" : tk.count(extra, "card")) + " you keep"
+              (extra >= 1 && extra <= 2 ? keepWords(extra) + " you keep"
                                         : "pick " + (B.cards_as_wild - 1) + " more") + " (or “Play one card”).");
           return;
         }
@@ -562,7 +561,6 @@
       // exactly three in hand there is nothing left to choose
       ui["card:three"] = true; ui["card:picked"] = []; ui["card:kept"] = [];
       if (h.length === B.cards_as_wild) { ui["card:picked"] = h.map((w, i) => i); draft.card = h.slice(); }
-      return false;
     }
     return false;
   }
