@@ -56,6 +56,17 @@ class Game:
     def on_expire(self, state: dict, name: str, ctx: Ctx) -> dict:
         return self.rules.on_expire(state, name, ctx)
 
+    def describe_expiry(self, before: dict, name: str, after: dict) -> str:
+        """The sentence phones show when the game's timer ran out (Rules.describe_expiry)."""
+        call = getattr(self.rules, "describe_expiry", None)
+        text = _hint(lambda: call(before, name, after), "") if call else ""
+        return text if isinstance(text, str) and text else f"Time is up: {name}."
+
+    def phase(self, state: dict):
+        """The simultaneous phase's key (Rules.phase), or None."""
+        call = getattr(self.rules, "phase", None)
+        return _hint(lambda: call(state), None) if call else None
+
     def legal(self, state: dict, player: int | None = None) -> Legal:
         return self.rules.legal_moves(state, player)
 

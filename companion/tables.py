@@ -447,10 +447,11 @@ class Tables:
                         log.exception("%s: on_expire(%r) failed at table %s", game.id, name, code)
                         state = view.state
                     new = View(view.seq + 1, state, view.timers, view.undo)
+                    summary = game.describe_expiry(view.state, name, state)
                 else:
                     new = View(view.seq + 1, view.state, timers.expire(view.timers, name), view.undo)
-                body = {"timer": name, "owner": owner, "deadline_ms": deadline,
-                        "summary": f"Time is up: {name}"}
+                    summary = f"Time is up: {name}"
+                body = {"timer": name, "owner": owner, "deadline_ms": deadline, "summary": summary}
                 return "expire", body, new, {"seq": new.seq}
             try:
                 self._write(code, seq, None, "", decide, HOST, deliver_due=False)

@@ -12,6 +12,9 @@ states compare with ==. The companion knows nothing of a game's insides; it call
     actors(state) -> Actors                            who may act now: one seat, several, everyone
     timers(state) -> {name: clock record}              the game's own running phases (clock.py)
     on_expire(state, name, ctx) -> state               a timer's deadline passed (server-delivered)
+    describe_expiry(before, name, after) -> str        what a phone says when it ran out, and what now
+    phase(state) -> key | None                         which simultaneous phase the state is in: seats'
+                                                       moves within one phase commute (API.md)
     result(state) -> None | result                     winners, unit, scores with breakdowns
     public_view(state, viewer) / public_move(move, viewer)      hidden information removed
     secret_paths(state, seat) -> [path]                where `seat`'s secrets sit in the state (the
@@ -203,6 +206,22 @@ class Rules:
     def on_expire(self, state: dict, name: str, ctx: Ctx) -> dict:
         """The state once timer `name` has run out (called once, at its deadline)."""
         raise IllegalMove([f"{self.id} has no timer {name!r}"])
+
+    def describe_expiry(self, before: dict, name: str, after: dict) -> str:
+        """The sentence every phone shows when the game's timer `name` runs out (`before` and `after`
+        are the states around on_expire): what happened and what now, e.g. "Time! Nobody finished:
+        start the round again." It is the expire event's history line."""
+        return f"Time is up: {name}."
+
+    def phase(self, state: dict) -> Any:
+        """A key (plain JSON) naming the simultaneous phase `state` is in, or None.
+
+        Where several seats act at once, the server appends a seat's move based on an older seq
+        (validated on the current state) when only other seats' moves came since and the phase key
+        was the same all along (API.md, "Simultaneous phases"); a key that changes (a reveal, a new
+        round) makes the late move a 409. None (the default) leaves it to `actors`: the sender was
+        one of several or all seats acting at once in every state since."""
+        return None
 
     def public_view(self, state: dict, viewer: Viewer = None) -> dict:
         return state
