@@ -29,7 +29,8 @@ Main game (main.py): state
   phase "start" (architects placed) | "ready" | "building" | "check" | "draw" | "grab" | "move" | "over"
   map {"c,r": site id | null (taken)}, players [{name, architect, at "c,r", site (held card), side,
   kept [{site, side, yen, round}], drinks {colour: n}, blue (blue drinks kept), blue_active}],
-  stops [seat in the order they called], verdicts {seat: bool}, completed, movers, mover,
+  stops [seat in the order they called], verdicts {seat: bool}, checks (checks failed this round),
+  completed, movers, mover,
   box {colour: n} (drinks in the box), offer (drinks out of the machine), grabbed, powers (spent
   this round), timer (the round's clock record when round_seconds > 0), round_started_ms.
   Moves: {"type": "start", "player", "site", "architect"?} (a perimeter card; everyone at once; "each
@@ -50,15 +51,28 @@ Izakaya (izakaya.py): phase "bid" | "actions" | "over"; {"type": "bid", "player"
   "edge": [[c, r], [c, r]], "site": [c, r]}, {"type": "build", "player", "site": [c, r],
   "building": 0 | 1, "floors": n (the building's floors with the new piece)}, {"type": "pass", "player"}.
 
+Simultaneous phases (`phase`, API.md "Simultaneous phases"): the key stays the same while seats act
+at once and their moves commute, and changes with the phase: ["start"] (architects placed),
+["ready", round] (drinks spent before "begin"), ["building", round, checks] (a stretch of building
+and the stops said at the same time; a failed check starts a new stretch), ["grab", draw],
+Countdown ["floor", n] (the floor's entries, during and after its clock), Izakaya ["bid", n] (the
+sealed bids of action phase n). Moving, the draw and Izakaya's actions take turns: None.
+
 Decisions where the text is silent
   Main game
-  * Checking: "Everyone pauses ... and checks". A stop pauses the round (and its clock, if timed);
-    until every stopped building has its verdict, other players may call stop too ("several at
-    once are all checked"). A verdict is given by any other player (or the host phone); a solo
-    player judges their own. Counts sent with "stop" are checked against the card at once; the
-    verdict covers what a phone cannot see (borders, overhangs, touching pieces). All rejected:
-    everyone builds on. At least one confirmed: the round ends, every confirmed builder keeps the
-    card (its yen on the side it was built on), the rejected ones keep building next round.
+  * Checking: "Everyone pauses ... and checks". A stop pauses the round (and its clock, if timed).
+    "If multiple players say 'stop' at the same time, all successfully-built site cards are
+    completed": a stop is accepted while building, and during the check only until its first
+    verdict. Stops that reach the companion before anyone has judged a building were said at the
+    same time as the first (the check has not begun: the table is still pausing) and are all
+    checked together; once a verdict is given the check is under way, everyone has paused, and a
+    new stop is refused ("too late"): a player who calls it then never completes that round. When
+    every building checked is rejected, everyone builds on and may call stop again. A verdict is
+    given by any other player (or the host phone); a solo player judges their own. Counts sent
+    with "stop" are checked against the card at once; the verdict covers what a phone cannot see
+    (borders, overhangs, touching pieces). All rejected: everyone builds on. At least one
+    confirmed: the round ends, every confirmed builder keeps the card (its yen on the side it was
+    built on), the rejected ones keep building next round.
   * Movement: every player moves once, clockwise, starting with the builder (with several, the one
     with most yen after the round; equal yen: who called stop first). A step goes to the next
     square in its direction that holds a card (gaps: the centre, taken cards, squares where an
@@ -66,7 +80,9 @@ Decisions where the text is silent
     player who did not complete may stay (keep their card); one who moves puts their card back on
     its square. If no card is within reach, any free card may be chosen.
   * The rules give no time limit to a round; `round_seconds` adds one. When it runs out, nobody
-    completed: everyone keeps their card and the next round begins without movement.
+    completed: everyone keeps their card and the next round begins without movement. The clock
+    (timer "round") then stays in `timers` as "expired" until the next "begin" starts it again; a
+    round a confirmed building ends takes its clock away with it.
   * The end: checked when a round's verdicts are in; ties share the victory.
   Bottle Bonus
   * With several builders in a round, the one who moves first draws the drinks (one per other
@@ -77,7 +93,8 @@ Decisions where the text is silent
   Countdown
   * Each player enters the pieces they added on the floor; when all active players have, the
     floor ends early and the next starts at once; when the clock runs out, those who have not
-    entered do so. The 69 pieces are shared: no entry beyond what is left in the middle.
+    entered do so (the "floor" timer stays "expired" meanwhile). The 69 pieces are shared: no entry
+    beyond what is left in the middle.
   Izakaya
   * Table chance: the grid's cards are not entered (each card may hold 2 buildings); the first turn
     order is the seat order. Companion chance: the companion deals the grid and draws the order.
@@ -300,6 +317,21 @@ class JutakuRules(contract.Rules):
             return main.on_expire(self, state, name, ctx)
         raise IllegalMove([f"Izakaya has no timer {name!r}"])
 
+    def describe_expiry(self, before: dict, name: str, after: dict) -> str:
+        if before["mode"] == "countdown":
+            return countdown.describe_expiry(before, after)
+        if before["mode"] == "jutaku":
+            return main.describe_expiry(before, after)
+        return super().describe_expiry(before, name, after)
+
+    def phase(self, state: dict) -> Any:
+        mode = state["mode"]
+        if mode == "countdown":
+            return countdown.phase_key(state)
+        if mode == "izakaya":
+            return izakaya.phase_key(state)
+        return main.phase_key(state)
+
     def result(self, state: dict) -> dict | None:
         mode = state["mode"]
         if mode == "countdown":
@@ -346,7 +378,8 @@ class JutakuRules(contract.Rules):
 
     def needs(self, state: dict) -> dict | None:
         a = self.actors(state)
-        return {"phase": state["phase"], "mode": state["mode"], "players": list(a.seats),
+        prompt = {"countdown": countdown.prompt, "izakaya": izakaya.prompt}.get(state["mode"], main.prompt)
+        return {"phase": state["phase"], "mode": state["mode"], "prompt": prompt(state), "players": list(a.seats),
                 "moves": sorted({m["type"] for m in self.legal_moves(state).moves})}
 
     # -- helpers for the web layer -------------------------------------------------------------------

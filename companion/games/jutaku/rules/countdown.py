@@ -132,9 +132,40 @@ def _settle(s: dict, now_ms: int) -> dict:
 
 
 def on_expire(state: dict, name_: str, ctx) -> dict:
-    if name_ != "floor" or state["phase"] != "floor":
+    rec = state["timer"]
+    if name_ != "floor" or state["phase"] != "floor" or not rec or rec["status"] != clock.RUNNING:
         raise IllegalMove([f"no running timer {name_!r}"])
-    return _close(_copy(state), ctx.now_ms)
+    s = _close(_copy(state), ctx.now_ms)
+    if s["phase"] == "count":
+        s["timer"] = clock.expire(rec)          # stays expired until the next floor starts a clock
+    return s
+
+
+def describe_expiry(state: dict, after: dict) -> str:
+    """"Time! Floor 2 is over: …" and who must enter what now (contract.describe_expiry)."""
+    floor = state["floor"]
+    waiting = [p["name"] for p in after["players"] if not p["out"] and p["entered"] is None]
+    if after["phase"] != "count" or not waiting:
+        return f"Time! Floor {floor} is over."
+    who = waiting[0] if len(waiting) == 1 else ", ".join(waiting[:-1]) + " and " + waiting[-1]
+    return (f"Time! Floor {floor} is over: {who}, enter the pieces you added on it (0 pieces puts you "
+            "out of the game).")
+
+
+def prompt(state: dict) -> str:
+    phase = state["phase"]
+    if phase == "ready":
+        return "Everyone takes a site card. Press Begin! to start floor 1."
+    if phase == "floor":
+        return f"Floor {state['floor']}: build as many pieces as you can!"
+    if phase == "count":
+        return f"Time! Enter the pieces you added on floor {state['floor']}."
+    return "Everyone is out."
+
+
+def phase_key(state: dict):
+    """One floor's entries, while its clock runs and after it (contract.phase): ["floor", n]."""
+    return ["floor", state["floor"]] if state["phase"] in ("floor", "count") else None
 
 
 def timers(state: dict) -> dict:

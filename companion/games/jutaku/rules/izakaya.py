@@ -473,6 +473,20 @@ def describe(rules, state: dict, move: dict) -> str:
     return f"{who} passes."
 
 
+def phase_key(state: dict):
+    """The sealed bids of one round are simultaneous (contract.phase): ["bid", n]; actions take turns."""
+    return ["bid", state["phase_no"]] if state["phase"] == "bid" else None
+
+
+def prompt(state: dict) -> str:
+    if state["phase"] == "bid":
+        return "Bid for turn order, in secret."
+    if state["phase"] == "actions":
+        cur = name(state, current(state))
+        return f"{cur}: a line of 3! Place a free piece." if state["bonus"] is not None else f"Actions: {cur}'s turn."
+    return "The game is over."
+
+
 def secret_paths(state: dict, seat: int) -> list[tuple]:
     return [("bids", str(seat))] if str(seat) in state.get("bids", {}) else []
 

@@ -28,7 +28,7 @@ def setup(rules, players: list[str], o: dict, seed: int) -> dict:
         "players": [{"name": n, "architect": data.architects[i].id, "at": None, "site": None,
                      "side": o["side"], "kept": [], "drinks": {}, "blue": 0, "blue_active": False}
                     for i, n in enumerate(players)],
-        "stops": [], "verdicts": {}, "completed": [], "movers": [], "mover": 0,
+        "stops": [], "verdicts": {}, "checks": 0, "completed": [], "movers": [], "mover": 0,
         "box": box, "draws": 0, "offer": None, "grabbed": {}, "powers": [], "last": None,
     }
 
@@ -148,6 +148,10 @@ def validate(rules, state: dict, move: dict, ctx) -> list[str]:
     if t == "stop":
         if phase not in ("building", "check"):
             return [_not_now(phase, "call stop")]
+        if phase == "check" and state["verdicts"]:
+            first = name(state, state["stops"][0])
+            return [f"too late to call stop: the check of {first}'s building is under way (a verdict is "
+                    "given); if it fails, everyone builds on and you may call stop then"]
         if pl["site"] is None:
             return [f"{pl['name']} has no site card to build on"]
         if p in state["stops"]:
@@ -263,7 +267,7 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
     s["last"] = None
     if t == "begin":
         s["phase"], s["round"] = "building", s["round"] + 1
-        s["stops"], s["verdicts"] = [], {}
+        s["stops"], s["verdicts"], s["checks"] = [], {}, 0
         s["round_started_ms"] = ctx.now_ms
         s["timer"] = clock.start(s["round_ms"], ctx.now_ms) if s["round_ms"] else None
         return s
@@ -349,6 +353,7 @@ def _resolve(rules, s: dict, ctx) -> dict:
     s["last"] = {"verdicts": dict(s["verdicts"]), "completed": ok}
     if not ok:
         s["phase"], s["stops"], s["verdicts"] = "building", [], {}
+        s["checks"] = s.get("checks", 0) + 1            # a new stretch of building: a new phase key
         if s["timer"] and s["timer"]["status"] == clock.PAUSED:
             s["timer"] = clock.resume(s["timer"], ctx.now_ms)
         return s
@@ -413,11 +418,73 @@ def _next_mover(s: dict) -> dict:
 
 def on_expire(rules, state: dict, name_: str, ctx) -> dict:
     from companion.games.contract import IllegalMove
-    if name_ != "round" or state["phase"] != "building" or not state["timer"]:
+    rec = state["timer"]
+    if name_ != "round" or state["phase"] != "building" or not rec or rec["status"] != clock.RUNNING:
         raise IllegalMove([f"no running timer {name_!r}"])
     s = copy(state)
     s["last"] = {"timeout": True}
-    return _end_round(rules, s, [], _blue_yen(rules))
+    s = _end_round(rules, s, [], _blue_yen(rules))
+    s["timer"] = clock.expire(rec)                 # stays expired until the next "begin" starts it
+    return s
+
+
+def describe_expiry(state: dict, after: dict) -> str:
+    """"Time! Nobody finished round 2: …" and what the table does now (contract.describe_expiry)."""
+    text = f"Time! Nobody finished round {state['round']}: everyone keeps their site card"
+    blue = [name(state, i) for i, pl in enumerate(state["players"]) if pl["blue_active"]]
+    if blue:
+        text += (f" ({_and(blue)} {'loses' if len(blue) == 1 else 'lose'} the blue drink spent on it)")
+    if after.get("bottle_bonus"):
+        return text + ". Spend drinks if you wish, then press Begin! to start the round again."
+    return text + ". Press Begin! to start the round again."
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def prompt(state: dict) -> str:
+    """What the table does now, in a sentence (needs' "prompt"; the board page says the same)."""
+    phase = state["phase"]
+    if phase == "start":
+        return "Each player chooses an architect token and a starting site card on the outer ring."
+    if phase == "ready":
+        last = state.get("last") or {}
+        head = (f"Time! Nobody finished round {state['round']}: everyone keeps their site card. "
+                if last.get("timeout") else "Ready? ")
+        if state.get("bottle_bonus"):
+            return head + "Spend drinks now if you wish, then press Begin!"
+        return head + ("Press Begin! to start the round again." if last.get("timeout")
+                       else "Press Begin! and everyone builds.")
+    if phase == "building":
+        return "Everyone builds! Press STOP! when your building meets your card."
+    if phase == "check":
+        who = _and([name(state, b) for b in state["stops"]])
+        return f"{who} called stop! Check the building{'s' if len(state['stops']) > 1 else ''}: confirm or reject."
+    if phase == "draw":
+        return f"{name(state, state['completed'][0])} draws drinks from the box: enter them."
+    if phase == "grab":
+        return "Grab at most one drink from the machine."
+    if phase == "move":
+        return f"{name(state, state['movers'][state['mover']])} moves: up to 2 spaces, no diagonals."
+    return "The game is over."
+
+
+def phase_key(state: dict):
+    """The simultaneous phase (contract.phase): architects placed at once; drinks spent before the
+    round; one stretch of building with its stops (the check of stops called at the same time is
+    part of it, so several stops at once are all accepted; a check that fails starts a new
+    stretch); the grab. Moving is turn by turn, the draw is the table's: None."""
+    phase = state["phase"]
+    if phase == "start":
+        return ["start"]
+    if phase == "ready":
+        return ["ready", state["round"]]
+    if phase in ("building", "check"):
+        return ["building", state["round"], state.get("checks", 0)]
+    if phase == "grab":
+        return ["grab", state["draws"]]
+    return None
 
 
 def timers(state: dict) -> dict:
@@ -443,7 +510,7 @@ def legal(rules, state: dict, player=None) -> Legal:
         moves += _spends(rules, state, mine, ("before-building", "before-round"))
     elif phase in ("building", "check"):
         for p, pl in enumerate(state["players"]):
-            if pl["site"] is not None and p not in state["stops"] and mine(p):
+            if pl["site"] is not None and p not in state["stops"] and not state["verdicts"] and mine(p):
                 moves.append({"type": "stop", "player": p})
         if phase == "building":
             moves += _spends(rules, state, mine, ("during-round",))
