@@ -3,7 +3,10 @@
  * hands the time to the next seat, a seat out of time is flagged). Each counts down locally from
  * the server's deadline (tk.clock), rings when the server says it has expired, keeps the screen
  * awake while one runs, and asks for a tap when the phone's sound is locked (after a reload the
- * browser lets a page sound only after a tap). The game's own timers are shown by the game's page. */
+ * browser lets a page sound only after a tap). The game's own timers are shown in the pinned bar
+ * (pinned.js), which also shows every running timer of this panel large at the top of the screen
+ * and takes the "Tap to enable sound" prompt in; the prompt and the wake lock count the game's
+ * running timers too (a game's timed phase rings at its end as well). */
 (function () {
   "use strict";
   if (window.tk && tk.Timers) return;          // a page that loads this file twice
@@ -135,7 +138,7 @@
           if (t.owner !== "game") tk.alarm.ring();        // the server decided: ring now
         }
       }
-      tk.wake.set(own.some((t) => t.status === "running"));
+      tk.wake.set(this.running());
       const v = this.nameIn.value.trim();
       if (document.activeElement !== this.nameIn && (!v || /^(Timer|Chess clock)( \d+)?$/.test(v))) {
         this.nameIn.value = this.freeName(this.chess.checked ? "Chess clock" : "Timer");
@@ -209,9 +212,11 @@
       return null;
     }
 
+    /** Does a timer of the table run (its own, or the game's timed phase)? */
+    running() { return ((this.table && this.table.timers) || []).some((t) => t.status === "running"); }
+
     renderSound() {
-      const running = this.own().some((t) => t.status === "running");
-      this.sound.hidden = !(running && tk.soundLocked());
+      this.sound.hidden = !(this.running() && tk.soundLocked());
     }
 
     render() {
