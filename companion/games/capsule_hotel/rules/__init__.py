@@ -22,9 +22,14 @@ yen left after repaying the debt (negative = net debt), the most wins; ties shar
 Purchase/barter, in real time (Actors "all"): at the phase start every seal enters the queue by yen,
 fewest first (ties: a random first player among the tied, then clockwise = seat order). Moves:
 "leave-queue", "join-queue" (at the back; not while bartering), "start-count" (another player
-starts the 5-second count on the head of the queue: the game timer "count"; at expiry the head's
-seal is removed), "purchase" (the head only; one item; its price in yen and coupons; the round
-expenses marker never moves back: a cemetery moves it not at all; the purchase that reaches or
+starts the count of declare_seconds, 5 by default, on the head of the queue: the game timer "count";
+at expiry the head's seal is removed; the expired timer stays in `timers` until the next count starts
+or the phase ends), "declare" (the head says which kind of purchase it makes: "devi dichiarare
+prontamente quale singolo Acquisto stai effettuando"; it stops the count, and no count may start on a
+head who has declared), "purchase" (the head only, completing the purchase: "Dopo aver dichiarato
+che cosa stai Acquistando, completa il tuo Acquisto", without the clock; of the declared kind, or,
+without a declaration, declared and completed at once; one item; its price in yen and coupons; the
+round expenses marker never moves back: a cemetery moves it not at all; the purchase that reaches or
 passes the purchase limit is completed, then the queue empties and no new barter starts), "pass"
 (final for the round), "propose-barter" / "confirm-barter" / "cancel-barter" (a two-sided transfer
 both players confirm: yen, coupons, capsules, land with everything on it, a new subdivision;
@@ -38,7 +43,10 @@ companion (chance mode "companion", seeded) or entered from real dice ("roll", m
 Moves (JSON; "player" is the seat making the move)
 ----------------------------------------------------
     {"type": "choose-loan", "player": 0, "amount": 6000}
-    {"type": "leave-queue"|"join-queue"|"pass"|"start-count", "player": 1}
+    {"type": "leave-queue"|"join-queue"|"pass", "player": 1}
+    {"type": "start-count", "player": 1, "head": 0}      (head: optional, the seat counted on)
+    {"type": "declare", "player": 0, "item": "lot"|"capsules"|"vending-machine"|"cemetery"|
+     "entrance"|"building"}                            (the kind; the purchase that follows is of it)
     {"type": "purchase", "player": 0, "item": "lot", "board": "lot-4000", "adjoins": ["S1"]}
     {"type": "purchase", "player": 0, "item": "capsules", "colour": "green"}      (all of a colour)
     {"type": "purchase", "player": 0, "item": "capsules", "colour": "pink", "count": 4}
@@ -71,8 +79,17 @@ Decisions where the Italian text is silent
   * A loan choice is final once made (like marking the ledger); the loans are revealed when the
     last player has chosen.
   * Coupons pay at most the price (no change is given); a cemetery (negative price) takes none.
-  * The 5-second count may be started by any other seat (or the host) while nobody counts; the
-    head's purchase, leaving or passing stops it.
+  * The 5-second count may be started by any other seat (or the host) while nobody counts and the
+    head has not declared; the head's declaration, purchase, leaving or passing stops it. At its end
+    the companion removes the head's seal itself (the rules let the counter do it). A count names the
+    head it counts on ("head"): sent when another seat is at the head by then, it is refused.
+  * A declaration names the kind of purchase (a lot, capsules, a vending machine, a cemetery, an
+    entrance with its hotel, a building); the details (which lot board, colour, land) come with the
+    purchase that completes it. It is final: a purchase of another kind is refused, and a head who
+    cannot complete it leaves the queue (the declaration goes with the seal). A purchase sent with
+    no declaration before it declares and completes at once.
+  * Simultaneous phases (phase()): round 1's loans (["loans", 1], until the reveal) and each round's
+    purchase/barter (["queue", round], until the income): seats' moves within one commute.
   * A player may be party to one open barter at a time (while bartering you cannot join the queue);
     passing withdraws your open barter; holdings are checked again at confirmation.
   * The golden rule counts each land area's own pieces (a subdivision's pieces are not its parent's):
@@ -116,6 +133,10 @@ class CapsuleHotelRules(Rules):
     move_types = (
         MoveType("choose-loan", "Choose the loan", (SEAT, Field("amount", INT, "yen, one of the ledger's loans")),
                  doc="round 1, secret and simultaneous; revealed when everyone has chosen"),
+        MoveType("declare", "Declare a purchase", (
+            SEAT, Field("item", {"enum": list(E.ITEMS)}, "the kind of purchase declared")),
+                 doc="the head of the queue says which single purchase it makes: the count stops, "
+                     "and the purchase is completed after it (a purchase of that kind), without the clock"),
         MoveType("purchase", "Purchase", (
             SEAT, Field("item", {"enum": list(E.ITEMS)}, "what is bought"),
             Field("board", {"type": "string"}, "lot: the lot board", required=False),
@@ -129,9 +150,13 @@ class CapsuleHotelRules(Rules):
             Field("building", {"type": "string"}, "building id", required=False),
             Field("side", {"enum": ["A", "B"]}, "attraction card side", required=False),
             Field("coupons", INT, "coupons paying part of the price", required=False)),
-                 doc="the head of the purchase queue buys one item"),
-        MoveType("start-count", "Count 5 seconds", (SEAT,),
-                 doc="another player counts on the head of the queue; at expiry its seal is removed"),
+                 doc="the head of the purchase queue buys one item: after a declaration, of the kind "
+                     "declared; without one, it declares and completes at once"),
+        MoveType("start-count", "Start the count", (
+            SEAT, Field("head", INT, "the head of the queue counted on (refused if another seat is "
+                                     "at the head by then)", required=False)),
+                 doc="another player counts declare_seconds (5 by default) on the head of the queue, "
+                     "who has not declared; at expiry the head's seal is removed from the queue"),
         MoveType("leave-queue", "Leave the queue", (SEAT,)),
         MoveType("join-queue", "Join the queue", (SEAT,), doc="at the back; not while bartering"),
         MoveType("pass", "Pass", (SEAT,), doc="final for the round"),
@@ -272,17 +297,36 @@ class CapsuleHotelRules(Rules):
             if E.in_barter(state, p):
                 return [f"{pl['name']} is bartering: finish or abandon the barter first"]
             return []
+        declared = state.get("declared")
         if t == "start-count":
             if not state["queue"]:
                 return ["the queue is empty"]
-            if state["queue"][0] == p:
+            head = state["queue"][0]
+            if "head" in move and move["head"] != head:
+                return [f"{E.name(state, move['head'])} is no longer at the head of the queue: "
+                        f"{E.name(state, head)} is"]
+            if head == p:
                 return ["another player counts on the head of the queue"]
+            if declared:
+                return [f"{E.name(state, head)} has declared a purchase: no count now"]
             if state["count"] is not None:
                 return ["the count is running already"]
+            return []
+        if t == "declare":
+            if not state["queue"] or state["queue"][0] != p:
+                return [f"only the head of the queue declares a purchase; {pl['name']} is not at the head"]
+            if declared:
+                return [f"{pl['name']} has declared {E.ITEM_WORDS[declared['item']]} already: "
+                        "complete that purchase, or leave the queue"]
+            if move.get("item") not in E.ITEMS:
+                return ["item must be one of " + ", ".join(E.ITEMS)]
             return []
         if t == "purchase":
             if not state["queue"] or state["queue"][0] != p:
                 return [f"only the head of the queue purchases; {pl['name']} is not"]
+            if declared and declared["item"] != move.get("item"):
+                return [f"{pl['name']} declared {E.ITEM_WORDS[declared['item']]}: complete that "
+                        f"purchase (item {declared['item']!r}), or leave the queue"]
             reasons, _ = E.plan_purchase(self.data, state, move)
             return reasons
         if t == "propose-barter":
@@ -362,6 +406,10 @@ class CapsuleHotelRules(Rules):
         elif t == "start-count":
             s["count"] = {"by": p, "head": s["queue"][0],
                           "timer": clock.start(s["options"]["declare_seconds"] * 1000, ctx.now_ms)}
+            s["count_expired"] = None
+        elif t == "declare":
+            s["declared"] = {"player": p, "item": move["item"]}
+            s["count"] = None
         elif t == "purchase":
             _, plan = E.plan_purchase(data, s, move)
             E.apply_purchase(data, s, move, plan, by)
@@ -386,7 +434,9 @@ class CapsuleHotelRules(Rules):
 
     # ---------------------------------------------------------------------- timers
     def timers(self, state):
-        c = state.get("count")
+        """The count while it runs; once it ran out, the expired record until the next count starts
+        (or the purchase phase ends): API.md's "an expired timer stays expired"."""
+        c = state.get("count") or state.get("count_expired")
         return {"count": c["timer"]} if c else {}
 
     def on_expire(self, state, name, ctx):
@@ -399,7 +449,32 @@ class CapsuleHotelRules(Rules):
         if s["queue"] and s["queue"][0] == head:
             E.seal_to_front(s, head)
         s["last"] = {"count_expired": head, "by": c["by"]}
+        s["count_expired"] = {**c, "timer": clock.expire(c["timer"])}
         return s
+
+    def describe_expiry(self, before, name, after):
+        """"se non dichiari un Acquisto prima che arrivi a 5, il giocatore che ha contato può rimuovere
+        il tuo Sigillo … facendoti perdere l'azione di Acquisto": who lost the purchase, who removed
+        the seal, and who is at the head now."""
+        c = before.get("count") if isinstance(before, dict) else None
+        if name != "count" or not c:
+            return f"Time is up: {name}."
+        head, by = E.name(before, c["head"]), E.name(before, c["by"])
+        text = (f"Time! {head} declared no purchase: {by} takes {head}'s seal off the queue "
+                f"({head} may join again at the back).")
+        queue = after.get("queue") or []
+        if after.get("phase") == "purchase":
+            text += f" {E.name(after, queue[0])} is at the head now." if queue else " The queue is empty."
+        return text
+
+    def phase(self, state):
+        """Round 1's loans, chosen at once until the reveal; the purchase queue of a round (every
+        seat acts in real time until the income): their moves commute within the phase."""
+        if state.get("phase") == "loans":
+            return ["loans", state["round"]]
+        if state.get("phase") == "purchase":
+            return ["queue", state["round"]]
+        return None
 
     # ---------------------------------------------------------------------- what the companion asks
     def actors(self, state):
@@ -452,7 +527,12 @@ class CapsuleHotelRules(Rules):
         if t == "cancel-barter":
             return f"{who} abandons barter {move.get('barter')}."
         if t == "start-count":
-            return f"{who} counts 5 seconds on the head of the queue."
+            seconds = (state.get("options") or {}).get("declare_seconds", self.data.purchase.declare_seconds)
+            queue = state.get("queue") or []
+            head = E.name(state, queue[0]) if queue else "the head of the queue"
+            return f"{who} counts {count(seconds, 'second')} on {head}: declare a purchase before the end."
+        if t == "declare":
+            return f"{who} declares a purchase: {move.get('item')}."
         if t == "roll":
             return f"Bonus die of {move.get('building')}: face {move.get('face')}."
         if t == "pay-income":
@@ -480,13 +560,18 @@ class CapsuleHotelRules(Rules):
                     "players": players, "moves": ["choose-loan"]}
         if ph == "purchase":
             head = state["queue"][0] if state["queue"] else None
-            prompt = (f"Round {state['round']}: {E.name(state, head)} purchases (head of the queue)."
+            declared = state.get("declared")
+            prompt = (f"Round {state['round']}: {E.name(state, head)} declares a purchase (head of the queue)."
                       if head is not None else f"Round {state['round']}: join the queue, barter or pass.")
+            if declared and head is not None:
+                prompt = (f"Round {state['round']}: {E.name(state, head)} completes the purchase of "
+                          f"{E.ITEM_WORDS[declared['item']]}.")
             if state["limit_reached"]:
                 prompt = f"Round {state['round']}: the purchase limit is reached; finish the open barters."
             return {"phase": "purchase", "prompt": prompt, "players": players, "head": head,
-                    "moves": ["purchase", "start-count", "leave-queue", "join-queue", "pass", "propose-barter",
-                              "confirm-barter", "cancel-barter", "correction", "golden-rule-penalty"]}
+                    "moves": ["declare", "purchase", "start-count", "leave-queue", "join-queue", "pass",
+                              "propose-barter", "confirm-barter", "cancel-barter", "correction",
+                              "golden-rule-penalty"]}
         if ph == "income":
             return {"phase": "income", "prompt": f"Round {state['round']}: roll the bonus dice, then pay the income.",
                     "players": players, "moves": ["roll", "pay-income", "correction", "golden-rule-penalty"]}
@@ -565,8 +650,12 @@ def _legal(rules, state):
     if state["queue"]:
         head = state["queue"][0]
         if state["count"] is None:
-            moves.append({"type": "start-count", "player": (head + 1) % n})
-        moves += _purchase_samples(rules, state, head)
+            moves.append({"type": "start-count", "player": (head + 1) % n, "head": head})
+        samples = _purchase_samples(rules, state, head)
+        if not state.get("declared"):
+            moves += [{"type": "declare", "player": head, "item": kind}
+                      for kind in dict.fromkeys(m["item"] for m in samples)]
+        moves += samples
     for b in state["barters"]:
         moves.append({"type": "confirm-barter", "player": b["to"], "barter": b["id"]})
         moves.append({"type": "cancel-barter", "player": b["from"], "barter": b["id"]})

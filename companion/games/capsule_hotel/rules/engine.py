@@ -16,6 +16,9 @@ from . import ledger
 
 PHASES = ("loans", "purchase", "income", "over")
 ITEMS = ("lot", "capsules", "vending-machine", "cemetery", "entrance", "building")
+#: each kind of purchase as a history line names it ("Aki declares a purchase: a lot.")
+ITEM_WORDS = {"lot": "a lot", "capsules": "capsules", "vending-machine": "a vending machine",
+              "cemetery": "a cemetery", "entrance": "an entrance and a hotel", "building": "a building"}
 FLOWS = ("loan", "income", "purchases", "cemeteries", "barter", "penalties", "corrections")
 CARD_MODES = ("off", "buyer-chooses", "all-side-b")
 
@@ -75,7 +78,8 @@ def setup(data: CapsuleHotel, players: list[str], options: dict, seed: int) -> d
         "players": [{"name": p, "yen": 0, "coupons": 0, "loan": None, "capsules": {}, "seal": "front",
                      "flows": {f: 0 for f in FLOWS}, "income_by_round": [], "spent": []}
                     for p in players],
-        "loan_choices": {}, "queue": [], "count": None, "expenses": 0,
+        "loan_choices": {}, "queue": [], "count": None, "declared": None, "count_expired": None,
+        "expenses": 0,
         "limit": ledger.purchase_limit(data, n), "limit_reached": False, "passed_all": False,
         "barters": [], "lands": lands, "hotels": [], "buildings": [],
         "supply": {"capsules": {c.id: c.for_sale for c in data.capsules},
@@ -137,8 +141,8 @@ def start_purchase(data: CapsuleHotel, state: dict) -> None:
         queue += g
     for p in state["players"]:
         p["seal"] = "queue"
-    state.update(phase="purchase", queue=queue, count=None, expenses=0, limit_reached=False,
-                 barters=[], rolls={}, income=None)
+    state.update(phase="purchase", queue=queue, count=None, declared=None, count_expired=None, expenses=0,
+                 limit_reached=False, barters=[], rolls={}, income=None)
     state["tie_orders"].append({"round": state["round"], "ties": ties})
 
 
@@ -157,7 +161,8 @@ def start_income(data: CapsuleHotel, state: dict) -> None:
     for p in state["players"]:
         if p["seal"] != "pass":
             p["seal"] = "front"
-    state.update(phase="income", queue=[], count=None, barters=[], rolls={})
+    state.update(phase="income", queue=[], count=None, declared=None, count_expired=None, barters=[],
+                 rolls={})
     if state["options"].get("dice") == "companion":
         for b in rolling_buildings(data, state):
             faces = data.building[b["kind"]].rolled_faces
@@ -518,12 +523,14 @@ def seal_to_front(state: dict, seat: int) -> None:
         state["queue"].remove(seat)
         if head:
             state["count"] = None
+            state["declared"] = None
     state["players"][seat]["seal"] = "front"
 
 
 def after_purchase(data: CapsuleHotel, state: dict, seat: int) -> None:
     seal_to_front(state, seat)
     state["count"] = None
+    state["declared"] = None
     if state["limit_reached"]:
         for s in list(state["queue"]):
             seal_to_front(state, s)
