@@ -139,8 +139,11 @@ def test_both_phones_ring_when_the_floor_runs_out(server, browser):
     c2, ben, e2 = phone(browser, server, code, 1, ben_t)
     try:
         for page in (aki, ben):
-            # (the trailing 0: Playwright calls a function the expression evaluates to)
-            page.evaluate("window.rang = 0; tk.alarm.ring = () => { window.rang += 1; }; 0")
+            # counted where the phone rings (its vibration pattern), below every part of the page
+            # that may ask for a ring (the page's own clock, the pinned bar): rings that close
+            # together are one (the trailing 0: Playwright calls a function the expression evaluates to)
+            page.evaluate("window.rang = 0; navigator.vibrate = (p) => { if (Array.isArray(p) && p.length === 5) "
+                          "window.rang += 1; return true; }; 0")
         play(server, code, host, {"type": "begin"})
         for page in (aki, ben):
             page.wait_for_function("tkTable.table.state.phase === 'count'", timeout=8_000)

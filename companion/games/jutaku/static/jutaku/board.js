@@ -101,9 +101,10 @@
     const g = gameTimer(t);
     // A running clock that the server ended at its deadline rings here too (the update may come
     // before this phone's own countdown reaches zero); one ended early by a move does not.
-    if (lastTimer && lastTimer.status === "running" && (!g || g.deadline_ms !== lastTimer.deadline_ms)) {
+    if (lastTimer && lastTimer.status === "running" && (!g || g.status !== "running" || g.deadline_ms !== lastTimer.deadline_ms)) {
       const tag = lastTimer.name + "@" + lastTimer.deadline_ms;
-      if (!rung.has(tag) && tk.clock.now() >= lastTimer.deadline_ms - 1500) { rung.add(tag); tk.alarm.ring(); }
+      const expired = g && g.status === "expired" && g.name === lastTimer.name;
+      if (!rung.has(tag) && (expired || tk.clock.now() >= lastTimer.deadline_ms - 1500)) { rung.add(tag); tk.alarm.ring(); }
     }
     lastTimer = g;
     tk.wake.set(!!g && g.status === "running" || (s.mode === "jutaku" && s.phase === "building"));
@@ -118,11 +119,16 @@
   function renderJutaku(t, s) {
     const a = actor();
     const phase = s.phase;
+    // the same sentences as the rules' needs().prompt (main.prompt), from the state at hand
+    const timedOut = !!(s.last && s.last.timeout);
+    const ready = (timedOut ? "Time! Nobody finished round " + s.round + ": everyone keeps their site card. " : "Ready? ") +
+      (s.bottle_bonus ? "Spend drinks now if you wish, then press Begin!"
+        : timedOut ? "Press Begin! to start the round again." : "Press Begin! and everyone builds.");
     const prompts = {
       start: "Choose your starting site card on the outer ring of the map.",
-      ready: "Ready? Spend drinks now, then press Begin!",
+      ready,
       building: "Everyone builds! Press STOP! when your building meets your card.",
-      check: "Stop! Check the building" + (s.stops.length > 1 ? "s" : "") + ": confirm or reject.",
+      check: andList(s.stops.map(name)) + " called stop! Check the building" + (s.stops.length > 1 ? "s" : "") + ": confirm or reject.",
       draw: "Enter the drinks drawn from the box.",
       grab: "Grab at most one drink from the machine.",
       move: "Move: " + name(s.movers[s.mover]) + " — up to 2 spaces, no diagonals, gaps passed through.",
@@ -130,13 +136,16 @@
     };
     $("#prompt").textContent = prompts[phase] || phase;
     $("#info").textContent = (s.bottle_bonus ? "Bottle Bonus · " : "") + "Round " + Math.max(1, s.round) + " · map on its " + s.side + " side";
-    $("#clock-box").hidden = !(phase === "building" || phase === "check" || gameTimer(t));
-    $("#clock-note").textContent = gameTimer(t) ? "left in the round" : "building time";
+    const g = gameTimer(t);
+    $("#clock-box").hidden = !(phase === "building" || phase === "check" || g);
+    $("#clock-note").textContent = !g ? "building time" : g.status === "expired" ? "time is up" :
+      g.status === "paused" ? "paused while checking" : "left in the round";
     const stop = $("#stop");
     stop.hidden = !has("stop");
     stop.onclick = () => send({ type: "stop", player: a });
     // the checks
     const checks = $("#checks");
+    checks.hidden = phase !== "check";
     checks.replaceChildren(...(phase === "check" ? s.stops.map((b) => {
       const pl = s.players[b], site = B.sites[pl.site] || null;
       const done = String(b) in s.verdicts;
@@ -151,12 +160,12 @@
             button("Reject", () => send({ type: "verdict", player: a, builder: b, ok: false }), "danger"))
             : el("div", { class: "small muted" }, "Waiting for another player to check it."));
     }) : []));
+    // the call: Begin! (the box, not the button, is what a set-up step's "Enter it now" brings
+    // into view: it must not begin the round for the players)
+    setCall(phase === "ready" && link.token ? [el("div", { "data-enter": "begin" },
+      button("Begin!", () => send({ type: "begin" }), "wide jt-big"))] : []);
     // controls
     const controls = [];
-    // the box (not the button: "Enter it now" must not begin the round for the players) is what a
-    // set-up step's "Enter it now" brings into view
-    if (phase === "ready" && link.token) controls.push(el("div", { "data-enter": "begin" },
-      button("Begin!", () => send({ type: "begin" }), "wide jt-big")));
     if (phase === "start" && has("start")) controls.push(architectPicker(s, a));
     const spends = legal.filter((m) => m.type === "spend");
     if (spends.length) controls.push(el("div", { class: "card jt-drinks" }, el("strong", null, "Spend a drink"),
@@ -200,6 +209,17 @@
                               onclick: () => { chosenArch[a] = id; render(); } },
           el("span", { class: "jt-dot", style: "background:" + arch.hex }), arch.number + " " + arch.name);
       })));
+  }
+
+  function andList(names) {
+    return names.length < 2 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+  }
+
+  /** The call box (data-pin): Begin!, Countdown's entry; hidden when there is none. */
+  function setCall(children) {
+    const box = $("#call");
+    box.replaceChildren(...children);
+    box.hidden = !children.length;
   }
 
   function short(site) {
@@ -253,15 +273,16 @@
           send(arch && arch !== s.players[a].architect ? Object.assign({}, m, { architect: arch }) : m);
         });
       } else {
+        // a square whose card a player holds: the card's name and requirement, the architect
+        // token on a line of its own between them (beside the requirement, never over it)
         const p = at[k];
         const pl = p !== undefined ? s.players[p] : null;
         const site = pl && pl.site ? B.sites[pl.site] : null;
-        cell = el("div", { class: "jt-cell gap" + (site && pl.side === "blue" ? " blue" : "") },
-          site ? el("div", { class: "lbl" }, short(site)) : "", site ? el("div", { class: "req" }, site[pl.side].req) : "");
-      }
-      if (at[k] !== undefined) {
-        const arch = B.architects[s.players[at[k]].architect];
-        cell.append(el("span", { class: "jt-token", style: "background:" + arch.hex, title: s.players[at[k]].name }, String(arch.number)));
+        const token = pl ? el("span", { class: "jt-token", style: "background:" + B.architects[pl.architect].hex, title: pl.name },
+          String(B.architects[pl.architect].number)) : null;
+        cell = el("div", { class: "jt-cell gap" + (site && pl.side === "blue" ? " blue" : "") + (token ? " held" : "") },
+          site ? el("div", { class: "lbl" }, short(site)) : "", token || "",
+          site ? el("div", { class: "req" }, site[pl.side].req) : "");
       }
       cells.push(cell);
     }
@@ -271,7 +292,7 @@
   // ---------------------------------------------------------------- Countdown
   function renderCountdown(t, s) {
     const a = actor();
-    $("#map").hidden = true; $("#grid").hidden = true; $("#checks").replaceChildren(); $("#stop").hidden = true;
+    $("#map").hidden = true; $("#grid").hidden = true; $("#checks").replaceChildren(); $("#checks").hidden = true; $("#stop").hidden = true;
     const prompts = { ready: "Everyone takes a card. Press Begin! to start floor 1.",
       floor: "Floor " + s.floor + ": build as many pieces as you can!", count: "Time! Enter the pieces you added on floor " + s.floor + ".",
       over: "Everyone is out." };
@@ -279,17 +300,11 @@
     $("#info").textContent = "Countdown · floors " + s.floor_seconds.join(" / ") + " s · pieces left " + s.supply;
     $("#clock-box").hidden = s.phase === "ready" || s.phase === "over";
     $("#clock-note").textContent = s.phase === "floor" ? "floor " + s.floor : "time is up";
+    const call = [];
+    if (s.phase === "ready") call.push(button("Begin!", () => send({ type: "begin" }), "wide jt-big"));
+    if (has("pieces")) call.push(piecesEntry(s, a));
+    setCall(call);
     const controls = [];
-    if (s.phase === "ready") controls.push(button("Begin!", () => send({ type: "begin" }), "wide jt-big"));
-    if (has("pieces")) {
-      let n = 0;
-      const out = el("output", null, "0");
-      const step = (d) => { n = Math.max(0, n + d); out.textContent = String(n); };
-      controls.push(el("div", { class: "card" }, el("div", { class: "stepper" },
-        el("span", { class: "name" }, "Pieces I added on floor " + s.floor),
-        el("span", { class: "ctl" }, button("−", () => step(-1), "secondary"), out, button("+", () => step(1), "secondary"))),
-        button("Enter", () => send({ type: "pieces", player: a, pieces: n }, n ? null : "No piece: you are out."), "wide")));
-    }
     if (s.phase === "floor" && link.token) controls.push(button("Everyone is done: end the floor", () => send({ type: "end-floor" }), "secondary wide"));
     $("#controls").replaceChildren(...controls);
     $("#players").replaceChildren(...s.players.map((pl, i) => el("li", { class: i === me() ? "me" : "" },
@@ -299,10 +314,40 @@
       el("strong", null, String(pl.floors.reduce((x, y) => x + y, 0))))));
   }
 
+  /** Countdown's entry: the pieces added on this floor. The count and a pending "Sure?" live
+   * outside the redraw (another phone's entry redraws the page) and belong to one seat's floor.
+   * "When a player fails to add any pieces in one of the timed rounds, their game is over": an
+   * entry of 0 asks once, in the page, before it is sent. */
+  const entry = { key: null, n: 0, sure: false };
+  function piecesEntry(s, a) {
+    const key = a + "@" + s.floor;
+    if (entry.key !== key) Object.assign(entry, { key, n: 0, sure: false });
+    const out = el("output", null, String(entry.n));
+    const step = (d) => { entry.n = Math.max(0, entry.n + d); entry.sure = false; render(); };
+    const enter = () => {
+      if (entry.n === 0 && !entry.sure) { entry.sure = true; render(); return; }
+      entry.sure = false;
+      send({ type: "pieces", player: a, pieces: entry.n }, entry.n ? null : "No piece: you are out.");
+    };
+    const box = el("div", { class: "card", id: "pieces-entry" }, el("div", { class: "stepper" },
+      el("span", { class: "name" }, "Pieces I added on floor " + s.floor),
+      el("span", { class: "ctl" }, button("−", () => step(-1), "secondary"), out, button("+", () => step(1), "secondary"))));
+    if (entry.sure) {
+      box.append(el("div", { class: "jt-sure", role: "alertdialog", "aria-label": "0 pieces" },
+        el("strong", null, "0 pieces puts you out of the game. Sure?"),
+        el("div", { class: "row" }, button("Yes, I am out", enter, "danger"),
+          button("No, go back", () => { entry.sure = false; render(); }, "secondary"))));
+    } else {
+      box.append(button("Enter", enter, "wide"));
+    }
+    return box;
+  }
+
   // ---------------------------------------------------------------- Izakaya
   function renderIzakaya(t, s) {
     const a = actor();
     $("#map").hidden = true; $("#stop").hidden = true; $("#clock-box").hidden = true; $("#checks").replaceChildren();
+    $("#checks").hidden = true; setCall([]);
     const cur = s.phase === "actions" ? (s.bonus !== null ? s.bonus : s.order[s.turn % s.order.length]) : null;
     $("#prompt").textContent = s.phase === "bid" ? "Bid for turn order, in secret." :
       s.phase === "actions" ? (s.bonus !== null ? name(cur) + ": a line of 3! Place a free piece." : "Actions: " + name(cur) + "'s turn.") : "The game is over.";
