@@ -1,12 +1,16 @@
 /* Tokyo Capsule Hotel: the live ledger and purchase queue of one table (the board twin page).
- * Every phone sees the same queue, the 5-second count (the game's timer "count", counted down
- * from the server's deadline with tk.clock), the round expenses against the purchase limit, the
- * open barters, the income per lot and hotel, and every player's ledger. Moves go through
- * tk.TableLink; the engine's reasons are shown when it refuses. Move format:
- * companion/games/capsule_hotel/rules/__init__.py. */
+ * Every phone sees the same queue, the count on its head (the game's timer "count": the pinned bar
+ * shows it large; this page says who counts on whom), the round expenses against the purchase limit,
+ * the open barters, the income per lot and hotel, and every player's ledger. The head of the queue
+ * declares which purchase in one tap (the count stops: "devi dichiarare prontamente quale singolo
+ * Acquisto"), then completes it without the clock; a player waiting in the queue prepares the
+ * purchase beforehand (kept for this tab in sessionStorage), so at the head one tap declares it and
+ * the form is filled. The call (#declare-box) and the count (#count) carry data-pin: the pinned bar
+ * shows them. Moves go through tk.TableLink; the engine's reasons are shown when it refuses. Move
+ * format: companion/games/capsule_hotel/rules/__init__.py. */
 (function () {
   "use strict";
-  const { el, $ } = tk;
+  const { el, $, $$ } = tk;
   const data = tk.pageData();
   const B = data.board;
   const code = data.code;
@@ -71,7 +75,9 @@
     const phase = st.phase;
     const prompts = {
       loans: "Round 1 · Loans: everyone chooses a loan, in secret.",
-      purchase: st.queue.length ? name(st.queue[0]) + " purchases (head of the queue)." :
+      purchase: st.queue.length ? (st.declared && st.declared.player === st.queue[0]
+        ? name(st.queue[0]) + " completes the purchase: " + kindName(st.declared.item) + "."
+        : name(st.queue[0]) + " declares a purchase (head of the queue).") :
         (st.limit_reached ? "The purchase limit is reached: finish the open barters." : "Join the queue, barter or pass."),
       income: "Income: " + (st.options.dice === "companion" ? "the companion rolled the bonus dice." : "enter the bonus dice, then pay."),
       over: "The game is over" + (st.ended ? ": " + st.ended.why + "." : "."),
@@ -97,6 +103,7 @@
       bar.querySelector(".ch-limit-text").textContent = "Spent " + yen(st.expenses) + " of the limit " + yen(st.limit) + (st.limit_reached ? " · reached" : "");
     }
     renderLoans(w);
+    renderDeclare(w);
     tick();
     renderQueue(w);
     renderPurchase(w);
@@ -150,19 +157,26 @@
 
   // the count: the game's own timer, counted down from the server's deadline
   function countTimer() { return table && (table.timers || []).find((x) => x.name === "count" && x.owner === "game"); }
+  // Who counts on whom, in words: the number is the pinned bar's (it draws every running timer);
+  // a page without the bar shows it here.
   function tick() {
     const t = countTimer();
     const box = $("#count");
-    if (t && t.status === "running") {
+    const c = st && st.phase === "purchase" ? st.count : null;
+    const w = who();
+    if (c && t && t.status === "running") {
       const left = Math.max(0, t.deadline_ms - tk.clock.now());
-      box.hidden = false;
-      box.textContent = left > 0 ? Math.ceil(left / 1000) + "…" : "0!";
+      const n = tk.pinned ? "" : " " + (left > 0 ? Math.ceil(left / 1000) + "…" : "0!");
+      box.hidden = w !== null && c.head === w;          // the head's own call says it (#declare-box)
+      setText(box, name(c.by) + " counts on " + name(c.head) + ":" + n + (n ? "" : " " + name(c.head) + " must declare a purchase."));
       box.dataset.remaining = String(left);
+      if (!$("#declare-box").hidden) setText($("#declare-say"), name(c.by) + " is counting: declare now!" + n);
     } else {
       box.hidden = true;
-      box.textContent = "";
+      setText(box, "");
     }
   }
+  function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
   setInterval(tick, 100);      // not requestAnimationFrame: a phone in the background still counts
 
   function renderQueue(w) {
@@ -171,7 +185,8 @@
     if (sec.hidden) return;
     $("#queue").replaceChildren(...(st.queue.length ? st.queue.map((p, i) => el("li", { class: i === 0 ? "head" : "" },
       el("span", null, el("span", { class: "ch-seal", "aria-hidden": "true" }, String(i + 1)), name(p), " · " + yen(st.players[p].yen)),
-      el("span", { class: "small" }, i === 0 ? "purchasing" + (st.count ? " · " + name(st.count.by) + " counts" : "") : "waiting")))
+      el("span", { class: "small" }, i === 0 ? (st.declared && st.declared.player === p ? "completing: " + kindName(st.declared.item)
+        : "to declare" + (st.count ? " · " + name(st.count.by) + " counts" : "")) : "waiting")))
       : [el("li", { class: "muted" }, "No seal in the queue.")]));
     const others = st.players.map((p, i) => ({ p, i })).filter((x) => !st.queue.includes(x.i));
     if (others.length) $("#queue").append(el("li", { class: "small muted" }, others.map((x) => x.p.name + (x.p.seal === "pass" ? " passed" : " in front")).join(" · ")));
@@ -180,9 +195,10 @@
       const pl = st.players[w];
       if (st.queue.includes(w)) acts.push(el("button", { type: "button", class: "secondary", onclick: () => send({ type: "leave-queue", player: w }) }, "Leave the queue"));
       else if (!st.limit_reached) acts.push(el("button", { type: "button", id: "join", onclick: () => send({ type: "join-queue", player: w }) }, "Join the queue"));
-      if (st.queue.length && st.queue[0] !== w && !st.count) {
-        acts.push(el("button", { type: "button", id: "start-count", onclick: () => send({ type: "start-count", player: w }) },
-          "Count " + (st.options.declare_seconds || 5) + " s on " + name(st.queue[0])));
+      if (st.queue.length && st.queue[0] !== w && !st.count && !st.declared) {
+        const head = st.queue[0];
+        acts.push(el("button", { type: "button", id: "start-count", onclick: () => send({ type: "start-count", player: w, head }) },
+          "Count " + (st.options.declare_seconds || 5) + " s on " + name(head)));
       }
       acts.push(el("button", { type: "button", class: "secondary", id: "pass", onclick: () => {
         if (confirm("Pass for the rest of this round?")) send({ type: "pass", player: w });
@@ -192,8 +208,69 @@
     $("#queue-actions").replaceChildren(...acts);
   }
 
+  // ---------- declare, then complete ----------
+  const KINDS = [["lot", "Lot"], ["capsules", "Capsules"], ["vending-machine", "Vending machine"],
+    ["cemetery", "Cemetery (you gain 200)"], ["entrance", "Entrance + hotel"], ["building", "Building"]];
+  const kindName = (k) => (KINDS.find((x) => x[0] === k) || [k, k])[1];
+  // the purchase being prepared or completed: {item, …its fields, prepared: touched by the player}
+  let draft = { item: "capsules" };
+  let draftOf = null;                    // the seat whose draft it is (a host phone switches seats)
+  const draftKey = (w) => "tk.ch.draft." + code + "." + w;
+  function loadDraft(w) {
+    if (draftOf === w) return;
+    draftOf = w;
+    try { draft = JSON.parse(sessionStorage.getItem(draftKey(w)) || "null") || { item: "capsules" }; }
+    catch (e) { draft = { item: "capsules" }; }
+  }
+  function saveDraft() {
+    try { sessionStorage.setItem(draftKey(draftOf), JSON.stringify(draft)); } catch (e) { /* private mode */ }
+  }
+  function clearDraft() {
+    draft = { item: "capsules" };
+    try { sessionStorage.removeItem(draftKey(draftOf)); } catch (e) { /* private mode */ }
+  }
+  const set = (key) => (v) => { draft[key] = v; draft.prepared = true; saveDraft(); };
+
+  let declaring = false;
+  async function declare(w, kind) {
+    if (declaring) return;
+    declaring = true;
+    if (draft.item !== kind) { draft = { item: kind }; }
+    draft.prepared = true;
+    saveDraft();
+    $$("#declare-buttons button").forEach((b) => { b.disabled = true; });
+    try {
+      const r = await send({ type: "declare", player: w, item: kind });
+      if (r.ok) {       // the count is over: the form to complete, its button in view
+        setTimeout(() => { const b = $("#buy"); if (!$("#purchase").hidden && !b.hidden) b.scrollIntoView({ block: "nearest" }); }, 50);
+      }
+    }
+    finally { declaring = false; $$("#declare-buttons button").forEach((b) => { b.disabled = false; }); }
+  }
+
+  // The head's call: one tap declares (the prepared kind first); the count stops.
+  function renderDeclare(w) {
+    const box = $("#declare-box");
+    const head = st.phase === "purchase" && st.queue.length ? st.queue[0] : null;
+    box.hidden = !(w !== null && head === w && !st.declared);
+    if (box.hidden) { box.dataset.built = ""; return; }
+    loadDraft(w);
+    if (!st.count) setText($("#declare-say"), "You are at the head: declare your purchase.");
+    const built = [w, draft.prepared ? draft.item : ""].join(":");
+    if (box.dataset.built === built) return;             // the same buttons: a tap in progress stays
+    box.dataset.built = built;
+    const kinds = draft.prepared ? KINDS.filter(([k]) => k !== draft.item) : KINDS;
+    const short = (k) => kindName(k).replace(/ \(.*\)$/, "");
+    $("#declare-buttons").replaceChildren(...[
+      draft.prepared ? el("button", { type: "button", id: "declare", class: "wide ch-declare-main",
+                                      onclick: () => declare(w, draft.item) }, "I declare: " + short(draft.item)) : null,
+      el("p", { class: "small ch-kinds-label" }, draft.prepared ? "or declare another kind:" : "I declare:"),
+      el("div", { class: "ch-kinds" }, kinds.map(([k]) =>
+        el("button", { type: "button", class: draft.prepared ? "secondary" : "", "data-kind": k,
+                       "aria-label": "I declare: " + short(k), onclick: () => declare(w, k) }, short(k))))].filter(Boolean));
+  }
+
   // ---------- purchase ----------
-  const draft = { item: "capsules" };
   function field(label, input) { return el("label", { class: "ch-field" }, el("span", { class: "small" }, label), input); }
   function select(options, value, onchange) {
     const s = el("select", null, options.map(([v, t]) => el("option", { value: v, selected: String(value) === String(v) ? "" : null }, t)));
@@ -237,49 +314,78 @@
     return 0;
   }
 
+  const ordinal = (n) => n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th");
+
+  // The purchase form: at the head, completed after the declaration (of the declared kind);
+  // waiting in the queue, prepared (the head's one tap then declares it, the form already filled).
   function renderPurchase(w) {
     const sec = $("#purchase");
-    sec.hidden = !(st.phase === "purchase" && w !== null && st.queue[0] === w);
-    if (sec.hidden) return;
+    const place = st.phase === "purchase" && w !== null ? st.queue.indexOf(w) : -1;
+    sec.hidden = place < 0;
+    if (sec.hidden) { sec.dataset.built = ""; return; }
+    loadDraft(w);
+    const atHead = place === 0;
+    const declared = st.declared && st.declared.player === w ? st.declared.item : null;
+    if (declared && draft.item !== declared) { draft = { item: declared, prepared: true }; saveDraft(); }
+    // at the head the form comes first, right under the call; waiting, under the queue
+    if (atHead && sec.nextElementSibling !== $("#queue")) $("#queue").before(sec);
+    if (!atHead && sec.previousElementSibling !== $("#queue-actions")) $("#queue-actions").after(sec);
     const pl = st.players[w];
-    const f = [field("What", select([["lot", "Lot"], ["capsules", "Capsules"], ["vending-machine", "Vending machine"],
-      ["cemetery", "Cemetery (you gain 200)"], ["entrance", "Entrance + hotel"], ["building", "Building"]], draft.item, (v) => { draft.item = v; }))];
+    const built = JSON.stringify([w, place, declared, draft, pl, st.supply, st.cards, Object.keys(st.lands).length,
+      lands(w).map((l) => st.lands[l])]);
+    if (sec.dataset.built === built) return;             // nothing changed for it: a field being filled stays
+    sec.dataset.built = built;
+    $("#purchase-h").textContent = declared ? "Complete your purchase: " + kindName(declared)
+      : atHead ? "Your purchase" : "Prepare your purchase";
+    $("#purchase-note").textContent = declared ? "Declared: the count is over. Fill it in and complete it (or leave the queue)."
+      : atHead ? "Declare above to stop the count, or purchase at once."
+      : "You are " + ordinal(place + 1) + " in the queue. At the head, one tap declares it; then complete it here.";
+    const f = [];
+    if (!declared) f.push(field("What", select(KINDS, draft.item, set("item"))));
     if (draft.item === "lot") {
-      f.push(field("Lot board", select(B.lot_boards.map((b) => [b.id, b.name + " · " + yen(b.price)]), draft.board, (v) => { draft.board = v; })));
+      f.push(field("Lot board", select(B.lot_boards.map((b) => [b.id, b.name + " · " + yen(b.price)]), draft.board, set("board"))));
       if (!draft.adjoins || !draft.adjoins.length) draft.adjoins = [lots()[0]];
       const adj = el("div", { class: "row" }, lots().map((l) => {
         const c = el("input", { type: "checkbox", checked: draft.adjoins.includes(l) ? "" : null });
-        c.onchange = () => { draft.adjoins = lots().filter((x) => x === l ? c.checked : draft.adjoins.includes(x)); };
+        c.onchange = () => { set("adjoins")(lots().filter((x) => x === l ? c.checked : draft.adjoins.includes(x))); };
         return el("label", { class: "small" }, c, " " + l);
       }));
       f.push(field("Shares part of a side with (every such lot: the Park's side B needs it)", adj));
     }
     if (draft.item === "capsules") {
       const left = B.colours.filter((c) => st.supply.capsules[c.id] > 0);
-      f.push(field("Colour", select(left.map((c) => [c.id, c.name + " · " + st.supply.capsules[c.id] + (c.price ? " for " + yen(c.price) : " left")]), draft.colour || "pink", (v) => { draft.colour = v; })));
-      if ((draft.colour || "pink") === "pink") f.push(field("Pink capsules", number(draft.count || 1, 1, st.supply.capsules.pink, (v) => { draft.count = v; })));
+      f.push(field("Colour", select(left.map((c) => [c.id, c.name + " · " + st.supply.capsules[c.id] + (c.price ? " for " + yen(c.price) : " left")]), draft.colour || "pink", set("colour"))));
+      if ((draft.colour || "pink") === "pink") f.push(field("Pink capsules", number(draft.count || 1, 1, st.supply.capsules.pink, set("count"))));
     }
     if (["vending-machine", "cemetery", "entrance", "building"].includes(draft.item)) {
-      f.push(field("On your land", select(lands(w).map((l) => [l, l + (st.lands[l].parent ? " (subdivision of " + st.lands[l].parent + ")" : "")]), draft.land, (v) => { draft.land = v; })));
+      f.push(field("On your land", select(lands(w).map((l) => [l, l + (st.lands[l].parent ? " (subdivision of " + st.lands[l].parent + ")" : "")]), draft.land, set("land"))));
     }
     if (draft.item === "building") {
-      f.push(field("Building", select(B.buildings.filter((b) => st.supply.buildings[b.id] > 0).map((b) => [b.id, b.name + " · " + yen(b.cost)]), draft.building, (v) => { draft.building = v; })));
+      f.push(field("Building", select(B.buildings.filter((b) => st.supply.buildings[b.id] > 0).map((b) => [b.id, b.name + " · " + yen(b.cost)]), draft.building, set("building"))));
       const b = building(draft.building || B.buildings[0].id);
-      if (b.card && st.options.attraction_cards === "buyer-chooses" && !st.cards[b.card]) f.push(field("Attraction card side", select([["A", "Side A"], ["B", "Side B"]], draft.side, (v) => { draft.side = v; })));
-      if (b.laundry) f.push(field("Capsules on it (0-2)", number(draft.capsules || 0, 0, 2, (v) => { draft.capsules = v; })));
+      if (b.card && st.options.attraction_cards === "buyer-chooses" && !st.cards[b.card]) f.push(field("Attraction card side", select([["A", "Side A"], ["B", "Side B"]], draft.side, set("side"))));
+      if (b.laundry) f.push(field("Capsules on it (0-2)", number(draft.capsules || 0, 0, 2, set("capsules"))));
     }
     if (draft.item === "entrance" || (draft.item === "building" && building(draft.building || "").laundry && draft.capsules)) {
       const caps = Object.keys(pl.capsules);
-      f.push(field("Hotel colour", select(caps.map((c) => [c, colour(c).name + " (" + pl.capsules[c] + ")"]), draft.hcolour, (v) => { draft.hcolour = v; })));
-      if (draft.item === "entrance") f.push(field("Capsules in the hotel", number(draft.capsules || pl.capsules[draft.hcolour || caps[0]] || 1, 1, 99, (v) => { draft.capsules = v; })));
-      if (st.options.tallest_hotel) f.push(field("Floors", number(draft.floors || 1, 1, 20, (v) => { draft.floors = v; })));
+      f.push(field("Hotel colour", caps.length ? select(caps.map((c) => [c, colour(c).name + " (" + pl.capsules[c] + ")"]), draft.hcolour, set("hcolour"))
+        : el("span", { class: "small muted" }, "No capsules yet: buy capsules first.")));
+      if (draft.item === "entrance") f.push(field("Capsules in the hotel", number(draft.capsules || pl.capsules[draft.hcolour || caps[0]] || 1, 1, 99, set("capsules"))));
+      if (st.options.tallest_hotel) f.push(field("Floors", number(draft.floors || 1, 1, 20, set("floors"))));
     }
-    if (pl.coupons) f.push(field("Coupons to use (500 each; you have " + pl.coupons + ")", number(draft.coupons || 0, 0, pl.coupons, (v) => { draft.coupons = v; })));
+    if (pl.coupons) f.push(field("Coupons to use (500 each; you have " + pl.coupons + ")", number(draft.coupons || 0, 0, pl.coupons, set("coupons"))));
     $("#purchase-form").replaceChildren(...f);
     const m = purchaseMove(w);
     const price = priceOf(m);
     $("#purchase-price").textContent = "Price " + yen(price || 0) + (m.coupons ? " = " + tk.count(m.coupons, "coupon") + " + " + yen(price - m.coupons * B.prices.coupon) : "");
-    $("#buy").onclick = async () => { const r = await send(purchaseMove(w)); if (r.ok) { Object.keys(draft).forEach((k) => delete draft[k]); draft.item = "capsules"; } };
+    const buy = $("#buy");
+    buy.hidden = !atHead;
+    buy.textContent = declared ? "Complete the purchase" : "Declare and purchase";
+    buy.onclick = async () => {
+      buy.disabled = true;
+      try { const r = await send(purchaseMove(w)); if (r.ok) { clearDraft(); sec.dataset.built = ""; } }
+      finally { buy.disabled = false; }
+    };
   }
 
   // ---------- barter ----------
