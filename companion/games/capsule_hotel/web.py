@@ -115,8 +115,11 @@ def queue_scan(game, item_id: str, joined: dict | None) -> dict | None:
     if item_id != "round-expenses-board":
         return None
     state = _view(game, joined)
+    seconds = game.data.purchase.declare_seconds
+    if state is not None:           # the joined table's own count (the declare_seconds option)
+        seconds = (state.get("options") or {}).get("declare_seconds", seconds)
     return {"state": state, "limits": dict(sorted(game.data.purchase_limit.by_players.items())),
-            "seconds": game.data.purchase.declare_seconds}
+            "seconds": seconds}
 
 
 def franchise_scan(game, item_id: str, joined: dict | None) -> dict | None:

@@ -142,6 +142,8 @@ def test_describe_says_the_tables_count_length(rules):
     assert rules.move_type("start-count").label == "Start the count"
     assert rules.describe(s, {"type": "declare", "player": aki, "item": "capsules"}) == \
         "Aki declares a purchase: capsules."
+    assert rules.describe(s, {"type": "declare", "player": aki, "item": "vending-machine"}) == \
+        "Aki declares a purchase: a vending machine."
 
 
 def test_the_count_stays_expired_until_the_next_count_starts(rules):

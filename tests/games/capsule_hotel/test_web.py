@@ -142,7 +142,7 @@ def test_new_table_form_has_the_game_options(client):
 
 def test_scan_pages_show_the_joined_table(client):
     r = client.post("/api/tables", json={"game": GAME, "players": ["Aki", "Ben"],
-                                         "options": {"attraction_cards": "all-side-b"}})
+                                         "options": {"attraction_cards": "all-side-b", "declare_seconds": 12}})
     code = r.json["code"]
     for p in range(2):
         move(client, code, {"type": "choose-loan", "player": p, "amount": 6000})
@@ -153,4 +153,5 @@ def test_scan_pages_show_the_joined_table(client):
     page = client.get("/q/capsule-hotel/franchise/franchise-income-board").get_data(as_text=True)
     assert "No hotel on the map yet" in page and "500" in page
     page = client.get("/q/capsule-hotel/queue/round-expenses-board").get_data(as_text=True)
-    assert "6,000" in page and "purchasing" in page
+    assert "6,000" in page and "to declare a purchase" in page
+    assert "count 12 seconds aloud" in page          # the table's count, not the box's 5

@@ -532,7 +532,8 @@ class CapsuleHotelRules(Rules):
             head = E.name(state, queue[0]) if queue else "the head of the queue"
             return f"{who} counts {count(seconds, 'second')} on {head}: declare a purchase before the end."
         if t == "declare":
-            return f"{who} declares a purchase: {move.get('item')}."
+            item = move.get("item")
+            return f"{who} declares a purchase: {E.ITEM_WORDS.get(item, item) if isinstance(item, str) else item}."
         if t == "roll":
             return f"Bonus die of {move.get('building')}: face {move.get('face')}."
         if t == "pay-income":
