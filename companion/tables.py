@@ -39,6 +39,12 @@ from .games.contract import HOST, Ctx, IllegalMove
 from .store import EventRow, PlayRow, Store, TableRow, Tx, dumps
 
 MAX_CACHED_TABLES = 256
+#: How far behind a simultaneous move's expected_seq may be (other seats' moves since), and how many
+#: changes a 409 lists.
+MAX_COMMUTE = 64
+MAX_SINCE = 20
+#: Tries of a write that another worker's insert of the same seq refused (PostgreSQL).
+WRITE_ATTEMPTS = 3
 SEED_BITS = 128
 log = logging.getLogger(__name__)
 
@@ -369,7 +375,7 @@ class Tables:
             body = {"move": move, "by": who, "summary": game.describe(view.state, move)}
             new = View(view.seq + 1, state, view.timers, view.undo + (view.seq + 1,))
             return "move", body, new, {"seq": new.seq, "state": game.public_view(state, who)}
-        return self._write(code, expected_seq, idem_key, request_fp, decide, who)
+        return self._write(code, expected_seq, idem_key, request_fp, decide, who, commutes=move)
 
     def undo(self, code, expected_seq, idem_key, request_fp, who: Who = HOST):
         def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
@@ -484,9 +490,14 @@ class Tables:
                                 f"{name}.")
 
     def _write(self, code, expected_seq, idem_key, request_fp, decide, who, deliver_due=True,
-               reads_log=False):
+               reads_log=False, commutes=None):
         """Decide outside the write lock (rules and JSON work on the committed view), then append
-        under it if the table is still at that seq; otherwise a 409, exactly as if checked first."""
+        under it if the table is still at that seq; otherwise a 409, exactly as if checked first.
+
+        `commutes`: a seat's move, which in a simultaneous phase is decided on the current state even
+        when `expected_seq` is behind it, as long as only other seats' moves came since, within the
+        same phase (_commutes; API.md, "Simultaneous phases"). Another such move appended between
+        our decision and our append has it decided again, on the newer state, under the lock."""
         if deliver_due and self._due.get(code, 2**62) <= self.clock():
             self.expire_due(code)   # time ran out before this request: that comes first
         head = None if reads_log else self._head(code)
@@ -513,31 +524,37 @@ class Tables:
                     hit = tx.remembered(code, idem_key) if idem_key else None
                     if hit:
                         return self._replay(hit, request_fp, tx, table)
-                    raise self._conflict(game, view, expected_seq, who, now)
+                    if not self._commutes(tx, table, game, commutes, expected_seq, seq):
+                        raise self._conflict(game, view, expected_seq, who, now, tx, table)
                 if not late:
                     kind, body, new, response = decide(game, view, now, tx, table)
             if late:
                 self.expire_due(code)
-                return self._write(code, expected_seq, idem_key, request_fp, decide, who, False, reads_log)
-        body_json, response_json = dumps(body), dumps(response)
-        # A move's or undo's answer is the state after it as its sender sees it: derivable from the
-        # log, so the key keeps only where to find it (a few bytes instead of the whole state).
-        stored = dumps({"seq": new.seq, "state_of": who}) if set(response) == {"seq", "state"} \
-            else response_json
-        # Every undo is snapshotted too: a later replay then starts at or after it, so it never has
-        # to derive the view before an undone move from an earlier window.
-        snapshot = dumps(new.to_json()) if new.seq % self.snapshot_every == 0 or kind == "undo" \
-            else None
-        due = self._next_due(game, new)
-        was, now_result = view.result(game), new.result(game)
-        for attempt in (1, 2):
+                return self._write(code, expected_seq, idem_key, request_fp, decide, who, False,
+                                   reads_log, commutes)
+        prepared = self._prepare(game, view, kind, body, new, response, who)
+        for attempt in range(1, WRITE_ATTEMPTS + 1):
             try:
                 with self.store.write() as tx:
+                    if attempt > 1 and commutes is not None:
+                        # Other workers' writers raced us for this table (several seats moving at
+                        # once): from now on wait for them in turn, each seeing the one before.
+                        tx.lock_table(code)
                     current, hit = tx.seq_and_remembered(code, idem_key)   # (the same request, racing itself)
                     if hit:
                         return self._replay(hit, request_fp, tx, table)
                     if current != seq:
-                        raise self._conflict(game, self._view(tx, table, current), expected_seq, who, now)
+                        if not (commutes is not None and current > seq and
+                                self._commutes(tx, table, game, commutes, expected_seq, current)):
+                            raise self._conflict(game, self._view(tx, table, current), expected_seq,
+                                                 who, now, tx, table)
+                        # Another seat's simultaneous move came first: decide again on the state it
+                        # left, here under the lock (what this transaction sees is the latest, even
+                        # before its group commits). Illegal now: a 422, and nothing is written.
+                        view, seq, now = self._view(tx, table, current), current, max(now, self.clock())
+                        kind, body, new, response = decide(game, view, now, tx, table)
+                        prepared = self._prepare(game, view, kind, body, new, response, who)
+                    body_json, response_json, stored, snapshot, due, was, now_result = prepared
                     tx.append(code, new.seq, kind, body_json, now)
                     if idem_key:
                         tx.remember(code, idem_key, request_fp, 200, stored)
@@ -556,8 +573,9 @@ class Tables:
             except sqlite3.IntegrityError:
                 # Another worker appended event `new.seq` (or stored this key) between our look and
                 # our insert: the database's unique key refused ours, nothing was written. Looking
-                # again answers it as above: 409 with the table's state, or the key's replay.
-                if attempt == 2:
+                # again answers it as above: 409 with the table's state, the key's replay, or (a
+                # simultaneous move) a decision on the newer state.
+                if attempt == WRITE_ATTEMPTS:
                     raise
         self._remember_view(code, new)
         self._see_head(code, new.seq)
@@ -565,11 +583,79 @@ class Tables:
         self.notify(code)
         return 200, Encoded(response, response_json)
 
-    def _conflict(self, game: Game, view: View, expected_seq: int, who, now: int) -> ApiError:
+    def _prepare(self, game: Game, view: View, kind: str, body: dict, new: View, response: dict,
+                 who) -> tuple:
+        """What appending `new` after `view` writes, serialised before the write lock is taken."""
+        body_json, response_json = dumps(body), dumps(response)
+        # A move's or undo's answer is the state after it as its sender sees it: derivable from the
+        # log, so the key keeps only where to find it (a few bytes instead of the whole state).
+        stored = dumps({"seq": new.seq, "state_of": who}) if set(response) == {"seq", "state"} \
+            else response_json
+        # Every undo is snapshotted too: a later replay then starts at or after it, so it never has
+        # to derive the view before an undone move from an earlier window.
+        snapshot = dumps(new.to_json()) if new.seq % self.snapshot_every == 0 or kind == "undo" \
+            else None
+        return (body_json, response_json, stored, snapshot, self._next_due(game, new),
+                view.result(game), new.result(game))
+
+    def _conflict(self, game: Game, view: View, expected_seq: int, who, now: int,
+                  tx: Tx | None = None, table: TableRow | None = None) -> ApiError:
+        """409 with the table as `who` sees it now and, under "since", what changed after
+        `expected_seq` (each event's history line and whose it was), so a page can say it in words."""
+        since = []
+        if tx is not None and table is not None and 0 <= expected_seq < view.seq \
+                and view.seq - expected_seq <= MAX_SINCE:
+            for e in tx.events(table.code, expected_seq, view.seq):
+                mover = game.mover(e.body["move"]) if e.kind == "move" and "move" in e.body else None
+                since.append({"seq": e.seq, "kind": e.kind, "player": mover,
+                              "summary": e.body.get("summary", "")})
         return ApiError(409, f"The table has moved on: it is at {view.seq}, not {expected_seq}. "
                              "Here is the current state; try again from it.",
                         seq=view.seq, state=game.public_view(view.state, who),
-                        timers=self._timers(game, view, now))
+                        timers=self._timers(game, view, now), since=since)
+
+    def _commutes(self, tx: Tx, table: TableRow, game: Game, move: Any, expected_seq: int,
+                  current: int) -> bool:
+        """Whether a seat's `move` based on `expected_seq` may be decided on the state at `current`:
+        every event since is another seat's move (no undo, table timer or table move, none of the
+        sender's own) or the run-out of a game's clock after which the game names the same phase,
+        and in every state from `expected_seq` on the sender was one of the seats acting at once
+        ("several" or "all") in the same phase (Rules.phase). So a bid, a loan or a
+        stop call is not refused because another seat's came first; a move made before a reveal,
+        an expiry or a new round still is (API.md, "Simultaneous phases")."""
+        if move is None or not 0 <= expected_seq < current or current - expected_seq > MAX_COMMUTE:
+            return False
+        seat = game.mover(move)
+        if seat is None:
+            return False
+        events = tx.events(table.code, expected_seq, current)
+        if len(events) != current - expected_seq:
+            return False
+        view = self._view(tx, table, expected_seq)
+        state, key = view.state, game.phase(view.state)
+
+        def acting(state) -> bool:
+            actors = game.actors(state)
+            return actors.mode in ("several", "all") and seat in actors.seats \
+                and game.phase(state) == key
+        if not acting(state):
+            return False
+        for e in events:
+            b = e.body
+            try:
+                if e.kind == "expire" and b.get("owner") == "game" and key is not None:
+                    # the phase's clock ran out and the game named the phase the same after it
+                    # (Countdown: the entries of the floor still come in after its clock)
+                    state = game.on_expire(state, b["timer"], Ctx(b["deadline_ms"], None))
+                elif e.kind == "move" and "move" in b and game.mover(b["move"]) not in (None, seat):
+                    state = game.apply(state, b["move"], Ctx(e.at_ms, b.get("by", HOST)))
+                else:
+                    return False
+            except Exception:  # noqa: BLE001 - as replay would: not ours to judge here
+                return False
+            if not acting(state):
+                return False
+        return True
 
     def _replay(self, hit, request_fp: str, tx: Tx | None = None,
                 table: TableRow | None = None) -> tuple[int, dict]:

@@ -204,6 +204,10 @@ class SealedBidRules(Rules):
             moves.append({"type": "close-bids"})
         return Legal(moves)
 
+    def phase(self, state):
+        """One bidding round is one simultaneous phase; its reveal ends it."""
+        return ["bidding", state["round"]] if state["phase"] == "bidding" else None
+
     def actors(self, state):
         if state["phase"] != "bidding":
             return NOBODY
