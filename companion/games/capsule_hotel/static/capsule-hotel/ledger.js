@@ -186,7 +186,7 @@
     $("#queue").replaceChildren(...(st.queue.length ? st.queue.map((p, i) => el("li", { class: i === 0 ? "head" : "" },
       el("span", null, el("span", { class: "ch-seal", "aria-hidden": "true" }, String(i + 1)), name(p), " · " + yen(st.players[p].yen)),
       el("span", { class: "small" }, i === 0 ? (st.declared && st.declared.player === p ? "completing: " + kindName(st.declared.item)
-        : "to declare" + (st.count ? " · " + name(st.count.by) + " counts" : "")) : "waiting")))
+        : st.count ? name(st.count.by) + " counts" : "to declare") : "waiting")))
       : [el("li", { class: "muted" }, "No seal in the queue.")]));
     const others = st.players.map((p, i) => ({ p, i })).filter((x) => !st.queue.includes(x.i));
     if (others.length) $("#queue").append(el("li", { class: "small muted" }, others.map((x) => x.p.name + (x.p.seal === "pass" ? " passed" : " in front")).join(" · ")));
