@@ -90,12 +90,13 @@ def server(tmp_path_factory):
 
 
 class Table:
-    """A table of the sealed-bid game, written to through the API with the host's token."""
+    """A table (by default of the sealed-bid game), written to through the API with the host's token."""
 
-    def __init__(self, server, round_seconds=30):
+    def __init__(self, server, game="sealed-bid", options=None):
         self.client = server.app.test_client()
-        r = self.client.post("/api/tables", json={"game": "sealed-bid", "players": ["Aki", "Ben"],
-                                                  "options": {"chance": "table", "round_seconds": round_seconds}})
+        r = self.client.post("/api/tables", json={"game": game, "players": ["Aki", "Ben"],
+                                                  "options": {"chance": "table", "round_seconds": 30}
+                                                  if options is None else options})
         assert r.status_code == 201, r.get_json()
         self.made = r.get_json()
         self.code, self.host = self.made["code"], self.made["host_token"]
@@ -114,8 +115,8 @@ class Table:
 
 
 class Phone:
-    """A phone holding seat `player` (its own token), on the board page, scrolled to the bottom;
-    it counts the vibrations and alarms the page asks for."""
+    """A phone holding seat `player` (its own token), on the board page, scrolled to the bottom; it
+    counts the vibrations and alarms the page asks for."""
 
     def __init__(self, browser, server, table, player, size):
         self.w, self.h = size
@@ -126,7 +127,7 @@ class Phone:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         r = table.client.post(f"/api/tables/{table.code}/seats", json={"player": player})
         assert r.status_code == 201, r.get_json()
-        seat = {"game": "sealed-bid", "player": player, "token": r.get_json()["token"], "at": 1}
+        seat = {"game": table.made["game"], "player": player, "token": r.get_json()["token"], "at": 1}
         self.page.add_init_script(
             "window.vibes = []; navigator.vibrate = (p) => { window.vibes.push(JSON.stringify(p)); return true; };"
             "window.rings = 0; document.addEventListener('DOMContentLoaded', () => {"
@@ -140,7 +141,7 @@ class Phone:
 
     def to_bottom(self):
         self.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-        self.page.wait_for_function("window.scrollY > 1500")
+        self.page.wait_for_function("window.scrollY > 300")
 
     def in_view(self, locator):
         """The element is shown whole inside the screen as it is scrolled now (no scrolling done)."""
@@ -149,7 +150,9 @@ class Phone:
         assert box is not None
         assert box["y"] >= 0 and box["y"] + box["height"] <= self.h, (box, self.w, self.h)
         assert box["x"] >= 0 and box["x"] + box["width"] <= self.w, (box, self.w, self.h)
-        assert self.page.evaluate("window.scrollY") > 1500          # still at the bottom of the page
+        # not scrolled up to it: the page is still scrolled far down (the browser's scroll anchoring
+        # moves scrollY by what the bar grows or shrinks, so the content seen stays where it was)
+        assert self.page.evaluate("window.scrollY") > 300
         return box
 
     def bar_gone(self):
@@ -179,7 +182,7 @@ def two_phones(browser, server, table):
 
 
 def test_the_clocks_and_the_call_stay_in_view_and_expiry_is_said(server, browser):
-    table = Table(server, round_seconds=6)
+    table = Table(server, options={"chance": "table", "round_seconds": 6})
     phones = two_phones(browser, server, table)
     try:
         for p in phones:                     # nothing runs, nothing is pinned: no bar, no space
@@ -281,3 +284,29 @@ def test_the_chess_clock_shows_in_the_bar(server, browser):
     finally:
         for p in phones:
             p.close()
+
+
+@pytest.fixture(scope="module")
+def games_server(tmp_path_factory):
+    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("pinned-games"), "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s:
+        yield s
+
+
+@pytest.mark.parametrize("game", ["shinjuku", "shin-bikkuri-man", "sapporo-1876", "capsule-hotel", "jutaku"])
+def test_every_games_board_page_has_the_bar(games_server, browser, game):
+    """Every game's own board page (the generic board_base.html), scrolled to its bottom on the
+    smaller phone: a table timer started elsewhere shows in view and counts down; reset, the bar goes."""
+    table = Table(games_server, game, options={})
+    phone = Phone(browser, games_server, table, 0, PHONES[1])
+    try:
+        phone.bar_gone()
+        table.timer("Turn", "start", seconds=150)
+        face = phone.page.locator("#pinbar [data-timer='Turn'] .pin-face")
+        phone.in_view(face)
+        phone.counts_down(face)
+        assert phone.page.evaluate("document.documentElement.scrollWidth") <= phone.w     # nothing sideways
+        table.timer("Turn", "reset")
+        phone.bar_gone()
+    finally:
+        phone.close()

@@ -30,15 +30,19 @@
     ? tk.timerWords[t.name] || (t.name.charAt(0).toUpperCase() + t.name.slice(1)).replace(/[-_]/g, " ")
     : t.name;
 
-  // One alarm, however many parts of the page heard the news: rings closer than 3 s are one.
-  const ring = tk.alarm.ring.bind(tk.alarm);
-  let lastRing = -Infinity;
-  tk.alarm.ring = function () {
-    const now = performance.now();
-    if (now - lastRing < 3000) return;
-    lastRing = now;
-    ring();
+  // One sound, however many parts of the page heard the news (the game's page, timer.js, this bar,
+  // the turn cue): rings closer than 3 s are one ring, chimes closer than 1.5 s one chime.
+  const once = (fn, ms) => {
+    let last = -Infinity;
+    return function () {
+      const now = performance.now();
+      if (now - last < ms) return;
+      last = now;
+      fn();
+    };
   };
+  tk.alarm.ring = once(tk.alarm.ring.bind(tk.alarm), 3000);
+  tk.alarm.chime = once(tk.alarm.chime.bind(tk.alarm), 1500);
 
   class Pinned {
     constructor() {
