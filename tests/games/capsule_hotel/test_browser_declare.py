@@ -102,6 +102,9 @@ def test_declare_in_one_tap_then_complete_and_a_prepared_purchase(server, browse
         ben.locator("#count", has_text="Ben counts on Aki").wait_for(timeout=3000)
         assert count_shown(aki) and count_shown(ben)
         # Aki's call is on the screen as it is, without scrolling: one tap declares
+        # the call and the count are marked for the pinned bar, which shows them at the top
+        assert aki.locator("#pinbar #declare-box[data-pin]").count() == 1
+        assert ben.locator("#pinbar #count[data-pin]").count() == 1
         aki.evaluate("scrollTo(0, 0)")
         assert in_view(aki, "#declare-box button[data-kind=capsules]")
         shot(aki, "declare-call-390")
@@ -120,12 +123,12 @@ def test_declare_in_one_tap_then_complete_and_a_prepared_purchase(server, browse
         aki.locator("#purchase-form select").first.select_option("white")
         assert in_view(aki, "#buy") and aki.locator("#buy").inner_text() == "Complete the purchase"
         shot(aki, "complete-390")
+        ben.evaluate("scrollTo(0, document.documentElement.scrollHeight)")     # reading the ledgers
         aki.locator("#buy").click()
         ben.locator("#ledger-0", has_text="6 White").wait_for(timeout=3000)
-        # Ben is at the head now: his prepared purchase is declared with one tap
+        # Ben is at the head now: his prepared purchase is declared with one tap, in view where he is
         ben.locator("#declare-box #declare", has_text="I declare: Capsules").wait_for(timeout=3000)
-        ben.evaluate("scrollTo(0, 0)")
-        assert in_view(ben, "#declare-box #declare")
+        assert ben.evaluate("scrollY") > 1000 and in_view(ben, "#declare-box #declare")
         shot(ben, "declare-prepared-360")
         ben.locator("#declare-box #declare").click()
         ben.locator("#purchase-h", has_text="Complete your purchase: Capsules").wait_for(timeout=3000)

@@ -285,7 +285,21 @@
   function lands(p) { return Object.keys(st.lands).filter((l) => st.lands[l].owner === p); }
   function lots() { return Object.keys(st.lands).filter((l) => st.lands[l].parent === null); }
 
+  // A prepared purchase may outlive what it names (a land bartered away, a colour sold out): each
+  // choice falls back to what its field then shows first, so the form and the move always agree.
+  function fit(w) {
+    const pl = st.players[w];
+    const left = B.colours.filter((c) => st.supply.capsules[c.id] > 0).map((c) => c.id);
+    if (!left.includes(draft.colour)) draft.colour = left[0];
+    if (!lands(w).includes(draft.land)) draft.land = lands(w)[0];
+    const bs = B.buildings.filter((b) => st.supply.buildings[b.id] > 0).map((b) => b.id);
+    if (!bs.includes(draft.building)) draft.building = bs[0];
+    if (!Object.prototype.hasOwnProperty.call(pl.capsules, draft.hcolour)) draft.hcolour = Object.keys(pl.capsules)[0];
+    if (draft.adjoins) draft.adjoins = draft.adjoins.filter((l) => lots().includes(l));
+    if (draft.coupons > pl.coupons) draft.coupons = pl.coupons;
+  }
   function purchaseMove(w) {
+    fit(w);
     const m = { type: "purchase", player: w, item: draft.item };
     if (draft.coupons) m.coupons = draft.coupons;
     if (draft.item === "lot") { m.board = draft.board || B.lot_boards[0].id; m.adjoins = (draft.adjoins && draft.adjoins.length) ? draft.adjoins.slice() : [lots()[0]]; }
@@ -327,6 +341,7 @@
     const atHead = place === 0;
     const declared = st.declared && st.declared.player === w ? st.declared.item : null;
     if (declared && draft.item !== declared) { draft = { item: declared, prepared: true }; saveDraft(); }
+    fit(w);
     // at the head the form comes first, right under the call; waiting, under the queue
     if (atHead && sec.nextElementSibling !== $("#queue")) $("#queue").before(sec);
     if (!atHead && sec.previousElementSibling !== $("#queue-actions")) $("#queue-actions").after(sec);
