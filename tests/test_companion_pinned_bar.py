@@ -42,7 +42,8 @@ BOARD = """{% extends "board_base.html" %}
 {% block board %}
 <section class="card"><h2 style="margin-top:0">Your bid</h2>
   <button type="button" id="bid-now" class="wide" data-pin hidden>Bid 1 coin</button>
-  <p id="bid-home" class="small">Bids are sealed until the round ends.</p></section>
+  <p id="bid-home" class="small">Bids are sealed until the round ends.</p>
+  <div id="prize-box"></div></section>
 <section class="card" id="filler" style="min-height:2600px">The rest of the board.</section>
 <p id="bottom">The bottom of the page.</p>
 {% endblock %}
@@ -60,6 +61,9 @@ BOARD_JS = """(function () {
       const b = document.getElementById("bid-now");
       b.hidden = !(s.phase === "bidding" && me !== null && me >= 0 && !(String(me) in s.bids));
       b.onclick = () => link.send("/moves", { move: { type: "bid", player: me, amount: 1 } });
+      // a call the page draws anew on every update (a new element with the same words)
+      document.getElementById("prize-box").replaceChildren(...(s.phase === "bidding"
+        ? [tk.el("p", { class: "prize", "data-pin": "" }, "The prize: " + s.prize + " points")] : []));
     },
   });
   tk.clock.sync(3).then(() => link.start());
@@ -206,8 +210,17 @@ def test_the_clocks_and_the_call_stay_in_view_and_expiry_is_said(server, browser
             p.counts_down(row.locator(".pin-face"))
             p.in_view(p.page.locator("#pinbar #bid-now"))
             p.in_view(p.page.locator("#pinbar [data-timer='Egg'] .pin-face"))     # both clocks at once
+            p.in_view(p.page.locator("#pinbar .prize"))
             # the call appearing chimed and vibrated (the cue setting is on by default)
             p.page.wait_for_function("window.vibes.includes('[200,100,200]')", timeout=3_000)
+
+        # the page draws its call again at the next update: one in the bar, and no second cue
+        table.timer("Egg", "pause")
+        for p in phones:
+            p.page.locator("#pinbar [data-timer='Egg'].paused").wait_for(timeout=5_000)
+            assert p.page.locator(".prize").count() == 1 and p.page.locator("#pinbar .prize").is_visible()
+            assert p.page.evaluate("window.vibes.filter((v) => v === '[200,100,200]').length") == 1
+        table.timer("Egg", "resume")
 
         # a tap on the pinned call works (its handler moved with it); once hidden it goes back home
         aki, ben = phones
@@ -226,6 +239,7 @@ def test_the_clocks_and_the_call_stay_in_view_and_expiry_is_said(server, browser
             assert p.page.locator("#pinbar [data-timer='round']").count() == 0
             p.page.wait_for_function("window.rings >= 1", timeout=3_000)
         assert aki.page.locator("#bid-now").is_hidden()
+        assert aki.page.locator(".prize").count() == 0              # the page took its call away
 
         # the next move: the sentence goes; a short table timer runs out: "Time is up: Tea"
         table.move({"type": "start-round", "prize": 1})

@@ -99,7 +99,13 @@
       }
       const sound = document.querySelector(".tm-sound");         // timer.js's "Tap to enable sound"
       if (sound && sound.parentNode !== this.soundSlot) this.soundSlot.append(sound);
-      if (fresh.length && this.ready && tk.cuesOn()) {            // a stop is called, a count starts on you
+      // A call that was not there before (a stop is called, a count starts on you) chimes; the same
+      // call drawn again by the page's next render (a new element, the same words) does not.
+      const key = (n) => n.id || n.getAttribute("data-pin") || n.textContent.trim().slice(0, 80);
+      const keys = new Set([...this.homes.keys()].map(key));
+      const news = fresh.some((n) => !(this.keys || new Set()).has(key(n)));
+      this.keys = keys;
+      if (news && this.ready && tk.cuesOn()) {
         if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
         tk.alarm.chime();
       }
