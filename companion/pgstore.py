@@ -327,8 +327,11 @@ class PgTx:
         self._changed(code)
 
     def lock_table(self, code: str) -> None:
-        """Writers of this table's seats wait for each other (across workers) until COMMIT."""
-        self.conn.execute("SELECT 1 FROM tables WHERE code = %s FOR UPDATE", (code,))
+        """Writers of this table (its seats, its racing moves) wait for each other (across workers)
+        until COMMIT. NO KEY UPDATE, not UPDATE: an insert's foreign-key check (KEY SHARE on this
+        row) does not wait for it, so a writer that inserted first and checks its key afterwards
+        cannot deadlock with the one holding this lock and waiting on that insert's seq."""
+        self.conn.execute("SELECT 1 FROM tables WHERE code = %s FOR NO KEY UPDATE", (code,))
 
     # timer deadlines (derived)
     def set_deadline(self, code: str, due_ms: int | None) -> None:
