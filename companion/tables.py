@@ -31,7 +31,7 @@ import threading
 import unicodedata
 from typing import Any, Callable
 
-from . import codes, timers
+from . import chess_clock, codes, timers
 from .catalog import Game
 from .errors import ApiError
 from .games import clock as tclock
@@ -239,12 +239,22 @@ class Tables:
                                 "they can show the cards in its hand.")
         try:
             legal = game.legal(view.state, player)
+            moves, complete = list(legal.moves), bool(legal.complete)
+            if player is not None:
+                # seat i's list holds the table's moves too (API.md: "?player=i narrows the host's
+                # list to seat i and the table's moves"), whether or not the game lists them there
+                table_moves = game.legal(view.state, None)
+                extra = [m for m in table_moves.moves if game.mover(m) is None and m not in moves]
+                moves += extra
+                complete = complete and (bool(table_moves.complete) or not extra)
         except Exception as exc:  # noqa: BLE001 - a listing must never take the table down
             raise ApiError(422, "The legal moves could not be listed.",
                            [f"{type(exc).__name__}: {exc}"]) from None
         everyone = viewer == HOST or (viewer is None and not secrets_held)
-        moves = [m for m in legal.moves if everyone or game.mover(m) in (None, viewer)]
-        return {"seq": seq, "moves": moves, "complete": bool(legal.complete)}
+        moves = [m for m in moves if everyone or game.mover(m) in (None, viewer)]
+        if not moves and view.result(game) is not None:
+            complete = True              # the empty list of a finished game is complete
+        return {"seq": seq, "moves": moves, "complete": complete}
 
     def seq(self, code: str) -> int:
         """The table's current sequence number (404 for an unknown table)."""
@@ -373,7 +383,10 @@ class Tables:
                 raise ApiError(422, "That move could not be played.",
                                [f"{type(exc).__name__}: {exc}"]) from None
             body = {"move": move, "by": who, "summary": game.describe(view.state, move)}
-            new = View(view.seq + 1, state, view.timers, view.undo + (view.seq + 1,))
+            new_timers, follows = _clock_follows_turn(game, view.timers, state, now)
+            if follows:
+                body["clock_follows"] = follows
+            new = View(view.seq + 1, state, new_timers, view.undo + (view.seq + 1,))
             return "move", body, new, {"seq": new.seq, "state": game.public_view(state, who)}
         return self._write(code, expected_seq, idem_key, request_fp, decide, who, commutes=move)
 
@@ -396,7 +409,10 @@ class Tables:
                 raise ApiError(422, f"Move #{target} cannot be undone.", reasons)
             body = {"undoes": target, "by": who,
                     "summary": f"Undo #{target}: {event.body.get('summary', '')}"}
-            new = View(view.seq + 1, before.state, view.timers, view.undo[:-1])
+            new_timers, follows = _clock_follows_turn(game, view.timers, before.state, now)
+            if follows:
+                body["clock_follows"] = follows
+            new = View(view.seq + 1, before.state, new_timers, view.undo[:-1])
             return "undo", body, new, {"seq": new.seq, "state": game.public_view(new.state, who)}
         return self._write(code, expected_seq, idem_key, request_fp, decide, who, reads_log=True)
 
@@ -798,14 +814,14 @@ class Tables:
                 except Exception as exc:  # noqa: BLE001 - a log that does not replay is damaged
                     raise sqlite3.DatabaseError(f"the log of table {table.code} does not replay at "
                                                 f"event {e.seq}: {exc}") from None
-                view = View(e.seq, state, view.timers, view.undo + (e.seq,))
+                view = View(e.seq, state, _followed(view.timers, b, e.at_ms), view.undo + (e.seq,))
             elif e.kind == "undo":
                 target = b["undoes"]
                 before = seen.get(target - 1) or (found or {}).get(target - 1) \
                     or self._cached(table.code, target - 1)
                 if before is None:
                     raise _Needs(target - 1)
-                view = View(e.seq, before.state, view.timers, view.undo[:-1])
+                view = View(e.seq, before.state, _followed(view.timers, b, e.at_ms), view.undo[:-1])
             elif e.kind == "timer":
                 try:
                     new_timers = timers.apply(view.timers, b["timer"], b["action"], b.get("seconds"),
@@ -873,6 +889,38 @@ class Tables:
             self._cache.move_to_end(code)
             if not views or views[-1].seq < view.seq:
                 views.append(view)
+
+
+def _clock_follows_turn(game: Game, table_timers: dict, state: Any, now: int) -> tuple[dict, dict]:
+    """A running chess clock follows the game's turn by itself: when a move (or an undo) leaves the
+    turn with one seat and the clock runs another's, that seat's time stops and the turn's runs.
+    Returns the timers and {clock name: seat} of what followed (kept in the event, so a replay
+    does the same and logs from before this replay as they were)."""
+    turn = game.turn(state)
+    if not isinstance(turn, int):
+        return table_timers, {}
+    follows = {}
+    for name, rec in table_timers.items():
+        if chess_clock.is_chess(rec) and rec.get("status") == tclock.RUNNING and rec["seat"] != turn \
+                and 0 <= turn < len(rec["clocks"]):
+            try:
+                table_timers = {**table_timers, name: chess_clock.pass_turn(rec, now, turn)}
+            except ValueError:
+                continue                    # that seat's time is out: the clock stays as it is
+            follows[name] = turn
+    return table_timers, follows
+
+
+def _followed(table_timers: dict, body: dict, at_ms: int) -> dict:
+    """The timers after an event's "clock_follows" (see _clock_follows_turn), replayed."""
+    for name, seat in (body.get("clock_follows") or {}).items():
+        rec = table_timers.get(name)
+        if chess_clock.is_chess(rec):
+            try:
+                table_timers = {**table_timers, name: chess_clock.pass_turn(rec, at_ms, seat)}
+            except ValueError:
+                pass
+    return table_timers
 
 
 def _hint_secret(game: Game, state: Any, seat: int) -> bool:

@@ -164,3 +164,33 @@ def test_logs_written_before_chess_clocks_replay_unchanged():
     assert timers.public(t, 11_000)[0] == {"name": "round", "status": "running",
                                            "deadline_ms": 31_000, "remaining_ms": 20_000,
                                            "duration_ms": 30_000, "owner": "table"}
+
+
+def test_a_running_chess_clock_follows_the_games_turn(client, clock, storage):
+    """The game's turn passes with a move: the chess clock stops the mover's time and runs the next
+    player's by itself (no tap on the clock); an undo gives the turn, and the time, back; a replay
+    of the log from scratch shows the same clocks."""
+    code = new_table(client)
+    timer(client, code, "Chess", "start", seconds=60, clock="chess", seat=0)
+    clock.advance(10_000)
+    move = client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq_of(client, code),
+                                                          "move": {"player": 0, "add": 2}})
+    assert move.status_code == 200
+    clock.advance(4_000)
+    t = by_name(client, code)["Chess"]
+    assert t["seat"] == 1 and [c["remaining_ms"] for c in t["clocks"]] == [50_000, 56_000, 60_000]
+    client.post(f"/api/tables/{code}/undo", json={"expected_seq": seq_of(client, code)})
+    clock.advance(1_000)
+    t = by_name(client, code)["Chess"]
+    assert t["seat"] == 0 and [c["remaining_ms"] for c in t["clocks"]] == [49_000, 56_000, 60_000]
+    # a paused clock stays put (the table paused it on purpose)
+    timer(client, code, "Chess", "pause")
+    client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq_of(client, code),
+                                                   "move": {"player": 0, "add": 1}})
+    assert by_name(client, code)["Chess"]["seat"] == 0
+    # the log replays to the same clocks in a fresh process (no cache, no snapshot)
+    run_sql(storage, "DELETE FROM snapshots")
+    fresh = create_app({**storage, "EXTRA_GAMES": {"counter": COUNTER}, "CLOCK": clock,
+                        "SNAPSHOT_EVERY": 1000})
+    assert fresh.test_client().get(f"/api/tables/{code}").json["timers"] == \
+        client.get(f"/api/tables/{code}").json["timers"]
