@@ -372,10 +372,14 @@
 
     /**
      * Send one write (moves | undo | timers) based on the seq this phone has seen.
-     * Returns {ok, status, body}; on 409 the table is reloaded (someone else was first).
+     * Returns {ok, status, body}; on 409 the table is reloaded (someone else was first) and the
+     * answer's body.changed says what changed, in words. A seat's move made while several seats act
+     * at once, overtaken only by other seats' moves, is sent once more on the new state (the server
+     * lets such moves through itself unless the phase changed; then it says why not): {resent: true}.
      */
-    async send(path, payload) {
+    async send(path, payload, again) {
       if (!this.table) return { ok: false, status: 0, body: { error: "Not connected yet." } };
+      const before = this.table;
       const body = Object.assign({ expected_seq: this.table.seq }, payload);
       const key = tk.newKey();
       const r = await tk.api("POST", this.url(path), body, { token: this.token, key });
@@ -399,6 +403,18 @@
       } else if (r.status === 409) {
         await this.reload();
         await this.catchUp();
+        const since = (r.body && r.body.since) || [];
+        const changed = since.map((e) => e.summary).filter(Boolean);
+        if (r.body && changed.length) r.body.changed = changed;
+        const move = payload.move, seat = move && typeof move.player === "number" ? move.player : null;
+        const acts = before.actors || {};
+        if (!again && seat !== null && since.length && ["all", "several"].includes(acts.mode) &&
+            (acts.seats || []).includes(seat) && since.every((e) => e.kind === "move" && e.player !== null && e.player !== seat)) {
+          const second = await this.send(path, payload, true);
+          second.resent = true;
+          if (!second.ok && second.body && changed.length) second.body.changed = changed;
+          return second;
+        }
       }
       return { ok: r.status === 200, status: r.status, body: r.body };
     }
@@ -629,7 +645,10 @@
 
   /** A friendly sentence for a failed write. */
   tk.explain = function (r) {
-    if (r.status === 409) return "Someone else changed the table first. It is updated now: check it and try again.";
+    const changed = (r.body && r.body.changed) || [];
+    const meanwhile = changed.length ? " Meanwhile: " + changed.slice(-3).join("; ") + (changed.length > 3 ? " (and " + (changed.length - 3) + " more)" : "") + "." : "";
+    if (r.status === 409) return "The table changed before your move arrived." + meanwhile + " It is updated now: check it and play again.";
+    if (r.resent && r.status === 422) return "The table changed before your move arrived, and it cannot be played now." + meanwhile + " " + ((r.body && r.body.reasons) || []).join(" ");
     if (r.status === 401) return "This phone has no seat at this table: take a seat on the table page first.";
     if (r.status === 403) return (r.body && r.body.error) || "This phone may not do that.";
     if (r.status === 0) return r.body.error;
