@@ -112,6 +112,11 @@ class Game:
     def can_undo(self, state: dict, move: dict) -> list[str]:
         return _reasons(lambda: self.rules.can_undo(state, move), "undo")
 
+    def reveals(self, state: dict, move: dict) -> list[str]:
+        """Why the move revealed what was hidden (Rules.reveals); [] when it did not."""
+        call = getattr(self.rules, "reveals", None)
+        return _reasons(lambda: call(state, move), "reveal") if call else []
+
     def mover(self, move: dict) -> int | None:
         return _hint(lambda: self.rules.mover(move), None)
 

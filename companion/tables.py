@@ -407,8 +407,15 @@ class Tables:
             reasons = game.can_undo(before.state, event.body["move"])
             if reasons:
                 raise ApiError(422, f"Move #{target} cannot be undone.", reasons)
+            revealed = game.reveals(before.state, event.body["move"])
+            if revealed and who != HOST:
+                raise ApiError(422, f"Move #{target} revealed what was hidden: only the host can take "
+                                    "it back.", revealed)
+            summary = f"Undo #{target}: {event.body.get('summary', '')}"
             body = {"undoes": target, "by": who,
-                    "summary": f"Undo #{target}: {event.body.get('summary', '')}"}
+                    "summary": f"The host took back a reveal. {summary}" if revealed else summary}
+            if revealed:
+                body["reveal"] = revealed
             new_timers, follows = _clock_follows_turn(game, view.timers, before.state, now)
             if follows:
                 body["clock_follows"] = follows

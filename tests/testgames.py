@@ -204,6 +204,16 @@ class SealedBidRules(Rules):
             moves.append({"type": "close-bids"})
         return Legal(moves)
 
+    def reveals(self, state, move):
+        """The bid that completes the round and "close the bids" reveal every bid; the companion's
+        draw of the prize reveals chance."""
+        t = move.get("type") if isinstance(move, dict) else None
+        if t == "close-bids" or (t == "bid" and len(state["bids"]) == len(state["players"]) - 1):
+            return ["it revealed the sealed bids"]
+        if t == "start-round" and state["chance"] == "companion":
+            return ["the companion drew the prize"]
+        return []
+
     def phase(self, state):
         """One bidding round is one simultaneous phase; its reveal ends it."""
         return ["bidding", state["round"]] if state["phase"] == "bidding" else None

@@ -21,6 +21,9 @@ states compare with ==. The companion knows nothing of a game's insides; it call
                                                        contract test checks public_view hides them)
     describe(state, move) -> str                       a history line a person reads
     can_undo(state, move) -> [reason]                  why an applied move may not be taken back
+    reveals(state, move) -> [reason]                   why a move revealed what was hidden (sealed
+                                                       choices, the companion's draws and rolls):
+                                                       only the host may take it back
     mover(move) -> seat | None                         whose move it is (None: the table's)
     needs(state) -> dict | None                        what the table must do next (page hints)
     table_facts(state) -> dict                         turn cues every phone may see: a last-round
@@ -239,6 +242,13 @@ class Rules:
         return mt.label if mt else "?"
 
     def can_undo(self, state: dict, move: dict) -> list[str]:
+        return []
+
+    def reveals(self, state: dict, move: dict) -> list[str]:
+        """Why `move`, played in `state`, revealed hidden information or chance: the sealed choices
+        it revealed, a card it drew or dice it rolled by the companion ([]: none). A seat cannot
+        undo such a move (its player would choose again knowing what it showed; 422 with these
+        reasons); the host can, and the history says that the host took back a reveal."""
         return []
 
     def mover(self, move: Any) -> int | None:

@@ -24,7 +24,7 @@ The contract (companion/games/contract.py) and the helpers the web layer may cal
     result(state) -> None | {"winners", "unit": "points", "scores": [...]}   (scoring.result)
     public_view(state, viewer) / public_move(move, viewer)    viewer: seat, None, contract.HOST
     secret_paths(state, seat) -> [path]              the seat's hand (and the cards it just drew)
-    describe(state, move) -> str, can_undo(state, move) -> [reason], mover(move) -> seat | None
+    describe(state, move) -> str, reveals(state, move) -> [reason], mover(move) -> seat | None
     needs(state) -> {"phase", "prompt", "players", "moves", "enter"?, "wards"?, "actions_left"?,
                      "income_cards"?}               what the table must do next (works on a view)
   helpers:
@@ -157,8 +157,9 @@ Decisions where the rules are silent (a player's natural reading)
     store in its ward, judged when played; three cards of any wards always make one wild card.
   * Winners: the text has no tie-break ("victory goes to the player that can create the most
     sets", scored in points), so every player with the top score wins (a shared victory).
-  * Companion mode: a move that drew from the deck or bag cannot be undone (can_undo), so a
-    player cannot look at the next cards and choose again; table mode can undo any move.
+  * Companion mode: a move that drew from the deck or bag is a reveal (reveals): a seat cannot undo
+    it, so a player cannot look at the next cards and choose again; the host can (the same cards
+    come again: the draw is the seed's). Table mode can undo any move.
 """
 from __future__ import annotations
 
@@ -340,8 +341,8 @@ class ShinjukuRules(contract.Rules):
     def describe(self, state: dict, move: dict) -> str:
         return _views.describe(self.ix, state, move)
 
-    def can_undo(self, state: dict, move: dict) -> list[str]:
-        return _views.can_undo(self.ix, state, move)
+    def reveals(self, state: dict, move: dict) -> list[str]:
+        return _views.reveals(self.ix, state, move)
 
     def needs(self, state: dict) -> dict:
         return _views.needs(self.ix, state)

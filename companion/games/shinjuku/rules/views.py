@@ -225,12 +225,13 @@ def delivery_words(ix: Index, state: dict, outcome: dict) -> str:
     return words
 
 
-def can_undo(ix: Index, state: dict, move: dict) -> list[str]:
-    """In companion mode a move that drew from the deck or the bag is final: undoing it would let a
-    player see the next cards and choose again. In table mode every move can be undone (typos)."""
+def reveals(ix: Index, state: dict, move: dict) -> list[str]:
+    """In companion mode a move that drew from the deck or the bag is a reveal: a seat undoing it
+    would see the next cards and choose again, so only the host may take it back (the same cards
+    come again: the draw is the seed's). In table mode every move can be undone (typos)."""
     if state.get("mode") != st.COMPANION or not isinstance(move, dict):
         return []
     t = move.get("type")
     if t in ("place-customers", "income"):
-        return ["Cards or customers were drawn from the companion's deck or bag; a draw cannot be taken back."]
+        return ["cards or customers were drawn from the companion's deck or bag"]
     return []

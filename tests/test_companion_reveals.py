@@ -1,0 +1,62 @@
+"""Reveals are final for seats (API.md, undo; issue: a seat undid the reveal of sealed choices and
+chose again knowing the others'): a move that revealed what was hidden — the sealed bids, a prize
+the companion drew — cannot be undone with a seat token (422 with the reason, nothing appended);
+the host can, and the history says the host took back a reveal. Mistakes before a reveal stay one
+undo away."""
+from __future__ import annotations
+
+import pytest
+
+from companion import create_app
+from companion.testing import token_client
+from testgames import SEALED_BID
+
+
+@pytest.fixture
+def client(storage, clock):
+    return token_client(create_app({**storage, "EXTRA_GAMES": {"sealed-bid": SEALED_BID}, "CLOCK": clock}))
+
+
+def sealed_table(client, chance="table"):
+    code = client.post("/api/tables", json={"game": "sealed-bid", "players": ["Aki", "Ben"],
+                                            "options": {"chance": chance}}).json["code"]
+    seats = [{"Authorization": "Bearer " + client.post(f"/api/tables/{code}/seats", json={"player": i},
+                                                       auth=False).json["token"]} for i in (0, 1)]
+    return code, seats
+
+
+def post(client, code, path, body, headers=None):
+    return client.post(f"/api/tables/{code}/{path}", json=body, headers=headers or {},
+                       auth=headers is None)
+
+
+def test_a_seat_cannot_undo_the_reveal_of_sealed_bids_the_host_can(client):
+    code, (aki, ben) = sealed_table(client)
+    post(client, code, "moves", {"expected_seq": 0, "move": {"type": "start-round", "prize": 2}})
+    assert post(client, code, "moves", {"expected_seq": 1, "move": {"type": "bid", "player": 0,
+                                                                     "amount": 8}}, aki).status_code == 200
+    # a mistake before the reveal is one undo away
+    assert post(client, code, "undo", {"expected_seq": 2}, aki).status_code == 200
+    assert post(client, code, "moves", {"expected_seq": 3, "move": {"type": "bid", "player": 0,
+                                                                     "amount": 6}}, aki).status_code == 200
+    # Ben's bid reveals both; Ben now knows Aki bid 6 and would like to bid 7 instead
+    assert post(client, code, "moves", {"expected_seq": 4, "move": {"type": "bid", "player": 1,
+                                                                     "amount": 3}}, ben).status_code == 200
+    refused = post(client, code, "undo", {"expected_seq": 5}, ben)
+    assert refused.status_code == 422
+    assert refused.json["reasons"] == ["it revealed the sealed bids"]
+    assert "only the host" in refused.json["error"]
+    assert client.get(f"/api/tables/{code}").json["seq"] == 5
+    taken = post(client, code, "undo", {"expected_seq": 5})                 # the host's ruling
+    assert taken.status_code == 200 and taken.json["state"]["bids"] == {"0": 6}
+    events = client.get(f"/api/tables/{code}/events?since=5", headers={"Accept": "application/json"}).json
+    assert events["events"][0]["summary"].startswith("The host took back a reveal. Undo #5:")
+
+
+def test_the_companions_draw_is_final_for_seats(client):
+    code, (aki, _) = sealed_table(client, chance="companion")
+    assert post(client, code, "moves", {"expected_seq": 0, "move": {"type": "start-round"}},
+                aki).status_code == 200
+    refused = post(client, code, "undo", {"expected_seq": 1}, aki)
+    assert refused.status_code == 422 and refused.json["reasons"] == ["the companion drew the prize"]
+    assert post(client, code, "undo", {"expected_seq": 1}).status_code == 200
