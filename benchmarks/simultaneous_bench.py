@@ -482,8 +482,12 @@ class Phone:
             if status != 409:
                 out.why = f"{status}: {'; '.join(body.get('reasons') or [body.get('error', '')])}"
                 return
-            self.http.call("GET", f"/api/tables/{self.code}")         # a page re-reads the table
-            seq, legal = self.legal()
+            try:
+                self.http.call("GET", f"/api/tables/{self.code}")     # a page re-reads the table
+                seq, legal = self.legal()
+            except (OSError, http.client.HTTPException, SetupError) as exc:
+                out.why = f"409, then the table could not be read again: {exc}"
+                return
             if not any(phase.same(move, m) for m in legal):
                 out.why = "409, then no longer legal"
                 return
@@ -498,16 +502,19 @@ def one_round(port: int, phase: Phase, n: int, rnd: random.Random, sources, ctx:
     phones: list[Phone] = []
     streams: list[Stream] = []
     try:
-        if phase.needs_path:
-            phase.prepare(table, n, rnd, ctx)
-        else:
-            phase.prepare(table, n, rnd)
-        senders = phase.senders(table, n)
-        if len(senders) != n:
-            raise SetupError(f"{len(senders)} seats may act, not {n}")
-        phones = [Phone(port, table.code, s, table.tokens[s], next(sources)) for s in range(seats)]
-        legal = {s: phones[s].legal()[1] for s in senders}
-        moves = phase.choose(table, legal, rnd)
+        try:
+            if phase.needs_path:
+                phase.prepare(table, n, rnd, ctx)
+            else:
+                phase.prepare(table, n, rnd)
+            senders = phase.senders(table, n)
+            if len(senders) != n:
+                raise SetupError(f"{len(senders)} seats may act, not {n}")
+            phones = [Phone(port, table.code, s, table.tokens[s], next(sources)) for s in range(seats)]
+            legal = {s: phones[s].legal()[1] for s in senders}
+            moves = phase.choose(table, legal, rnd)
+        except (IndexError, KeyError, StopIteration, TypeError) as exc:   # (a move the phase needs
+            raise SetupError(f"the phase's moves are not offered: {exc!r}") from exc   # is missing)
         seq0 = table.read()["seq"]
         streams = [Stream(port, table.code, ph.token, ph.source, seq0) for ph in phones]
         for stream in streams:
