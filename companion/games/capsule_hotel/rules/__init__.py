@@ -21,20 +21,20 @@ yen left after repaying the debt (negative = net debt), the most wins; ties shar
 
 Purchase/barter, in real time (Actors "all"): at the phase start every seal enters the queue by yen,
 fewest first (ties: a random first player among the tied, then clockwise = seat order). Moves:
-"leave-queue", "join-queue" (at the back; not while bartering), "start-count" (another player
-starts the count of declare_seconds, 5 by default, on the head of the queue: the game timer "count";
-at expiry the head's seal is removed; the expired timer stays in `timers` until the next count starts
-or the phase ends), "declare" (the head says which kind of purchase it makes: "devi dichiarare
-prontamente quale singolo Acquisto stai effettuando"; it stops the count, and no count may start on a
-head who has declared), "purchase" (the head only, completing the purchase: "Dopo aver dichiarato
-che cosa stai Acquistando, completa il tuo Acquisto", without the clock; of the declared kind, or,
-without a declaration, declared and completed at once; one item; its price in yen and coupons; the
-round expenses marker never moves back: a cemetery moves it not at all; the purchase that reaches or
-passes the purchase limit is completed, then the queue empties and no new barter starts), "pass"
-(final for the round), "propose-barter" / "confirm-barter" / "cancel-barter" (a two-sided transfer
-both players confirm: yen, coupons, capsules, land with everything on it, a new subdivision;
-promises are notes, never enforced). The phase ends when everyone passed, or once the limit was
-reached and no barter is open.
+"leave-queue", "join-queue" (at the back; not while bartering; it declines a proposal received),
+"start-count" (another player starts the count of declare_seconds, 5 by default, on the head of the
+queue: the game timer "count"; at expiry the head's seal is removed; the expired timer stays in `timers`
+until the next count starts or the phase ends), "declare" (the head says which kind of purchase it
+makes: "devi dichiarare prontamente quale singolo Acquisto stai effettuando"; it stops the count, and no
+count may start on a head who has declared), "purchase" (the head only, completing the purchase: "Dopo
+aver dichiarato che cosa stai Acquistando, completa il tuo Acquisto", without the clock; of the declared
+kind, or, without a declaration, declared and completed at once; one item; its price in yen and coupons;
+the round expenses marker never moves back: a cemetery moves it not at all; the purchase that reaches or
+passes the purchase limit is completed, then the queue empties and no new barter starts), "pass" (final
+for the round), "propose-barter" / "confirm-barter" / "cancel-barter" (a two-sided transfer both players
+confirm: yen, coupons, capsules, land with everything on it, a new subdivision; promises are notes,
+never enforced). The phase ends when everyone passed, or once the limit was reached and no barter is
+open.
 
 Income: the bonus dice of every building that rolls (side A; Park on side B too) are rolled by the
 companion (chance mode "companion", seeded) or entered from real dice ("roll", mode "table"), then
@@ -90,8 +90,12 @@ Decisions where the Italian text is silent
     no declaration before it declares and completes at once.
   * Simultaneous phases (phase()): round 1's loans (["loans", 1], until the reveal) and each round's
     purchase/barter (["queue", round], until the income): seats' moves within one commute.
-  * A player may be party to one open barter at a time (while bartering you cannot join the queue);
-    passing withdraws your open barter; holdings are checked again at confirmation.
+  * A player may be party to one open barter at a time; passing withdraws your open barter;
+    holdings are checked again at confirmation. "purché in quel momento tu non stia Barattando":
+    the player who proposed a barter is bartering and cannot join the queue until it is confirmed or
+    abandoned; the player who merely received the proposal is not bartering and may join the queue
+    at any time, which declines the proposal ("Barattare: ... ognuna delle parti coinvolte deve avere
+    il proprio Sigillo del giocatore davanti a sé"; a rival cannot hold a player out of the queue).
   * The golden rule counts each land area's own pieces (a subdivision's pieces are not its parent's):
     the rules check "sia per la Suddivisione ... sia per la porzione rimanente". The cemetery limit
     (5) and the deduction count the whole lot, subdivisions included.
@@ -99,8 +103,21 @@ Decisions where the Italian text is silent
   * Golden-rule-broken penalty (a correction entry): 1,000 x the hotel's capsules x the Income phases
     since it was built, at most the owner's yen; the hotel then earns nothing until a vending machine
     or cemetery is bought on its land area (the companion's record is what shows the rule met).
-  * Tallest hotel variant: the height in floors is entered with the hotel (1 to (capsules+1)//2, a
-    pink tower of 4+ up to its capsules, on a Coin Laundry up to its capsules).
+  * Tallest hotel variant: the height in floors is entered with the hotel. The text's floor rule ("non
+    puoi costruire più piani di quante Capsule abbia il tuo Hotel al piano più basso") gives 1 to
+    (capsules + 1) // 2 floors (f floors need f capsules on the ground floor and one on each floor
+    above); pink's exception is "un'unica pila alta almeno 4 piani", one capsule per floor, so a
+    pink hotel of 4 or more capsules may also stand exactly as tall as its capsules (5 pink: 1 to 3
+    floors, or 5; never 4: neither one stack nor within the ground-floor limit). On a Coin Laundry
+    (the ground floor itself) 1 to its capsules. engine.allowed_floors.
+  * Park side B on a starting lot: "una Rendita attrazione extra di 500円 viene assegnata a tutti gli
+    altri Lotti adiacenti al Lotto che contiene il Park": the Park's own lot never gets the +500, a
+    starting lot included (it earns the Park's die roll as before). With the Park on a starting lot (or
+    on a subdivision of one) a claimed starting lot is always beside it (the lots are claimed in
+    the order of the 2 x 2 block, each sharing a side with one claimed before), so "tutti i piccoli
+    Lotti iniziali quadrati in gioco" get +500: every OTHER claimed starting lot, the diagonal one
+    too, and every purchased lot sharing part of a side with the Park's lot. Unclaimed starting
+    lots are out of play and get nothing.
   * Outside money variant: the ledger is the same; the pages show it as the money to hold.
   * The round's income with no hotel is 0 and still recorded per round in the result.
 """
@@ -294,8 +311,10 @@ class CapsuleHotelRules(Rules):
                 return [f"{pl['name']}'s seal is in the queue already"]
             if state["limit_reached"]:
                 return ["the purchase limit is reached: no more purchases this round"]
-            if E.in_barter(state, p):
-                return [f"{pl['name']} is bartering: finish or abandon the barter first"]
+            b = E.bartering(state, p)
+            if b:
+                return [f"{pl['name']} is bartering (proposed {b['id']} to {E.name(state, b['to'])}): "
+                        "finish or abandon the barter first"]
             return []
         declared = state.get("declared")
         if t == "start-count":
@@ -401,8 +420,13 @@ class CapsuleHotelRules(Rules):
         elif t == "leave-queue":
             E.seal_to_front(s, p)
         elif t == "join-queue":
+            asked = E.in_barter(s, p)           # a proposal to p: joining the queue declines it
+            if asked:
+                s["barters"].remove(asked)
             s["queue"].append(p)
             s["players"][p]["seal"] = "queue"
+            if asked:
+                s["last"] = {"declined": asked["id"], "by": p}
         elif t == "start-count":
             s["count"] = {"by": p, "head": s["queue"][0],
                           "timer": clock.start(s["options"]["declare_seconds"] * 1000, ctx.now_ms)}
@@ -526,6 +550,12 @@ class CapsuleHotelRules(Rules):
             return f"{who} confirms barter {move.get('barter')}."
         if t == "cancel-barter":
             return f"{who} abandons barter {move.get('barter')}."
+        if t == "join-queue":
+            asked = E.in_barter(state, move.get("player")) if E.is_int(move.get("player")) else None
+            if asked and asked["to"] == move.get("player"):
+                return (f"{who} joins the queue, declining barter {asked['id']} from "
+                        f"{E.name(state, asked['from'])}.")
+            return f"{who} joins the queue."
         if t == "start-count":
             seconds = (state.get("options") or {}).get("declare_seconds", self.data.purchase.declare_seconds)
             queue = state.get("queue") or []
@@ -646,7 +676,7 @@ def _legal(rules, state):
         moves.append({"type": "pass", "player": p})
         if p in state["queue"]:
             moves.append({"type": "leave-queue", "player": p})
-        elif not state["limit_reached"] and not E.in_barter(state, p):
+        elif not state["limit_reached"] and not E.bartering(state, p):
             moves.append({"type": "join-queue", "player": p})
     if state["queue"]:
         head = state["queue"][0]

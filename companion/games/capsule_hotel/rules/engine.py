@@ -287,13 +287,31 @@ def card_side(data: CapsuleHotel, state: dict, kind: str, asked: Any) -> tuple[l
 
 # ------------------------------------------------------------------------------------ purchases
 
-def max_floors(data: CapsuleHotel, colour: str, capsules: int, on_laundry: bool) -> int:
+def allowed_floors(data: CapsuleHotel, colour: str, capsules: int, on_laundry: bool) -> list[int]:
+    """The heights a hotel of `capsules` capsules may have. "non puoi costruire più piani di quante
+    Capsule abbia il tuo Hotel al piano più basso": f floors need f capsules on the ground floor and
+    one at least on each of the f - 1 above, so f <= (capsules + 1) // 2. Pink's exception: "purché
+    siano costruiti in un'unica pila alta almeno 4 piani", one capsule per floor, so a single stack
+    of 4 or more is exactly as tall as its capsules ("un'unica pila rosa di 4 o più piani"): 5 pink
+    capsules stand 1 to 3 floors high, or 5, never 4. On a Coin Laundry ("la Coin Laundry stessa
+    funge da piano terra") the capsules may all be stacked: 1 to capsules."""
     if on_laundry:
-        return capsules
-    most = (capsules + 1) // 2
+        return list(range(1, capsules + 1))
+    heights = list(range(1, (capsules + 1) // 2 + 1))
     if colour == PINK and capsules >= data.construction.pink_tower_min_floors:
-        most = capsules
-    return most
+        heights.append(capsules)
+    return heights
+
+
+def floors_words(heights: list[int]) -> str:
+    """"1 to 3, or 5" (the heights allowed, in words)."""
+    run = heights
+    tail = []
+    while len(run) > 1 and run[-1] != run[-2] + 1:
+        tail.insert(0, run[-1])
+        run = run[:-1]
+    text = f"1 to {run[-1]}" if len(run) > 1 else str(run[0])
+    return text + "".join(f", or {t}" for t in tail)
 
 
 def plan_purchase(data: CapsuleHotel, state: dict, move: dict) -> tuple[list[str], dict]:
@@ -389,12 +407,17 @@ def plan_purchase(data: CapsuleHotel, state: dict, move: dict) -> tuple[list[str
                     return [f"golden rule of hotel placement: {land} has "
                             f"{count(len(hotels_on(state, land)), 'hotel')} and {extras}; buy one more first"], plan
                 floors = move.get("floors")
-                most = max_floors(data, colour, caps, item == "building")
-                if state["options"].get("tallest_hotel"):
-                    if not is_int(floors) or not 1 <= floors <= most:
-                        return [f"floors: 1 to {most} (the tallest hotel variant needs the height)"], plan
-                elif floors is not None and (not is_int(floors) or not 1 <= floors <= most):
-                    return [f"floors: 1 to {most}"], plan
+                heights = allowed_floors(data, colour, caps, item == "building")
+                if floors is not None or state["options"].get("tallest_hotel"):
+                    if not is_int(floors) or floors not in heights:
+                        why = (" (on the Coin Laundry)" if item == "building" else
+                               f" ({caps} {data.capsule[colour].name.lower()} capsules: no more floors than "
+                               "capsules on the ground floor" + (", or a single pink stack as tall as its "
+                                                                  "capsules" if len(heights) > 1
+                                                                  and heights[-1] == caps else "") + ")")
+                        return [f"floors: {floors_words(heights)}{why}"
+                                + (" - the tallest hotel variant needs the height"
+                                   if floors is None else "")], plan
                 plan.update(hotel={"colour": colour, "capsules": caps, "floors": floors})
             elif "colour" in move or move.get("floors") is not None:
                 return ["no capsules: leave out colour and floors"], plan
@@ -544,7 +567,16 @@ OFFER_KEYS = ("yen", "coupons", "capsules", "lands", "subdivision", "promise")
 
 
 def in_barter(state: dict, seat: int) -> dict | None:
+    """The open barter `seat` is party to (proposing it, or asked to confirm it), if any."""
     return next((b for b in state["barters"] if seat in (b["from"], b["to"])), None)
+
+
+def bartering(state: dict, seat: int) -> dict | None:
+    """The open barter `seat` proposed. "puoi rimettere il tuo Sigillo in fondo alla coda, purché in
+    quel momento tu non stia Barattando": the player who proposed is bartering; one who merely
+    receives a proposal is not (a rival cannot hold them out of the queue by proposing), and
+    joining the queue declines it (a barter needs both seals in front of their players)."""
+    return next((b for b in state["barters"] if b["from"] == seat), None)
 
 
 def check_offer(data: CapsuleHotel, state: dict, seat: int, offer: Any, label: str) -> list[str]:
