@@ -50,6 +50,10 @@ class Game:
     def validate(self, state: dict, move: dict, ctx: Ctx) -> list[str]:
         return _reasons(lambda: self.rules.validate(state, move, ctx), "move")
 
+    def shape_reasons(self, move: Any) -> list[str]:
+        """Why a move holds more than its type defines (Rules.shape_reasons)."""
+        return _reasons(lambda: self.rules.shape_reasons(move), "move")
+
     def apply(self, state: dict, move: dict, ctx: Ctx) -> dict:
         return self.rules.apply(state, move, ctx)
 

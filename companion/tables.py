@@ -43,8 +43,10 @@ MAX_CACHED_TABLES = 256
 #: changes a 409 lists.
 MAX_COMMUTE = 64
 MAX_SINCE = 20
-#: Tries of a write that another worker's insert of the same seq refused (PostgreSQL).
-WRITE_ATTEMPTS = 3
+#: Tries of a write that another worker's insert of the same seq refused (PostgreSQL). Each refusal
+#: is another writer's success, so simultaneous moves of N phones need at most N tries; a write that
+#: does not commute is answered (409) at its second.
+WRITE_ATTEMPTS = 10
 SEED_BITS = 128
 log = logging.getLogger(__name__)
 
@@ -368,6 +370,9 @@ class Tables:
     def move(self, code, expected_seq, move, idem_key, request_fp, who: Who = HOST):
         def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
             self._authorize_move(game, table, move, who)
+            shape = game.shape_reasons(move)
+            if shape:
+                raise ApiError(422, "That move holds more than its type defines.", shape)
             ctx = Ctx(now, who)
             # The contract makes apply refuse (IllegalMove) every move validate refuses, with the
             # same reasons: one pass of the rules, not two. Junk apply trips over gets validate's

@@ -64,6 +64,7 @@ def playout(game, players: int, mode: str, seed: int):
             move = rng.choice(legal.moves)
             ctx = Ctx(now, HOST)
             assert game.validate(state, move, ctx) == [], f"listed but refused: {move}"
+            assert game.shape_reasons(move) == [], f"listed, but its type does not define it: {move}"
             before = copy.deepcopy(state)
             state = game.apply(state, move, ctx)
             assert states[-1] == before, "apply changed its input"

@@ -40,7 +40,9 @@ Chance is explicit and chosen per table: `chance_modes` maps each mode to the op
 in the state, hidden by public_view until drawn).
 
 Moves are a table of named move types (`move_types`) with their fields: the OpenAPI document, the
-pages' labels and the "unknown move type" errors come from it.
+pages' labels and the "unknown move type" errors come from it, and a move holding a field its type
+does not define (or free text over 200 characters) is refused before the rules see it
+(`shape_reasons`).
 """
 from __future__ import annotations
 
@@ -51,6 +53,25 @@ from typing import Any, ClassVar, Literal
 HOST = "host"
 
 Viewer = int | None | Literal["host"]
+
+
+#: Free text in a move (a note, a promise) is at most this long; numbers stay within MAX_NUMBER.
+MAX_TEXT = 200
+MAX_NUMBER = 10**9
+
+
+def _leaves(value: Any, path: str = "move", depth: int = 0):
+    """(path, value) of every scalar in a move, nested lists and objects included."""
+    if depth > 8:
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, f"{path}.{k}", depth + 1)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _leaves(v, f"{path}[{i}]", depth + 1)
+    else:
+        yield path, value
 
 
 class IllegalMove(ValueError):
@@ -305,6 +326,28 @@ class Rules:
             if mt.name == name:
                 return mt
         return None
+
+    def shape_reasons(self, move: Any) -> list[str]:
+        """Why `move` holds more than its type defines: a field its move type does not name, free
+        text over MAX_TEXT characters, a number no game has (over MAX_NUMBER). The server refuses
+        such a move (422) before the rules see it, in every game; a move whose type is unknown is
+        left to `validate` (which names the move types)."""
+        if not isinstance(move, dict):
+            return []
+        mt = self.move_type(move.get("type"))
+        reasons = []
+        if mt is not None:
+            known = {"type"} | {f.name for f in mt.fields}
+            reasons += [f"{name!r} is not a field of {mt.name!r} (its fields: "
+                        f"{', '.join(sorted(known - {'type'})) or 'none'})"
+                        for name in move if name not in known]
+        for path, value in _leaves(move):
+            if isinstance(value, str) and len(value) > MAX_TEXT:
+                reasons.append(f"{path} is {len(value)} characters long; free text is at most "
+                               f"{MAX_TEXT}")
+            elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+                reasons.append(f"{path} is {value}: no number in a game goes past {MAX_NUMBER:,}")
+        return reasons
 
     def unknown_type(self, move: Any) -> list[str]:
         """The reasons for a move whose type is not one of move_types (empty when it is one)."""
