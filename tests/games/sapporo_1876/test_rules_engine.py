@@ -64,8 +64,10 @@ def test_the_12_ap_payment_example(rules, rules_text):
     assert "cannot be paid here" in refused(rules, s, type="educate", player=0, fame=1, pay={"wheat": 1})
     assert "worth 11 AP" in refused(rules, s, type="educate", player=0, fame=4,
                                     pay={"rice-bale": 2, "cattle": 1, "yen": 3})
-    # leftover AP is lost, no change: 2 rice bales (6 AP) for 3 AP would waste a whole unit
-    assert "leave out" in refused(rules, s, type="educate", player=0, fame=1, pay={"rice-bale": 2})
+    # "can be paid in any combination and in any number" ... "no change is given": 2 rice bales
+    # (6 AP) for 3 AP are accepted, and the 3 AP left over are lost
+    over = move(rules, s, type="educate", player=0, fame=1, pay={"rice-bale": 2})
+    assert over["players"][0]["fame"] == fame + 2 and over["players"][0]["resources"]["rice-bale"] == 0
     # 3 AP exactly: one rice bale
     assert rules.validate(s, {"type": "educate", "player": 0, "fame": 1, "pay": {"rice-bale": 1}}) == []
     # the cheapest payments the companion shows
@@ -74,6 +76,7 @@ def test_the_12_ap_payment_example(rules, rules_text):
     text = rules_text(TXT)
     assert "Leftover AP cannot be carried over to the next action, and no change is given." in text
     assert "(Example: pay 12 AP to gain 8 fame points.)" in text
+    assert "Resources and banknotes can be paid in any combination and in any number." in text
 
 
 def test_the_harvest_example(rules, rules_text):
@@ -222,9 +225,52 @@ def test_active_then_other_player_acts(rules):
     assert "turn" in refused(rules, s, type="pass", player=1)
     assert "educate" in refused(rules, s, type="pioneer", player=0, steps=["wheat"])
     s = move(rules, s, type="pass", player=0)
-    assert rules.actors(s).seats == (1,)
-    assert "other player's action" in refused(rules, s, type="use-building", player=0,
-                                              tile=s["players"][0]["buildings"][0]["id"])
+    assert rules.actors(s).seats == (1,)          # the turn waits on Ben's step 5
+
+
+def test_the_active_player_uses_building_tiles_at_any_time_of_the_turn(rules, rules_text):
+    # "At any time during your turn, you can place 1 worker from your worker area on a building
+    # tile"; "The player who is not the active player cannot place workers on building tiles, even
+    # during step "5. Non-active player performs their action"." Aki invests in the Kaitakushi
+    # Office at the Foreign Residence and uses it during Ben's step-5 investment.
+    text = rules_text(TXT)
+    assert "At any time during your turn, you can place 1 worker from your worker area on a building tile" in text
+    assert "The player who is not the active player cannot place workers on building tiles, even during step" in text
+    s = started(rules)
+    s["buildings"][0] = "kaitakushi-office"
+    others = [t for t in s["persons"] if t]
+    for pl in s["players"]:
+        pl["yen"] = 12
+    s = move(rules, s, type="move-pawn", player=0, spot="foreign-residence")
+    s = move(rules, s, type="invest", player=0, tile="kaitakushi-office", pay={"yen": 4})
+    assert s["phase"] == "action" and s["acting"] == 1
+    area = s["players"][0]["area"]
+    cost = rules.ix.tile_cost(others[0])
+    use = {"type": "use-building", "player": 0, "tile": "kaitakushi-office",
+           "action": {"tile": others[0], "pay": {"yen": cost}}}
+    assert rules.validate(s, use) == []
+    s2 = rules.apply(s, use)
+    pl = s2["players"][0]
+    assert others[0] in pl["persons"] and pl["area"] == area - 1 and s2["acting"] == 1
+    assert s2["phase"] == "action"                # Ben still performs his action
+    # Ben, not the active player, cannot, even in his step 5
+    s["players"][1]["buildings"].append({"id": "toyohira-bridge", "worker": False})
+    assert "only the active player" in refused(rules, s, type="use-building", player=1, tile="toyohira-bridge")
+    assert all(m.get("player") != 1 for m in rules.legal_moves(s).moves if m["type"] == "use-building")
+    # and during a harvest's returns, before the turn's step 7, the active player still may
+    h = started(rules)
+    h["harvest"] = 2
+    h["players"][0]["buildings"] = [{"id": "toyohira-bridge", "worker": True},
+                                    {"id": "trading-post", "worker": False}]
+    h["players"][1]["buildings"] = [{"id": "dairy", "worker": True}]
+    h = move(rules, h, type="move-pawn", player=0, spot="agricultural-college")
+    h = move(rules, h, type="pass", player=0)
+    h = move(rules, h, type="pass", player=1)
+    assert h["phase"] == "returns"
+    yen = h["players"][0]["yen"]
+    h = move(rules, h, type="use-building", player=0, tile="trading-post", take="wheat")
+    assert h["players"][0]["yen"] == yen - 2 and h["phase"] == "returns"
+    assert "only the active player" in refused(rules, h, type="use-building", player=1, tile="dairy")
 
 
 def test_educate_from_the_lowest_tier_with_tier_bonus(rules, rules_text):
@@ -396,6 +442,49 @@ def test_building_actions_pay_any_resource_at_2_ap_and_keep_to_their_columns(rul
     p2 = s2["players"][0]
     assert p2["pioneer"]["cattle"] == 1 and p2["yen"] == 1 and p2["resources"]["wheat"] == 0
     assert p2["area"] == pl["area"] - 2           # one worker on the tile, one in the new column
+
+
+def test_makomanai_farm_and_kotoni_village_pioneer_one_of_their_columns_per_use(rules, rules_text):
+    # "Gain 1 yen. Then perform one Pioneer action for yourself only, in either the rice bale or the
+    # cattle column." (and Kotoni Village: "in either the wheat or the sheep column")
+    text = rules_text(TXT)
+    assert "perform one Pioneer action for yourself only, in either the rice bale or the cattle column" in text
+    assert "perform one Pioneer action for yourself only, in either the wheat or the sheep column" in text
+    s = started(rules)                                 # Aki pioneers wheat, Ben sheep
+    pl = s["players"][0]
+    pl["buildings"] = [{"id": "makomanai-farm", "worker": False}, {"id": "kotoni-village", "worker": False}]
+    pl["yen"], pl["area"] = 30, 3
+    both = {"steps": ["rice-bale", "cattle"], "pay": {"yen": 4}}
+    assert "either" in refused(rules, s, type="use-building", player=0, tile="makomanai-farm", action=both)
+    assert "either" in refused(rules, s, type="use-building", player=0, tile="kotoni-village",
+                               action={"steps": ["wheat", "sheep"], "pay": {"yen": 5}})
+    # one column, as many spaces up it as are paid: a new rice bale column (2 AP) and its next space (3 AP)
+    s2 = move(rules, s, type="use-building", player=0, tile="makomanai-farm",
+              action={"steps": ["rice-bale", "rice-bale"], "pay": {"yen": 5}})
+    assert s2["players"][0]["pioneer"]["rice-bale"] == 2
+    s3 = move(rules, s, type="use-building", player=0, tile="kotoni-village",
+              action={"steps": ["wheat", "wheat"], "pay": {"yen": 7}})
+    assert s3["players"][0]["pioneer"]["wheat"] == 3
+    # the builder's plan says so before anything is sent, and no suggestion mixes the columns
+    plan = rules.plan(s, {"type": "use-building", "player": 0, "tile": "makomanai-farm", "action": both})
+    assert plan["reasons"] and "either" in plan["reasons"][0]
+    for m in rules.legal_moves(s).moves:
+        if m["type"] == "use-building" and m.get("action"):
+            assert len(set(m["action"]["steps"])) == 1, m
+
+
+def test_legal_moves_of_a_finished_game_are_complete(rules):
+    # API.md: "the empty list of a finished game is complete"; while it runs the list is a sample
+    s = started(rules)
+    assert rules.legal_moves(s).complete is False
+    s["events"], s["harvest"] = 4, 2
+    s = move(rules, s, type="move-pawn", player=0, spot="agricultural-college")
+    s = move(rules, s, type="pass", player=0)
+    s = move(rules, s, type="pass", player=1)
+    while s["phase"] != "over":
+        s = rules.apply(s, next(m for m in rules.legal_moves(s).moves if m["type"] != "use-building"))
+    legal = rules.legal_moves(s)
+    assert legal.moves == [] and legal.complete is True
 
 
 def test_every_suggested_move_and_payment_is_legal(rules):

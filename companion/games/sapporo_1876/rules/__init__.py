@@ -31,7 +31,8 @@ State (plain JSON)
 needs(state) (the board twin's hints): {"phase", "players", "prompt", "moves", "options": [{"move",
 "text", and for actions "cost", "payments" (the cheapest, each minimal), "values" (AP per resource
 here)}], "preview": the final scoring as if the game ended now, per player (`score`)}. The options
-are a sample of the legal moves (legal_moves is never complete: payments and step orders are many).
+are a sample of the legal moves (legal_moves is a sample while the game runs: payments and step
+orders are many; the empty list of a finished game is complete).
 
 Moves ("player" = the seat making it; "pay" = {"<resource id>" | "yen": n})
 ------------------------------------------------------------------------------
@@ -45,20 +46,27 @@ Moves ("player" = the seat making it; "pay" = {"<resource id>" | "yen": n})
   {"type": "appoint", "player": p, "column": c, "space": i (0 = bottom), "pay": {...}}
   {"type": "pass", "player": p}                              perform no action (steps 4 and 5)
   {"type": "use-building", "player": p, "tile": id, "give": resource, "take": resource,
-      "action": {fields of the action above, with "pay"}}    the active player, on their turn
+      "action": {fields of the action above, with "pay"}}    the active player, at any step of their turn
   {"type": "return-workers", "player": p, "tiles": [ids]}    harvest: the first free, each other 1 yen
   {"type": "end-turn", "player": p}                          step 7, once the active player is done
 
 Decisions where the text is silent
 ----------------------------------
-  * Payments: yen is kept as one number (change is free at any time), so a 5-yen note is 5 yen. A
-    payment that covers the cost is refused when one of its units could be left out and still
-    cover it: leftover AP is lost and no change is given, so such a unit would be thrown away for
-    nothing (what "does not add up" means here, besides paying too little).
-  * "At any time during your turn" (building tiles): the active player may use them before moving
-    the pawn, during their own action step and at the end of the turn (step 7), not while the other
-    player performs the action (step 5), where the text forbids it to that player and the turn waits
-    on them. The action step a tile gives may be left out ("action" absent: only the yen is gained).
+  * Payments: yen is kept as one number (change is free at any time), so a 5-yen note is 5 yen. Any
+    payment that covers the cost is accepted, more than it included ("can be paid in any
+    combination and in any number"; "Leftover AP ... is lost", "no change is given"): the AP over
+    the cost are lost (engine.overpaid; the board page warns before such a payment is sent). The
+    payments the companion suggests are the cheapest, each minimal (no unit could be left out).
+  * "At any time during your turn, you can place 1 worker from your worker area on a building
+    tile": the active player may use building tiles at every step of their turn: before moving the
+    pawn, during their own action, during the other player's action (step 5), during a harvest's
+    returns and at the end of the turn (step 7). "The player who is not the active player cannot
+    place workers on building tiles, even during step 5": the other player never may. The turn
+    waits only on whoever must answer (actors); the active player's building moves are listed
+    beside. The action step a tile gives may be left out ("action" absent: only the yen is gained).
+  * Makomanai Farm and Kotoni Village ("perform one Pioneer action ... in either the rice bale or
+    the cattle column"): one of the tile's two columns per use, as many spaces up it as are paid
+    (the data's `columns` of the action step).
   * An action step may be passed ("pass"): the text says each player performs the action, but a
     player may be unable to (no workers, nothing affordable), and performing nothing is allowed.
   * Educating several workers: the tier bonus is gained as each tier is completed; the lowest tier's
@@ -153,6 +161,8 @@ MOVE_TYPES = (
     MoveType("end-turn", "End the turn", (_PLAYER,), doc="Step 7: the active player ends the turn."),
 )
 _TABLE_MOVES = frozenset(mt.name for mt in MOVE_TYPES if mt.who == "table")
+#: the phases of a turn (steps 1 to 7), when the active player may use building tiles
+_TURN_PHASES = ("move", "action", "returns", "end")
 _ACTION_FIELDS = {"educate": ("workers", "fame", "bonus", "pay"), "pioneer": ("steps", "pay"),
                   "invest": ("tile", "pay"), "appoint": ("column", "space", "pay")}
 
@@ -235,7 +245,8 @@ class SapporoRules(contract.Rules):
         moves = _legal(self.ix, state)
         if player is not None:
             moves = [m for m in moves if self.mover(m) in (None, player)]
-        return Legal(moves, complete=False)
+        # a sample (payments and step orders are many), except the empty list of a finished game
+        return Legal(moves, complete=state.get("phase") == "over")
 
     # ---- helpers for the web layer --------------------------------------------------------------
     def score(self, state) -> list[dict]:
@@ -384,12 +395,15 @@ def _step(ix: Index, state: dict, move: dict, act: bool) -> tuple[list[str], dic
         return [], new
 
     if t == "use-building":
-        if phase not in ("move", "action", "end") or (phase == "action" and state["acting"] != state["current"]):
-            return ["building tiles are used only by the active player on their turn (not during the "
-                    "other player's action)"], None
-        r = _whose(state, p, state["current"], "use a building")
-        if r:
-            return r, None
+        # "At any time during your turn, you can place 1 worker from your worker area on a building
+        # tile"; "The player who is not the active player cannot place workers on building tiles,
+        # even during step 5": every step of the turn, for the active player only.
+        if phase not in _TURN_PHASES:
+            return ["building tiles are used during a turn, not at set-up"], None
+        cur = state["current"]
+        if p != cur:
+            return [f"it is {state['players'][cur]['name']}'s turn: only the active player places workers on "
+                    f"building tiles, not {state['players'][p]['name']}, even during step 5"], None
         reasons, sim = E.check_building(ix, state, p, move)
         if reasons:
             return reasons, None
@@ -615,9 +629,7 @@ def _legal(ix: Index, state: dict) -> list[dict]:
         moves = [{"type": action, "player": p, **spec}
                  for spec in _action_options(ix, state, p, action, ix.spot_values(state["pawn"]))]
         moves.append({"type": "pass", "player": p})
-        if p == cur:
-            moves += _building_options(ix, state, cur)
-        return moves
+        return moves + _building_options(ix, state, cur)    # during step 5 too
     if phase == "returns":
         p = state["returns"][0]
         pl = state["players"][p]
@@ -626,7 +638,7 @@ def _legal(ix: Index, state: dict) -> list[dict]:
         cost = ix.data.harvest.building_return_cost
         out += [{"type": "return-workers", "player": p, "tiles": occ[:k]} for k in range(2, len(occ) + 1)
                 if (k - ix.data.harvest.free_building_returns) * cost <= pl["yen"]]
-        return out
+        return out + _building_options(ix, state, cur)
     if phase == "end":
         return [{"type": "end-turn", "player": cur}] + _building_options(ix, state, cur)
     return []

@@ -72,7 +72,7 @@ def check_payment(ix: Index, pl: dict, pay: Any, values: dict[str, int], cost: i
         return []
     if not isinstance(pay, dict):
         return [f"\"pay\" must be an object of what is paid, e.g. {{\"yen\": 2}}; {what} costs {cost} AP"]
-    reasons, total, unit = [], 0, []
+    reasons, total = [], 0
     for k, n in pay.items():
         if not _int(n) or n < 0:
             reasons.append(f"pay: {k!r} must be a whole number of 0 or more")
@@ -93,17 +93,20 @@ def check_payment(ix: Index, pl: dict, pay: Any, values: dict[str, int], cost: i
                            f"{takes}, and banknotes at face value")
             continue
         total += n * v
-        unit.append((v, k))
     if reasons:
         return reasons
     if total < cost:
         return [f"the payment is worth {total} AP; {what} costs {cost} AP"]
-    if unit and total - min(unit)[0] >= cost:
-        v, k = min(unit)
-        name = "1 yen" if k == YEN else f"1 {ix.res_name[k]}"
-        return [f"the payment is worth {total} AP, more than the {cost} AP {what} costs: leave out "
-                f"{name} (leftover AP is lost and no change is given)"]
+    # more is accepted: "Resources and banknotes can be paid in any combination and in any number"
+    # ... "Leftover AP cannot be carried over to the next action, and no change is given."
     return []
+
+
+def overpaid(ix: Index, pay: Any, values: dict[str, int], cost: int) -> int:
+    """AP a valid payment gives beyond `cost` (lost: no change is given); the pages warn of it."""
+    if not isinstance(pay, dict):
+        return 0
+    return max(0, payment_value(ix, {k: n for k, n in pay.items() if _int(n)}, values) - cost)
 
 
 def payments(ix: Index, pl: dict, values: dict[str, int], cost: int, limit: int = 5) -> list[dict]:
@@ -254,6 +257,11 @@ def plan_action(ix: Index, state: dict, p: int, action: str, spec: dict,
         if not isinstance(steps, list) or not steps:
             return ["\"steps\": the columns to pioneer, one entry per space advanced (e.g. "
                     "[\"wheat\", \"wheat\"])"], 0, []
+        if columns and len(set(map(str, steps))) > 1:
+            # the tile: "perform one Pioneer action for yourself only, in either the rice bale or
+            # the cattle column": one of its columns per use (as many spaces up it as are paid)
+            names = " or the ".join(ix.col[c].name.lower() for c in columns if c in ix.col)
+            return [f"this building pioneers in either the {names}, one of them per use"], 0, []
         pos = dict(pl["pioneer"])
         area, cost = pl["area"], 0
         for c in steps:
