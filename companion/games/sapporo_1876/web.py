@@ -44,6 +44,7 @@ def board_data(data) -> dict:
         "settlement": {"spaces": data.settlement_track.spaces, "icons": list(data.settlement_track.icons)},
         "tiers": [{"name": t.name, "workers": t.workers, "cost": t.cost, "fame": t.final_fame}
                   for t in data.academy.tier],
+        "academy": {"when_empty_ap": data.academy.when_empty_ap, "when_empty_fame": data.academy.when_empty_fame},
         "columns": [{"id": c.id, "name": c.name, "costs": [s.cost for s in c.spaces]}
                     for c in data.pioneering.column],
         "tiles": {**{p.id: {"name": p.name, "cost": p.cost, "text": p.text, "kind": "person"}
@@ -61,6 +62,7 @@ def _building_choices(tile) -> dict:
     action = next((s for s in tile.effects if s.effect == "action"), None)
     return {"give": any(s.effect == "pay" and s.resource == E.ANY for s in tile.effects),
             "take": any(s.effect == "gain" and s.resource == E.ANY for s in tile.effects),
+            "yen": sum(s.amount for s in tile.effects if s.effect == "gain" and s.resource == E.YEN),
             "action": None if action is None else {"action": action.action, "ap": action.resource_ap,
                                                    "columns": list(action.columns)}}
 
@@ -103,30 +105,51 @@ def _or_empty(body: dict, name: str, empty=None):
     return ({} if empty is None else empty) if value is None else value
 
 
+def _whole(obj: dict, name: str, label: str | None = None) -> int | None:
+    """A whole number (any sign: what cannot occur, below 0 or more than the box holds, is the
+    calculator's 422), or None when absent; anything else is malformed (400)."""
+    v = obj.get(name)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ApiError(400, f"{label or name} must be a whole number.")
+    return v
+
+
+def _counts(value, name: str) -> dict[str, int]:
+    """An object of whole numbers (council, pioneering.columns, resources_by_kind)."""
+    obj = jsonapi.obj(value, name)
+    out = {}
+    for k in obj:
+        v = _whole(obj, k, f"{name}.{k}")
+        if v is None:
+            raise ApiError(400, f"{name}.{k} must be a whole number.")
+        out[str(k)] = v
+    return out
+
+
 def read_calculator(body: dict) -> dict:
-    """The calculator request, type-checked (400 for what is malformed)."""
-    out: dict = {"fame": jsonapi.integer(body, "fame", required=False, maximum=10_000) or 0}
+    """The calculator request, type-checked (400 for what is malformed: a field of the wrong JSON
+    type); its numbers are the calculator's to judge (422 for what cannot occur)."""
+    out: dict = {"fame": _whole(body, "fame") or 0}
     academy = jsonapi.obj(_or_empty(body, "academy"), "academy")
     out["academy"] = {k: v for k in ("second_tier", "top_tier", "lower_tier")
                       if (v := _flag(academy, k)) is not None}
     pio = jsonapi.obj(_or_empty(body, "pioneering"), "pioneering")
     out["pioneering"] = {k: v for k in ("top", "second")
-                         if (v := jsonapi.integer(pio, k, required=False, maximum=100)) is not None}
+                         if (v := _whole(pio, k, f"pioneering.{k}")) is not None}
     if pio.get("columns") is not None:
-        cols = jsonapi.obj(pio["columns"], "pioneering.columns")
-        out["pioneering"]["columns"] = {str(k): jsonapi.integer(cols, k, maximum=100) for k in cols}
-    council = jsonapi.obj(_or_empty(body, "council"), "council")
-    out["council"] = {str(k): jsonapi.integer(council, k, maximum=100) for k in council}
+        out["pioneering"]["columns"] = _counts(pio["columns"], "pioneering.columns")
+    out["council"] = _counts(_or_empty(body, "council"), "council")
     for k in ("yen", "resources"):
-        out[k] = jsonapi.integer(body, k, required=False, maximum=10_000) or 0
+        out[k] = _whole(body, k) or 0
     for k in ("buildings", "workers_in_area"):
         if body.get(k) is not None:
-            out[k] = jsonapi.integer(body, k, maximum=100)
+            out[k] = _whole(body, k)
     if body.get("resources_by_kind") is not None:
-        kinds = jsonapi.obj(body["resources_by_kind"], "resources_by_kind")
-        out["resources_by_kind"] = {str(k): jsonapi.integer(kinds, k, maximum=10_000) for k in kinds}
+        out["resources_by_kind"] = _counts(body["resources_by_kind"], "resources_by_kind")
     persons = _or_empty(body, "persons", [])
-    if not isinstance(persons, list) or not all(isinstance(p, str) for p in persons) or len(persons) > 100:
+    if not isinstance(persons, list) or not all(isinstance(p, str) for p in persons):
         raise ApiError(400, "persons must be a list of influential person ids.")
     out["persons"] = persons
     return out
@@ -137,8 +160,9 @@ def score_page():
     game = services().games.get(GAME)
     if game is None or game.data is None or not game.playable:
         abort(404)
+    from .rules import calculator
     return render_template("sapporo-1876/score.html", game=game, board=board_data(game.data),
-                           persons=game.data.persons)
+                           persons=game.data.persons, limits=calculator.limits(game.rules.ix))
 
 
 @bp.post("/api/sapporo-1876/score")

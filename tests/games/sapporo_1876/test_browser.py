@@ -105,6 +105,30 @@ def test_the_calculator_page(server, browser):
             page.locator(f"[data-field='pioneering.columns.{col}'] button[data-step='1']").click()
     page.wait_for_function("document.querySelector('#points').textContent === String(18 + 2 + 2 + 7)",
                            timeout=15_000)
+    # "Workers in the private academy must always be educated starting from the lowest tier": the
+    # top tier ticked ticked the tiers below it, and unticking the lowest unticks those above
+    tier = lambda name: page.locator("label.check", has_text=name).locator("input")  # noqa: E731
+    assert tier("Lowest tier").is_checked()
+    # the steppers' limits come from the data: 1 building tile bought at set-up (mandatory) up to
+    # 1 + the 6 on the main board; the worker area holds at most 9 - the set-up pioneer
+    out = lambda field: page.locator(f"[data-field='{field}'] output")  # noqa: E731
+    assert out("buildings").inner_text() == "1"
+    page.locator("[data-field='buildings'] button[data-step='-1']").click()
+    assert out("buildings").inner_text() == "1"
+    for _ in range(9):
+        page.locator("[data-field='buildings'] button[data-step='1']").click()
+        page.locator("[data-field='workers_in_area'] button[data-step='1']").click()
+    assert out("buildings").inner_text() == "7" and out("workers_in_area").inner_text() == "8"
+    # 8 in the worker area + 1 on the council + the pioneers: more workers than a player has (422)
+    page.locator("#msg").get_by_text("cannot be scored").wait_for(timeout=5_000)
+    assert "9 workers" in page.locator("#msg").inner_text() and page.locator("#points").inner_text() == "–"
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/sapporo-score-refused.png", full_page=True)
+    tier("Lowest tier").uncheck()
+    assert not tier("Second tier").is_checked() and not tier("Top tier").is_checked()
+    page.locator("#clear").click()
+    assert out("buildings").inner_text() == "1"
+    page.wait_for_function("document.querySelector('#points').textContent === '0'", timeout=15_000)
     assert errors == []
 
 

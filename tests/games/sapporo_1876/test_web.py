@@ -37,8 +37,15 @@ def test_calculator_scores_the_rules_example(client):
 
 
 @pytest.mark.parametrize("body, status", [
-    ({"fame": -1}, 400), ({"fame": "3"}, 400), ({"academy": []}, 400), ({"persons": "b-ryan"}, 400),
-    ({"academy": {"top_tier": 1}}, 400), ({"council": {"left": True}}, 400),
+    ({"fame": "3"}, 400), ({"academy": []}, 400), ({"persons": "b-ryan"}, 400),
+    ({"academy": {"top_tier": 1}}, 400), ({"council": {"left": True}}, 400), ({"council": {"left": 1.5}}, 400),
+    ({"council": {"left": None}}, 400), ({"pioneering": {"columns": {"wheat": "2"}}}, 400),
+    # API.md: "Any request whose numbers cannot occur in the game (more than the box holds,
+    # negative) is a 422 with reasons"; 400 stays for a field of the wrong JSON type
+    ({"fame": -1}, 422), ({"yen": -3}, 422), ({"council": {"left": -1}}, 422),
+    ({"pioneering": {"top": -1}}, 422), ({"pioneering": {"columns": {"wheat": -2}}}, 422),
+    ({"resources": -1, "resources_by_kind": {"wheat": -1}}, 422), ({"workers_in_area": -1}, 422),
+    ({"council": {"left": 101}}, 422), ({"buildings": 10_000}, 422),
     ({"academy": {"top_tier": True}}, 422),
     ({"council": {"left": 4}}, 422), ({"council": {"centre": 1}}, 422),
     ({"pioneering": {"top": 3, "second": 2}}, 422),
@@ -95,6 +102,10 @@ def test_a_game_through_the_api_with_seat_tokens_and_the_preview(client):
         assert r.status_code == 200, r.json
     res = t["result"]
     assert res and res["unit"] == "fame" and len(res["scores"]) == 2
+    # API.md: "the empty list of a finished game is complete"; the host's too
+    for headers in (*tokens, None):
+        legal = client.get(f"/api/tables/{code}/legal", **({"headers": headers} if headers else {})).json
+        assert legal["moves"] == [] and legal["complete"] is True, legal
     # the preview of a personal board at the joined table
     client.set_cookie("tk_table", code)
     page = client.get("/q/sapporo-1876/personal-board/black").get_data(as_text=True)
@@ -164,6 +175,59 @@ def test_the_calculator_refuses_more_workers_than_a_player_has(client):
     r = client.post("/api/sapporo-1876/score", json={"council": {"left": 3, "middle": 3, "right": 3},
                                                      "pioneering": {"top": 1}})
     assert r.status_code == 422 and "9 workers" in " ".join(r.json["reasons"])
+
+
+def _score(client, body):
+    return client.post("/api/sapporo-1876/score", json=body)
+
+
+def test_the_calculator_limits_come_from_the_data(client, rules_text):
+    """Each player "takes the 9 workers of one color. Place 3 of them on the worker area ... the
+    remaining 6 on the spaces of the private academy"; "The start player takes 1 worker from their
+    worker area and places it on the bottom space of any one of the 4 pioneering columns" (a worker
+    never leaves a pioneering column); "Workers in the private academy must always be educated
+    starting from the lowest tier"; each player buys one building tile at set-up ("Buying this one
+    building tile is mandatory") and can invest only in the 6 on the main board."""
+    text = rules_text("sapporo-1876.txt")
+    for quote in ("Each player takes the 9 workers of one color. Place 3 of them on the worker area",
+                  "Workers in the private academy must always be educated starting from the lowest tier.",
+                  "Note: Buying this one building tile is mandatory.",
+                  "place one face up on each of the 6 tile spaces at the bottom of the main board"):
+        assert quote in text
+    d = canon.load("sapporo-1876")
+    workers = d.colours[0].workers                                   # 9
+    spaces = sum(len(c.spaces) for c in d.council)                   # 9 council spaces
+    full = {"second_tier": True, "top_tier": True}
+    # the whole council (9 spaces) would take every worker, the set-up pioneer's too
+    council = {c.id: len(c.spaces) for c in d.council}
+    assert spaces >= workers and _score(client, {"council": council, "academy": full}).status_code == 422
+    # 8 on the council and the pioneer: every worker out of the academy, so it must be empty
+    eight = dict(council, **{d.council[-1].id: len(d.council[-1].spaces) - (spaces - (workers - 1))})
+    assert sum(eight.values()) == workers - d.setup.free_pioneers
+    assert _score(client, {"council": eight, "academy": full, "pioneering": {"top": 1}}).status_code == 200
+    r = _score(client, {"council": eight, "academy": {"second_tier": False, "top_tier": False},
+                        "pioneering": {"top": 1}})
+    assert r.status_code == 422 and "educated" in " ".join(r.json["reasons"]), r.json
+    # with the second tier not done, at most 3 + 3 workers are out (the lowest tier and one more)
+    out = d.setup.workers_in_area + d.academy.tier[0].workers + d.academy.tier[1].workers - 1
+    five = {d.council[0].id: 3, d.council[1].id: 2}
+    assert _score(client, {"council": five, "pioneering": {"top": 1}}).status_code == 200
+    assert _score(client, {"council": five, "pioneering": {"top": 1}, "workers_in_area": out - 6}).status_code == 200
+    assert _score(client, {"council": five, "pioneering": {"top": 1},
+                           "workers_in_area": out - 5}).status_code == 422
+    # the worker area: never all 9 (the pioneer); 8 only with the academy empty and nobody elsewhere
+    assert _score(client, {"workers_in_area": workers, "academy": full}).status_code == 422
+    assert _score(client, {"workers_in_area": workers - 1, "academy": full}).status_code == 200
+    # the lowest tier is educated before the ones above it
+    r = _score(client, {"academy": {"lower_tier": False, "second_tier": True}})
+    assert r.status_code == 422 and "lowest tier" in " ".join(r.json["reasons"])
+    # building tiles: the one bought at set-up plus the 6 on the main board, at most
+    most = d.setup.buildings_bought + d.setup.buildings_on_board
+    assert most == 7 < len(d.building_tiles) == 13
+    for n, status in ((most, 200), (most + 1, 422), (len(d.building_tiles), 422),
+                      (d.setup.buildings_bought, 200), (0, 422)):
+        r = _score(client, {"buildings": n, "persons": ["h-capron"]})
+        assert r.status_code == status, (n, r.json)
 
 
 def test_tile_pages_at_a_joined_table_say_where_the_tile_is(client):

@@ -27,7 +27,13 @@
     const mine = ++pending;
     const r = await tk.api("POST", "/api/sapporo-1876/score", body());
     if (mine !== pending) return;
-    if (r.status !== 200) { tk.say("#msg", "bad", r.body.error, r.body.reasons); return; }
+    if (r.status !== 200) {
+      // a board that cannot occur has no score: show none rather than the last one
+      $("#points").textContent = "–";
+      $("#breakdown").replaceChildren();
+      tk.say("#msg", "bad", r.body.error, r.body.reasons);
+      return;
+    }
     tk.say("#msg", "info", "");
     $("#points").textContent = r.body.points;
     $("#breakdown").replaceChildren(...r.body.breakdown.map((b) =>
@@ -38,13 +44,24 @@
       const b = ev.target.closest("button");
       if (!b) return;
       const out = c.querySelector("output");
-      out.textContent = Math.min(Number(c.dataset.max), Math.max(0, Number(out.textContent) + Number(b.dataset.step)));
+      out.textContent = Math.min(Number(c.dataset.max), Math.max(Number(c.dataset.min || 0), Number(out.textContent) + Number(b.dataset.step)));
       score();
     });
   }
+  // the academy is educated from the lowest tier up: a tier ticked ticks those below it, one
+  // unticked unticks those above it (the calculator refuses a top tier without the tiers below)
+  const tiers = $$("input[data-tier]");
+  for (const box of tiers) box.addEventListener("change", () => {
+    const n = Number(box.dataset.tier);
+    for (const t of tiers) {
+      const m = Number(t.dataset.tier);
+      if (box.checked && m < n) t.checked = true;
+      if (!box.checked && m > n) t.checked = false;
+    }
+  });
   for (const box of $$("input[type=checkbox]")) box.addEventListener("change", score);
   $("#clear").addEventListener("click", () => {
-    for (const c of controls) c.querySelector("output").textContent = "0";
+    for (const c of controls) c.querySelector("output").textContent = c.dataset.min || "0";
     for (const box of $$("input[type=checkbox]")) box.checked = false;
     score();
   });
