@@ -479,6 +479,22 @@ class CapsuleHotel:
         return tuple(b.card for b in self.buildings if b.card is not None)
 
     @property
+    def most_hotels(self) -> int:
+        """Hotels the box can open: one per entrance, and one on each Coin Laundry."""
+        laundries = sum(b.count for b in self.buildings
+                        if any(e.effect == "hotel-on-building" for e in b.effects))
+        return self.inventory.entrances + laundries
+
+    @property
+    def most_lots(self) -> int:
+        """Lots one map sheet can hold: its starting lots and, in the rest of the sheet, as many
+        lots as the smallest lot board outlines (lots never overlap)."""
+        w, h = self.map_sheet.size
+        start = self.starting_lots.count * self.starting_lots.side ** 2
+        smallest = min(b.size[0] * b.size[1] for b in self.lot_boards)
+        return self.starting_lots.count + int((w * h - start) // smallest)
+
+    @property
     def coupons(self) -> int:
         """Coupon cards in the box: the 26 coupons and attraction cards less the attraction cards."""
         return self.inventory.coupons_and_attraction_cards - len(self.attraction_cards)

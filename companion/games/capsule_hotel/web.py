@@ -155,21 +155,33 @@ def _ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-_INT0 = {"type": "integer", "minimum": 0}
+_INT = {"type": "integer"}
 OPENAPI = {
     "schemas": {
-        "CapsuleHotelIncomeRequest": {"type": "object", "required": ["lots"], "properties": {
+        "CapsuleHotelIncomeRequest": {
+            "type": "object", "required": ["lots"],
+            "description": "A field missing where required or of another JSON type is a 400. Numbers the "
+                           "game cannot show are a 422 with every reason: more lots than a map sheet "
+                           "holds, a negative number, more than 5 cemeteries in a lot, a seat past the "
+                           "last, a hotel without capsules, more capsules of a colour in hotels than are "
+                           "in play (the box's less the one on the franchise income board), more hotels "
+                           "than the entrances and Coin Laundries open, a face no bonus die has, more "
+                           "faces than buildings of the box roll.",
+            "properties": {
             "lots": {"type": "array", "items": {"type": "object", "properties": {
                 "id": {"type": "string"},
-                "cemeteries": dict(_INT0, description="cemeteries in the lot, subdivisions included (0-5)"),
+                "cemeteries": dict(_INT, description="cemeteries in the lot, subdivisions included (0-5)"),
                 "faces": {"type": "array", "description": "the bonus dice faces rolled this round for the "
-                          "lot's buildings (side A)", "items": {"type": "object", "properties": {
-                              "yen": _INT0, "no_cemetery": {"type": "boolean"}, "coupon": {"type": "boolean"}}}},
+                          "lot's buildings (side A), one per building", "items": {"type": "object", "properties": {
+                              "yen": _INT, "no_cemetery": {"type": "boolean"}, "coupon": {"type": "boolean"},
+                              "coupons": dict(_INT, description="the coupons the face shows (Tokyo Spike: 2); "
+                                                                "\"coupon\": true alone means at least one")}}},
                 "hotels": {"type": "array", "items": {"type": "object",
                                                       "required": ["id", "owner", "colour", "capsules"],
                                                       "properties": {
-                    "id": {"type": "string"}, "owner": _INT0, "colour": {"type": "string"},
-                    "capsules": {"type": "integer", "minimum": 1}}}}}}}}},
+                    "id": {"type": "string"}, "owner": dict(_INT, description="the seat, 0-4"),
+                    "colour": {"type": "string"},
+                    "capsules": dict(_INT, description="1 or more")}}}}}}}},
         "CapsuleHotelIncomeResult": {"type": "object", "required": ["franchise", "hotels", "players"],
                                      "properties": {
             "franchise": {"type": "object", "additionalProperties": {"type": "integer"},

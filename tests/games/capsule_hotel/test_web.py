@@ -9,8 +9,14 @@ import pytest
 
 from companion import create_app
 from companion.testing import FakeClock, token_client
+from generator import canon
 
 GAME = "capsule-hotel"
+
+
+@pytest.fixture(scope="module")
+def data():
+    return canon.load(GAME)
 
 
 @pytest.fixture
@@ -59,17 +65,77 @@ def test_income_calculator_floor_of_100(client):
     assert r.json["hotels"][0]["income"] == 100      # 200 - 500, never below 100 by the deduction
 
 
+def hotel(hid, colour, capsules, owner=0):
+    return {"id": hid, "owner": owner, "colour": colour, "capsules": capsules}
+
+
 @pytest.mark.parametrize("body, status", [
-    ({}, 400), ({"lots": {}}, 400), ({"lots": [{"cemeteries": -1}]}, 400),
-    ({"lots": [{"hotels": [{"id": "h", "owner": 0, "colour": "gold", "capsules": 1}]}]}, 400),
-    ({"lots": [{"hotels": [{"id": "h", "owner": 0, "colour": "pink", "capsules": 0}]}]}, 400),
-    ({"lots": [{"faces": [{"yen": "5"}]}]}, 400),
-    ({"lots": [{"cemeteries": 6}]}, 422),
-    ({"lots": [{"hotels": [{"id": "h", "owner": 0, "colour": "yellow", "capsules": 40}]}]}, 422),
+    # malformed (API.md: 400 for a field missing or of the wrong JSON type)
+    ({}, 400), ({"lots": {}}, 400), ({"lots": [{"cemeteries": "1"}]}, 400),
+    ({"lots": [{"faces": [{"yen": "5"}]}]}, 400), ({"lots": [{"faces": [{"coupons": "x"}]}]}, 400),
+    ({"lots": [{"faces": [{"yen": 500, "colour": "red"}]}]}, 400),
+    ({"lots": [{"hotels": [{"id": "h", "owner": "0", "colour": "pink", "capsules": 1}]}]}, 400),
+    ({"lots": [{"hotels": [{"id": "h", "owner": 0, "colour": "pink"}]}]}, 400),
+    # "Any request whose numbers cannot occur in the game (more than the box holds, negative) is a 422"
+    ({"lots": [{"cemeteries": -1}]}, 422), ({"lots": [{"cemeteries": 6}]}, 422),
+    ({"lots": [{"faces": [{"yen": -500}]}]}, 422), ({"lots": [{"faces": [{"coupons": -1}]}]}, 422),
+    ({"lots": [{"hotels": [hotel("h", "pink", -1)]}]}, 422), ({"lots": [{"hotels": [hotel("h", "pink", 0)]}]}, 422),
+    ({"lots": [{"hotels": [hotel("h", "pink", 1, owner=-1)]}]}, 422),
+    ({"lots": [{"hotels": [hotel("h", "pink", 1, owner=5)]}]}, 422),
+    ({"lots": [{"hotels": [hotel("h", "gold", 1)]}]}, 422),
+    ({"lots": [{"hotels": [hotel("h", "yellow", 40)]}]}, 422),
 ])
 def test_income_calculator_bad_input(client, body, status):
     r = client.post("/api/capsule-hotel/income", json=body)
-    assert r.status_code == status and r.json["error"]
+    assert r.status_code == status and r.json["error"], r.json
+    if status == 422:
+        assert r.json["reasons"]
+
+
+def test_income_calculator_refuses_what_the_box_cannot_hold(client, data):
+    """The limits come from the data: capsules of a colour in play (the box's less the one on the
+    franchise income board), hotels the entrances and Coin Laundries open, the faces of the bonus
+    dice, one roll per building of the box, the lots a map sheet holds."""
+    def post(lots):
+        return client.post("/api/capsule-hotel/income", json={"lots": lots})
+
+    yellow = data.capsule["yellow"].for_sale
+    assert yellow == data.capsule["yellow"].count - 1 == 4
+    r = post([{"id": "A", "hotels": [hotel("y1", "yellow", 4), hotel("y2", "yellow", 4)]}])
+    assert r.status_code == 422 and any("8 yellow capsules in hotels; 4 are in play" in x for x in r.json["reasons"])
+    assert post([{"id": "A", "hotels": [hotel("y1", "yellow", 2), hotel("y2", "yellow", 2)]}]).status_code == 200
+    r = post([{"id": "A", "hotels": [hotel("p", "pink", data.capsule["pink"].count)]}])          # 11 pink
+    assert r.status_code == 422 and "11 pink capsules in hotels; 10 are in play" in r.json["reasons"][0]
+    assert post([{"id": "A", "hotels": [hotel("p", "pink", 10)]}]).status_code == 200
+    # 25 one-capsule black hotels: more than the 20 entrances + 4 Coin Laundries open, more black capsules
+    assert data.most_hotels == data.inventory.entrances + data.building["coin-laundry"].count == 24
+    r = post([{"id": "A", "hotels": [hotel(f"b{i}", "black", 1) for i in range(25)]}])
+    assert r.status_code == 422
+    assert any("25 hotels; the box opens at most 24" in x for x in r.json["reasons"])
+    assert any("25 black capsules in hotels; 16 are in play" in x for x in r.json["reasons"])
+    spread = [{"id": f"L{i}", "hotels": [hotel(f"h{i}", c.id, 1)]} for i, c in enumerate(data.capsules)]
+    assert post(spread).status_code == 200
+    # faces: 12 in one lot, while the box has 11 buildings that each roll once
+    assert sum(b.count for b in data.buildings) == 11
+    r = post([{"id": "A", "faces": [{"yen": 500}] * 12}])
+    assert r.status_code == 422 and "11 buildings" in r.json["reasons"][0]
+    # five 500 faces: Coin Laundry (4) and Sweets Buffet (3) show 500; seven fit, eight do not
+    assert post([{"id": "A", "faces": [{"yen": 500}] * 7}]).status_code == 200
+    r = post([{"id": "A", "faces": [{"yen": 500}] * 4}, {"id": "B", "faces": [{"yen": 500}] * 4}])
+    assert r.status_code == 422 and "more buildings of a kind than the box has" in r.json["reasons"][0]
+    # a face of 150 yen is on no bonus die
+    r = post([{"id": "A", "faces": [{"yen": 150}]}])
+    assert r.status_code == 422 and "A: face 1 (150 yen) is on no bonus die" in r.json["reasons"]
+    # Tokyo Spike's face of 2 coupons, said as such; "coupon": true with 0 coupons contradicts itself
+    r = post([{"id": "A", "faces": [{"coupons": 2}, {"yen": 200, "coupon": True}]}])
+    assert r.status_code == 200 and r.json["lots"][0]["coupons"] == 3
+    assert post([{"id": "A", "faces": [{"coupons": 3}]}]).status_code == 422
+    assert post([{"id": "A", "faces": [{"coupon": True, "coupons": 0}]}]).status_code == 422
+    # lots: a map sheet holds its 4 starting lots and 15 of the smallest lot board
+    assert data.most_lots == 19
+    assert post([{"id": f"L{i}"} for i in range(19)]).status_code == 200
+    r = post([{"id": f"L{i}"} for i in range(20)])
+    assert r.status_code == 422 and "a map sheet holds at most 19" in r.json["reasons"][0]
 
 
 def test_table_secret_loans_and_the_count_expires_on_the_server(client, clock):

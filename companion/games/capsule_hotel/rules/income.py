@@ -144,22 +144,70 @@ def compute(data: CapsuleHotel, lands: dict, hotels: list, buildings: list, roll
 
 # ------------------------------------------------------------------------------ the calculator
 
-MAX_LOTS, MAX_FACES, MAX_HOTELS, MAX_YEN = 60, 12, 200, 100_000
+FACE_KEYS = ("yen", "no_cemetery", "coupon", "coupons")
+
+
+def _face_words(f: dict) -> str:
+    parts = [f"{f['yen']:,} yen"] if f["yen"] else []
+    if f["coupons"] is None:
+        parts += ["a coupon"] if f["coupon"] else []
+    elif f["coupons"]:
+        parts.append(f"{f['coupons']} coupon" + ("s" if f["coupons"] > 1 else ""))
+    if f["no_cemetery"]:
+        parts.append("no cemetery")
+    return " + ".join(parts) or "a blank face"
+
+
+def _fits(f: dict, face) -> bool:
+    """A face as sent ({yen, no_cemetery, coupon | coupons}) is this face of a bonus die."""
+    if f["yen"] != face.yen or f["no_cemetery"] != face.no_cemetery:
+        return False
+    if f["coupons"] is not None:
+        return f["coupons"] == face.coupons
+    return f["coupon"] == (face.coupons > 0)
+
+
+def _buildings_for(data: CapsuleHotel, faces: list[dict]) -> bool:
+    """Whether each face rolled can come from a different building of the box (a building rolls its
+    die once per Income phase): a matching of faces to the box's buildings (augmenting paths)."""
+    kinds = [b for b in data.buildings for _ in range(b.count)]
+    can = [[i for i, b in enumerate(kinds) if any(_fits(f, face) for face in b.faces)] for f in faces]
+    held: dict[int, int] = {}
+
+    def place(j: int, seen: set) -> bool:
+        for i in can[j]:
+            if i not in seen:
+                seen.add(i)
+                if i not in held or place(held[i], seen):
+                    held[i] = j
+                    return True
+        return False
+
+    return all(place(j, set()) for j in range(len(faces)))
 
 
 def calculator(data: CapsuleHotel, body) -> tuple[int, list[str], dict | None]:
-    """POST /api/capsule-hotel/income (API.md): (status, reasons, answer). 400 = malformed,
-    422 = not possible in the game; each lot's faces are the bonus dice rolled for its buildings."""
+    """POST /api/capsule-hotel/income (API.md): (status, reasons, answer). 400 = malformed (a field
+    missing or of the wrong JSON type); 422 = numbers that cannot occur in the game, with every
+    reason. The limits come from the data: the lots a map sheet holds, the cemeteries a lot holds,
+    the seats, the capsules of each colour in play (the box's less the one on the franchise income
+    board), the hotels the entrances and Coin Laundries open, the faces of the bonus dice and one
+    roll per building of the box. Each lot's faces are the bonus dice rolled for its buildings."""
     def bad(msg):
         return 400, [msg], None
 
     if not isinstance(body, dict) or not isinstance(body.get("lots"), list):
         return bad("send {\"lots\": [{\"id\", \"cemeteries\", \"faces\": [...], \"hotels\": [...]}, ...]}")
     lots = body["lots"]
-    if len(lots) > MAX_LOTS:
-        return 422, [f"at most {MAX_LOTS} lots"], None
+    if len(lots) > data.most_lots:
+        return 422, [f"{len(lots)} lots; a map sheet holds at most {data.most_lots} (its "
+                     f"{data.starting_lots.count} starting lots and as many lots as the smallest lot "
+                     "board outlines in the rest of it)"], None
     lands, hotels, faces_of, seen_lots, seen_hotels, reasons = {}, [], {}, set(), set(), []
+    all_faces: list[dict] = []
     most_cem = data.income.max_cemeteries_per_lot
+    seats = data.players[1]
+    rolls = sum(b.count for b in data.buildings)
     for i, lot in enumerate(lots):
         where = f"lots[{i}]"
         if not isinstance(lot, dict):
@@ -171,29 +219,42 @@ def calculator(data: CapsuleHotel, body) -> tuple[int, list[str], dict | None]:
             return bad(f"{where}.id {lid!r} is used twice")
         seen_lots.add(lid)
         cem = lot.get("cemeteries", 0)
-        if not _is_int(cem) or cem < 0:
-            return bad(f"{where}.cemeteries must be a whole number, 0 or more")
-        if cem > most_cem:
-            reasons.append(f"{lid}: {cem} cemeteries; a lot holds at most {most_cem}")
+        if not _is_int(cem):
+            return bad(f"{where}.cemeteries must be a whole number")
+        if not 0 <= cem <= most_cem:
+            reasons.append(f"{lid}: {cem} cemeteries; a lot holds 0 to {most_cem}")
         faces = lot.get("faces", [])
-        if not isinstance(faces, list) or len(faces) > MAX_FACES:
-            return bad(f"{where}.faces must be a list of up to {MAX_FACES} faces")
+        if not isinstance(faces, list):
+            return bad(f"{where}.faces must be a list of faces")
         parsed = []
         for j, f in enumerate(faces):
-            if not isinstance(f, dict) or set(f) - {"yen", "no_cemetery", "coupon", "coupons"}:
-                return bad(f"{where}.faces[{j}] must be {{yen, no_cemetery, coupon}}")
+            fw = f"{where}.faces[{j}]"
+            if not isinstance(f, dict) or set(f) - set(FACE_KEYS):
+                return bad(f"{fw} must be {{yen, no_cemetery, coupon}} (or coupons: n)")
             y = f.get("yen", 0)
-            if not _is_int(y) or not 0 <= y <= MAX_YEN:
-                return bad(f"{where}.faces[{j}].yen must be a whole number 0-{MAX_YEN}")
+            if not _is_int(y):
+                return bad(f"{fw}.yen must be a whole number")
             for k in ("no_cemetery", "coupon"):
                 if not isinstance(f.get(k, False), bool):
-                    return bad(f"{where}.faces[{j}].{k} must be true or false")
-            parsed.append(f)
+                    return bad(f"{fw}.{k} must be true or false")
+            n = f.get("coupons")
+            if n is not None and not _is_int(n):
+                return bad(f"{fw}.coupons must be a whole number")
+            face = {"yen": y, "no_cemetery": f.get("no_cemetery", False), "coupon": f.get("coupon", False),
+                    "coupons": n, "where": f"{lid}: face {j + 1}"}
+            if n is not None and "coupon" in f and f["coupon"] != (n > 0):
+                reasons.append(f"{lid}: face {j + 1} says coupon {str(f['coupon']).lower()} and coupons {n}")
+            elif not any(_fits(face, d) for b in data.buildings for d in b.faces):
+                reasons.append(f"{lid}: face {j + 1} ({_face_words(face)}) is on no bonus die")
+            else:
+                all_faces.append(face)
+            parsed.append(face)
         faces_of[lid] = parsed
         hs = lot.get("hotels", [])
-        if not isinstance(hs, list) or len(hs) > MAX_HOTELS:
+        if not isinstance(hs, list):
             return bad(f"{where}.hotels must be a list of hotels")
-        lands[lid] = {"kind": "lot", "owner": None, "parent": None, "vending": 0, "cemeteries": min(cem, most_cem)}
+        lands[lid] = {"kind": "lot", "owner": None, "parent": None, "vending": 0,
+                      "cemeteries": min(max(cem, 0), most_cem)}
         for j, h in enumerate(hs):
             hw = f"{where}.hotels[{j}]"
             if not isinstance(h, dict):
@@ -204,26 +265,44 @@ def calculator(data: CapsuleHotel, body) -> tuple[int, list[str], dict | None]:
             if hid in seen_hotels:
                 return bad(f"{hw}.id {hid!r} is used twice")
             seen_hotels.add(hid)
-            if not _is_int(owner) or owner < 0:
-                return bad(f"{hw}.owner must be a seat number (0 or more)")
-            if not isinstance(colour, str) or colour not in data.capsule:
-                return bad(f"{hw}.colour must be one of {', '.join(data.capsule)}")
-            if not _is_int(caps) or caps < 1:
-                return bad(f"{hw}.capsules must be a whole number, 1 or more")
-            if owner >= data.players[1]:
-                reasons.append(f"{hid}: seat {owner}; the game has seats 0-{data.players[1] - 1}")
-            if caps > data.capsule[colour].count:
-                reasons.append(f"{hid}: {caps} {data.capsule[colour].name} capsules; the game has "
-                               f"{data.capsule[colour].count}")
+            if not _is_int(owner):
+                return bad(f"{hw}.owner must be a seat number")
+            if not isinstance(colour, str):
+                return bad(f"{hw}.colour must be a capsule colour ({', '.join(data.capsule)})")
+            if not _is_int(caps):
+                return bad(f"{hw}.capsules must be a whole number")
+            if not 0 <= owner < seats:
+                reasons.append(f"{hid}: seat {owner}; the game has seats 0-{seats - 1}")
+            if colour not in data.capsule:
+                reasons.append(f"{hid}: {colour!r} is not a capsule colour ({', '.join(data.capsule)})")
+                continue
+            if caps < 1:
+                reasons.append(f"{hid}: {caps} capsules; a hotel has 1 capsule at least")
+                continue
             hotels.append({"id": hid, "land": lid, "colour": colour, "capsules": caps, "owner": owner})
+    total = sum(len(hs.get("hotels", [])) for hs in lots)
+    if total > data.most_hotels:
+        reasons.append(f"{total} hotels; the box opens at most {data.most_hotels} (one per entrance and one "
+                       "on each Coin Laundry)")
+    for c in data.capsules:
+        used = sum(h["capsules"] for h in hotels if h["colour"] == c.id)
+        if used > c.for_sale:
+            reasons.append(f"{used} {c.name.lower()} capsules in hotels; {c.for_sale} are in play ({c.count} in "
+                           "the box, one of them on the franchise income board)")
+    if len(all_faces) > rolls:
+        reasons.append(f"{len(all_faces)} bonus dice faces; the box has {rolls} buildings, each rolling its bonus "
+                       "die once in the Income phase")
+    elif all_faces and not _buildings_for(data, all_faces):
+        reasons.append("these faces need more buildings of a kind than the box has (" + ", ".join(
+            f"{b.count} {b.name}" for b in data.buildings) + "), each rolling its bonus die once")
     if reasons:
         return 422, reasons, None
     franchises = franchise_table(data, lands, hotels)
     out_hotels, players, out_lots = [], {}, []
     for lid in lands:
         fs = faces_of[lid]
-        attraction = sum(f.get("yen", 0) for f in fs)
-        no_cem = any(f.get("no_cemetery") for f in fs)
+        attraction = sum(f["yen"] for f in fs)
+        no_cem = any(f["no_cemetery"] for f in fs)
         cem = lands[lid]["cemeteries"]
         deduction = 0 if no_cem else ledger.cemetery_deduction(data, cem)
         for h in hotels:
@@ -237,7 +316,8 @@ def calculator(data: CapsuleHotel, body) -> tuple[int, list[str], dict | None]:
                                and fr + attraction - deduction > amount})
             players[h["owner"]] = players.get(h["owner"], 0) + amount
         out_lots.append({"id": lid, "attraction": attraction, "deduction": deduction, "no_cemetery": no_cem,
-                         "coupons": sum(1 for f in fs if f.get("coupon"))})
+                         "coupons": sum(f["coupons"] if f["coupons"] is not None else int(f["coupon"])
+                                        for f in fs)})
     return 200, [], {"franchise": {c: f["income"] for c, f in franchises.items()},
                      "hotels": out_hotels, "lots": out_lots,
                      "players": [{"player": p, "income": v} for p, v in sorted(players.items())]}

@@ -6,7 +6,7 @@
   const yen = (n) => (n < 0 ? "−" : "") + Math.abs(n).toLocaleString("en-US") + " ¥";
   const lots = [{ cemeteries: 0, faces: [], hotels: [{ owner: 0, colour: B.colours[0].id, capsules: 1 }] }];
   const faceOptions = [];
-  B.buildings.forEach((b) => b.faces.forEach((f) => faceOptions.push({ label: b.name + ": " + [f.yen ? yen(f.yen) : "", f.coupons ? "coupon" : "", f.no_cemetery ? "no cemetery" : ""].filter(Boolean).join(" + "), face: { yen: f.yen, coupon: f.coupons > 0, no_cemetery: f.no_cemetery } })));
+  B.buildings.forEach((b) => b.faces.forEach((f) => faceOptions.push({ label: b.name + ": " + [f.yen ? yen(f.yen) : "", f.coupons ? tk.count(f.coupons, "coupon") : "", f.no_cemetery ? "no cemetery" : ""].filter(Boolean).join(" + "), face: { yen: f.yen, coupons: f.coupons, no_cemetery: f.no_cemetery } })));
   const num = (v, min, max, set) => { const i = el("input", { type: "number", inputmode: "numeric", min: String(min), max: String(max), value: String(v), style: "width:4.5rem;min-height:44px" }); i.onchange = () => { set(parseInt(i.value, 10) || 0); compute(); }; return i; };
   function render() {
     $("#lots").replaceChildren(...lots.map((l, i) => el("section", { class: "card" },
@@ -28,7 +28,11 @@
     const body = { lots: lots.map((l, i) => ({ id: "Lot " + (i + 1), cemeteries: l.cemeteries, faces: l.faces.map((f) => f.face),
       hotels: l.hotels.map((h, k) => ({ id: "Lot " + (i + 1) + " hotel " + (k + 1), owner: h.owner, colour: h.colour, capsules: h.capsules })) })) };
     const r = await tk.api("POST", "/api/capsule-hotel/income", body);
-    if (r.status !== 200) { tk.say("#msg", "bad", r.body.error, r.body.reasons); return; }
+    if (r.status !== 200) {       // no income for a map the game cannot show: the reasons only
+      $("#out").replaceChildren(el("span", { class: "muted" }, "No income to show: this map needs a change."));
+      tk.say("#msg", "bad", r.body.error, r.body.reasons);
+      return;
+    }
     tk.say("#msg", "ok", "");
     const res = r.body;
     $("#out").replaceChildren(
