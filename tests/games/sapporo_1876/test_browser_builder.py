@@ -143,6 +143,9 @@ def test_a_building_tile_with_its_own_action(server, browser):
     assert sorted(d.locator("[data-column]").evaluate_all("bs => bs.map((b) => b.dataset.column)")) == \
         ["cattle", "rice-bale"]
     d.locator("[data-column='rice-bale']").click()
+    # "in either the rice bale or the cattle column": one of them per use, so cattle is off now
+    assert d.locator("[data-column='cattle']").is_disabled()
+    assert d.locator("[data-column='rice-bale']").is_enabled()
     d.locator("[data-cost]").wait_for(timeout=5_000)
     cost = int(d.locator("[data-cost]").get_attribute("data-cost"))
     assert cost > 0
@@ -155,4 +158,83 @@ def test_a_building_tile_with_its_own_action(server, browser):
     assert after["pioneer"]["rice-bale"] == 1 and before["pioneer"]["rice-bale"] == 0
     assert after["buildings"] == [{"id": "makomanai-farm", "worker": True}]
     assert after["area"] == before["area"] - 2          # one on the tile, one pioneering
+    assert not errors, errors
+
+
+def _to_phase(server, code, host, phase, first=None):
+    """Plays the listed moves (the first, or `first(moves)`) until the table is in `phase`."""
+    t = api(server, "GET", f"/api/tables/{code}")
+    while t["state"]["phase"] != phase:
+        moves = api(server, "GET", f"/api/tables/{code}/legal")["moves"]
+        move = (first and first(moves)) or moves[0]
+        api(server, "POST", f"/api/tables/{code}/moves", {"expected_seq": t["seq"], "move": move}, host)
+        t = api(server, "GET", f"/api/tables/{code}")
+    return t
+
+
+def test_step_5_overpayment_warned_and_the_active_players_buildings(server, browser):
+    """"Resources and banknotes can be paid in any combination and in any number" ... "no change is
+    given": Ben pays 5 AP for a 3-AP education in his step 5, warned first; meanwhile Aki, the active
+    player, may still use her building tile ("At any time during your turn")."""
+    made = api(server, "POST", "/api/tables", {"game": "sapporo-1876", "players": ["Aki", "Ben"],
+                                               "options": {"tiles": "companion"}, "seed": 2})
+    code, host = made["code"], made["host_token"]
+    t = _to_phase(server, code, host, "move")
+    for move in ({"type": "move-pawn", "player": 0, "spot": "agricultural-college"}, {"type": "pass", "player": 0}):
+        t = api(server, "POST", f"/api/tables/{code}/moves", {"expected_seq": t["seq"], "move": move}, host)
+    t = api(server, "GET", f"/api/tables/{code}")
+    assert t["state"]["acting"] == 1 and t["state"]["current"] == 0
+    ben = t["state"]["players"][1]
+    assert ben["resources"]["rice-bale"] >= 1 and ben["resources"]["cattle"] >= 1
+    page, errors = host_phone(browser, server, made)
+    page.goto(f"{server.url}/t/{code}/board")
+    # Aki's building tile can be used while Ben acts
+    page.locator("details[data-builder='use-building']").wait_for(timeout=10_000)
+    card = page.locator("#moves .card", has_text="Ben educates 1 worker").first
+    card.locator("summary", has_text="Pay otherwise").click()
+    for unit in ("rice-bale", "cattle"):
+        card.locator(f"[data-pay='{unit}'] button[aria-label='one more']").click()
+    warn = card.locator("[data-overpaid]")
+    warn.wait_for(timeout=3_000)
+    assert "2 AP more than it costs" in warn.inner_text() and "no change is given" in warn.inner_text()
+    if SHOTS:
+        card.scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(SHOTS, "sapporo-overpaid.png"))
+    card.locator("button.pay-other").click()
+    page.locator("#msg").get_by_text("Done.").wait_for(timeout=5_000)
+    after = api(server, "GET", f"/api/tables/{code}")["state"]["players"][1]
+    assert after["educated"] == ben["educated"] + 1
+    assert after["resources"]["rice-bale"] == ben["resources"]["rice-bale"] - 1
+    assert after["resources"]["cattle"] == ben["resources"]["cattle"] - 1
+    assert not errors, errors
+
+
+def test_fame_purchases_are_not_capped(server, browser):
+    """"If no workers remain in your private academy, you can pay 3 AP to gain 2 fame points. You can
+    combine these any number of times in one action." The builder's stepper goes as far as the
+    player could pay (here 40 yen: 13 times), not 9."""
+    made = api(server, "POST", "/api/tables", {"game": "sapporo-1876", "players": ["Aki", "Ben"],
+                                               "options": {"tiles": "companion"}, "seed": 2})
+    page, errors = host_phone(browser, server, made)
+    page.goto(f"{server.url}/t/{made['code']}/board")
+    page.locator("#moves").wait_for(timeout=10_000)
+    st = api(server, "GET", f"/api/tables/{made['code']}")["state"]
+    st.update(phase="action", pawn="agricultural-college", acting=0, current=0)
+    st["players"][0].update(educated=6, yen=40, resources={"wheat": 5, "rice-bale": 0, "sheep": 0, "cattle": 0})
+    page.evaluate("""([st, code]) => {
+        const B = tk.pageData().board;
+        const nodes = SapporoBuilder({B, st, code, resName: {}, payText: () => "", withPay: (o) => o.move,
+                                      otherPayment: () => tk.el("div"), send: () => {}, may: () => true});
+        const box = tk.el("div", {id: "test-builder"}, ...nodes);
+        document.body.prepend(box);
+    }""", [st, made["code"]])
+    d = page.locator("#test-builder details[data-builder='educate']")
+    d.locator("summary").click()
+    plus = d.locator("[data-field='fame'] button[aria-label$='one more']")
+    for _ in range(12):
+        plus.click()
+    assert d.locator("[data-field='fame'] output").inner_text() == "12" and plus.is_enabled()
+    plus.click()                                   # 13 x 3 = 39 AP of the 40 yen (wheat is not taken here)
+    assert d.locator("[data-field='fame'] output").inner_text() == "13" and plus.is_disabled()
+    assert "× 2 fame for 3 AP" in d.locator("[data-field='fame']").inner_text()
     assert not errors, errors

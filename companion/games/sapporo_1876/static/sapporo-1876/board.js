@@ -144,14 +144,19 @@
       otherPayment(o));
   }
 
-  /** "Pay otherwise": steppers for the spot's two resources and yen; the engine checks the sum. */
+  /** "Pay otherwise": steppers for the spot's two resources and yen; the engine checks the sum. Any
+   *  combination that covers the cost is accepted ("in any combination and in any number"); more
+   *  than the cost is warned about ("no change is given"). */
   function otherPayment(o) {
     const kinds = [...Object.keys(o.values || {}), "yen"];
     const pay = Object.fromEntries(kinds.map((k) => [k, 0]));
     const total = el("span", { class: "small" });
+    const over = el("p", { class: "msg warn small", "data-overpaid": "", hidden: true });
     const show = () => {
       const ap = kinds.reduce((a, k) => a + pay[k] * (k === "yen" ? 1 : o.values[k]), 0);
       total.textContent = ap + " of " + o.cost + " AP";
+      over.hidden = ap <= o.cost;
+      over.textContent = ap > o.cost ? (ap - o.cost) + " AP more than it costs: leftover AP is lost and no change is given." : "";
     };
     show();
     const rows = kinds.map((k) => {
@@ -164,7 +169,7 @@
     });
     const b = el("button", { type: "button", class: "pay-other",
                              onclick: () => send(withPay(o, Object.fromEntries(kinds.filter((k) => pay[k]).map((k) => [k, pay[k]]))), b) }, "Pay this");
-    return el("details", { class: "small" }, el("summary", null, "Pay otherwise…"), rows, el("div", { class: "row" }, total, b));
+    return el("details", { class: "small" }, el("summary", null, "Pay otherwise…"), rows, el("div", { class: "row" }, total, b), over);
   }
 
   function renderSpots() {

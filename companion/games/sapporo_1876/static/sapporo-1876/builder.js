@@ -45,8 +45,10 @@
     return choice(title, ctx.B.resources.map((r) => [r.id, r.name]), onPick, key);
   }
 
-  /** The fields of an action: {node, spec()}; `columns` narrows pioneering (a building's action). */
-  function actionFields(ctx, action, p, columns, changed) {
+  /** The fields of an action: {node, spec()}; `columns` narrows pioneering (a building's action:
+   *  one of its columns per use); `ap`: {unit: AP} the action takes, `extraYen` what the player gains
+   *  before paying (a building's yen). */
+  function actionFields(ctx, action, p, columns, changed, ap, extraYen) {
     const { B, st } = ctx;
     const pl = st.players[p];
     const spec = {};
@@ -56,16 +58,28 @@
       const left = size - pl.educated;
       spec.workers = Math.min(1, left);
       parts.push(stepper("Workers educated (lowest tier first)", spec.workers, 0, left, (v) => { spec.workers = v; changed(); }, "workers"));
-      parts.push(stepper("× 2 fame for 3 AP (academy empty)", 0, 0, 9, (v) => { if (v) spec.fame = v; else delete spec.fame; changed(); }, "fame"));
+      // "You can combine these any number of times in one action": as many as the player could pay
+      const A = B.academy;
+      const payable = pl.yen + (extraYen || 0) + Object.entries(ap || {}).reduce((a, [r, v]) => a + (pl.resources[r] || 0) * v, 0);
+      parts.push(stepper("× " + A.when_empty_fame + " fame for " + A.when_empty_ap + " AP (academy empty)", 0, 0,
+        Math.floor(payable / A.when_empty_ap), (v) => { if (v) spec.fame = v; else delete spec.fame; changed(); }, "fame"));
       parts.push(resourceChoice(ctx, "Tier bonus of your choice (if a tier with one is completed)", (r) => { spec.bonus = r; changed(); }, "bonus"));
     } else if (action === "pioneer") {
       spec.steps = [];
       const said = el("p", { class: "small", "data-field": "steps-text" }, "Spaces: none yet");
-      const show = () => { said.textContent = "Spaces: " + (spec.steps.map((c) => ctx.resName[c] || c).join(", ") || "none yet"); changed(); };
-      const cols = B.columns.filter((c) => !columns || !columns.length || columns.includes(c.id));
-      parts.push(el("p", { class: "small" }, "Tap a column once per space its worker advances (a new column starts at its bottom):"),
-        el("div", { class: "row", "data-field": "steps" }, cols.map((c) => el("button", { type: "button", class: "secondary", "data-column": c.id,
-          onclick: () => { spec.steps.push(c.id); show(); } }, "+ " + (ctx.resName[c.id] || c.name)))),
+      const either = !!(columns && columns.length);        // a building: one of its columns per use
+      const cols = B.columns.filter((c) => !either || columns.includes(c.id));
+      const buttons = cols.map((c) => el("button", { type: "button", class: "secondary", "data-column": c.id,
+        onclick: () => { spec.steps.push(c.id); show(); } }, "+ " + (ctx.resName[c.id] || c.name)));
+      const show = () => {
+        said.textContent = "Spaces: " + (spec.steps.map((c) => ctx.resName[c] || c).join(", ") || "none yet");
+        if (either) for (const b of buttons) b.disabled = spec.steps.length > 0 && b.dataset.column !== spec.steps[0];
+        changed();
+      };
+      parts.push(el("p", { class: "small" }, either
+        ? "Tap " + cols.map((c) => ctx.resName[c.id] || c.name).join(" or ") + " once per space its worker advances (one column per use):"
+        : "Tap a column once per space its worker advances (a new column starts at its bottom):"),
+        el("div", { class: "row", "data-field": "steps" }, buttons),
         el("div", { class: "row" }, said, el("button", { type: "button", class: "secondary", onclick: () => { spec.steps.pop(); show(); } }, "Remove the last")));
     } else if (action === "invest") {
       const tiles = [...st.persons, ...st.buildings].filter(Boolean);
@@ -119,7 +133,8 @@
   function actionBuilder(ctx, action, p) {
     let fields = null;
     const plan = planBox(ctx, () => ({ type: action, player: p, ...fields.spec() }), ACTION_NAMES[action]);
-    fields = actionFields(ctx, action, p, null, () => plan.refresh());
+    const spot = ctx.B.spots.find((s) => s.id === ctx.st.pawn);
+    fields = actionFields(ctx, action, p, null, () => plan.refresh(), spot ? spot.ap : {});
     const s = section("Choose every part of your " + ACTION_NAMES[action].toLowerCase() + " action…", action, fields.node, plan.node);
     s.addEventListener("toggle", () => { if (s.open) plan.refresh(); }, { once: true });
     return s;
@@ -143,7 +158,8 @@
       if (how.give) parts.push(resourceChoice(ctx, "The resource you pay", (r) => { move.give = r; plan.refresh(); }, "give"));
       if (how.take) parts.push(resourceChoice(ctx, "The resource you gain", (r) => { move.take = r; plan.refresh(); }, "take"));
       if (how.action) {
-        fields = actionFields(ctx, how.action.action, p, how.action.columns, () => plan.refresh());
+        const anyAt = Object.fromEntries(B.resources.map((r) => [r.id, how.action.ap]));
+        fields = actionFields(ctx, how.action.action, p, how.action.columns, () => plan.refresh(), anyAt, how.yen);
         const extra = el("div", { hidden: true }, fields.node);
         const box = el("input", { type: "checkbox", "data-field": "with-action",
                                   onchange: () => { withAction = box.checked; extra.hidden = !box.checked; plan.refresh(); } });
@@ -180,8 +196,10 @@
       const spot = B.spots.find((s) => s.id === st.pawn);
       if (spot) out.push(actionBuilder(ctx, spot.action, st.acting));
     }
+    // "At any time during your turn" (steps 1 to 7, a harvest and the other player's step 5 included):
+    // the active player only
     const cur = st.current;
-    if ((st.phase === "move" || st.phase === "end" || (st.phase === "action" && st.acting === cur)) && ctx.may(cur)) {
+    if (["move", "action", "returns", "end"].includes(st.phase) && ctx.may(cur)) {
       const pl = st.players[cur];
       const free = pl.buildings.filter((b) => !b.worker);
       if (pl.area > 0 && free.length) out.push(buildingBuilder(ctx, cur, free));
