@@ -15,6 +15,7 @@ from ...errors import ApiError
 from ...openapi import error_responses
 from ...services import services
 from ...webgame import Calculator, GameWeb, blueprint
+from ..words import count
 from . import twin
 
 GAME = "shin-bikkuri-man"
@@ -84,9 +85,11 @@ def calculator_page():
 @bp.post("/api/shin-bikkuri-man/score")
 def score_api():
     game = _game()
-    reasons, out = game.rules.score_board(jsonapi.body())
-    if reasons:
-        raise ApiError(400, reasons[0])
+    bad, impossible, out = game.rules.score_board(jsonapi.body())
+    if bad:
+        raise ApiError(400, bad[0])
+    if impossible:
+        raise ApiError(422, "This façade cannot occur in the game.", impossible)
     return jsonify(out)
 
 
@@ -102,6 +105,25 @@ def place_api():
 
 
 # -- the pages behind the printed QR codes -----------------------------------------------------------
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def board_facts(data) -> str:
+    """What the printed player board is, from the data: "5 columns, 9 rows, coats of arms at (3, 3),
+    … and (4, 9), and at the right end of rows 2, 4 and 6" (squares as (column, row))."""
+    parts = [count(data.board.columns, "column"), count(data.board.rows, "row")]
+    coats = []
+    if data.coat_squares:
+        coats.append("at " + _and([f"({c},\u00a0{r})" for c, r in data.coat_squares]))   # no break inside
+    if data.coat_rows:
+        rows = [str(r) for r in data.coat_rows]
+        coats.append(f"at the right end of {'row' if len(rows) == 1 else 'rows'} {_and(rows)}")
+    if coats:
+        parts.append("coats of arms " + ", and ".join(coats))
+    return ", ".join(parts)
+
 
 def player_board(game, board_id: str, joined: dict | None) -> dict | None:
     """A player board n (1..4): at a joined table, that seat's façade, score and abilities as this
@@ -120,7 +142,7 @@ def player_board(game, board_id: str, joined: dict | None) -> dict | None:
                 "abilities": pl["abilities"], "hand": pl.get("hand"), "hand_size": pl.get("hand_size"),
                 "mine": joined["me"] == n - 1, "score": game.rules.score_of(pl["facade"])}
     return {"component": next(c for c in game.data.components() if c.kind == "player-board"),
-            "board_number": n, "seat": seat, "page": page_data(game)}
+            "board_number": n, "seat": seat, "page": page_data(game), "board_facts": board_facts(game.data)}
 
 
 def ability(game, ability_id: str, joined: dict | None) -> dict | None:
@@ -187,7 +209,7 @@ OPENAPI = {
                 "schema": _ref("ShinBikkuriManScoreRequest")}}},
             "responses": {"200": {"description": "Points, completed rows and columns.",
                                   "content": {"application/json": {"schema": _ref("ShinBikkuriManScoreResult")}}},
-                          **error_responses(400, 404, 413, 415)}}},
+                          **error_responses(400, 404, 413, 415, 422)}}},
         "/api/shin-bikkuri-man/place": {"post": {
             "operationId": "shinBikkuriManPlace", "tags": ["calculators"],
             "summary": "Shin Bikkuri Man: what placing a tile costs, earns and scores, or why it may not go there.",

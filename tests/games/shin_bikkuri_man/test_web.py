@@ -37,6 +37,27 @@ def test_score_calculator_refuses_malformed_boards(client, body):
     assert r.status_code == 400 and r.json["error"]
 
 
+def test_score_and_place_agree_a_white_brick_cannot_occur(client):
+    # reference: "12 white one-square window tiles" and "Every coloured tile has exactly one brick
+    # (no-window) square": no white tile has a brick, so "wwwwW" is no façade of the game. /place
+    # refuses to lay one; /score and /place both refuse a board that holds one (422 with reasons),
+    # while a brick of a colour is fine.
+    white_brick = rows("wwwwW")
+    r = client.post(f"/api/{GAME}/place", json={"board": rows("wwww."), "tile": {
+        "colour": "w", "squares": [[5, 1]], "brick": [5, 1]}})
+    assert r.status_code == 422 and "brick where the tile has none" in " ".join(r.json["reasons"])
+    r = client.post(f"/api/{GAME}/score", json={"board": white_brick})
+    assert r.status_code == 422, r.json
+    assert "brick where the tile has none" in " ".join(r.json["reasons"]) and "(5, 1)" in r.json["reasons"][0]
+    r = client.post(f"/api/{GAME}/place", json={"board": white_brick, "tile": {
+        "colour": "r", "squares": [[1, 2], [2, 2]], "brick": [1, 2]}})
+    assert r.status_code == 422 and "brick where the tile has none" in " ".join(r.json["reasons"])
+    # every colour whose tiles have a brick may show one; white, whose tiles have none, may not
+    for c in D.colours:
+        assert client.post(f"/api/{GAME}/score", json={"board": rows(c.id[0] * 4 + c.id[0].upper())}).status_code == 200
+    assert client.post(f"/api/{GAME}/score", json={"board": rows("wwwww")}).json["points"] == 2
+
+
 def test_place_calculator(client):
     body = {"board": rows("Rr..."), "tile": {"colour": "r", "squares": [[3, 1], [4, 1], [3, 2]], "brick": [3, 2]},
             "construction_discount": False}
@@ -136,3 +157,22 @@ def test_board_and_ability_pages_at_a_joined_table(client):
     assert b"Ben" in page.data and b"cards in hand" in page.data          # not Ben's cards
     page = client.get(f"/q/{GAME}/ability/any-cards")
     assert b"Yours at this table" in page.data and b"ready" in page.data
+
+
+def test_the_board_page_describes_the_board_from_the_data(client):
+    # the player board's size and coats of arms are the data's (board.toml), not words written by hand
+    from types import SimpleNamespace as NS
+
+    from companion.games.shin_bikkuri_man.web import board_facts
+    page = client.get(f"/q/{GAME}/board/1").get_data(as_text=True)
+    assert (D.board.columns, D.board.rows, D.coat_squares, D.coat_rows) == \
+        (5, 9, ((3, 3), (5, 5), (2, 7), (4, 9)), (2, 4, 6))
+    expected = "5 columns, 9 rows, coats of arms at (3, 3), (5, 5), (2, 7) and (4, 9), and at the right " \
+               "end of rows 2, 4 and 6"
+    assert f"The façade board of one player: {expected}." in page.replace("\u00a0", " ")
+    # other data, other words
+    other = NS(board=NS(columns=6, rows=1), coat_squares=((2, 1),), coat_rows=(1,))
+    assert board_facts(other).replace("\u00a0", " ") == \
+        "6 columns, 1 row, coats of arms at (2, 1), and at the right end of row 1"
+    assert board_facts(NS(board=NS(columns=4, rows=7), coat_squares=(), coat_rows=(3, 5))) == \
+        "4 columns, 7 rows, coats of arms at the right end of rows 3 and 5"

@@ -65,8 +65,12 @@ Decisions where the texts are silent (what Copenhagen players expect)
     reached 12 can have 12 or more).
   * Tie-break: fewest empty squares (reference); a tie after that is a shared victory (house).
   * Support: at least one square of the tile on row 1 or directly above a square already covered
-    (overhangs allowed, data `overhang`); white tiles follow the same rule. Tiles are rotated and
-    flipped freely (data); the move gives the squares the tile covers and where its brick is.
+    (overhangs allowed, data `overhang`); white tiles follow the same rule. "Tiles may be rotated
+    and flipped when placed" (reference; data `rotate`, `flip`); the move gives the squares the
+    tile covers and where its brick is.
+  * The calculators (calc): a board that cannot occur is refused (422) by /score and /place alike:
+    a brick of a colour whose tiles have none (a white brick "W"; /place refuses to lay one). Other
+    façades the notation can write are scored as written (a square covered is a square covered).
   * Same-colour discount: a square of the new tile shares a side with a square of that colour.
     It and Construction Discount add up; a cost never goes below 0. White tiles cost nothing.
   * Coats of arms: each square coat covered and each marked row completed (rows 2, 4, 6, right
@@ -256,8 +260,9 @@ class ShinBikkuriManRules(contract.Rules):
     def geometry(self):
         return self.ix.geo
 
-    def score_board(self, body: Any) -> tuple[list[str], dict | None]:
-        """POST /api/shin-bikkuri-man/score: (reasons, {"points", "rows", "columns"})."""
+    def score_board(self, body: Any) -> tuple[list[str], list[str], dict | None]:
+        """POST /api/shin-bikkuri-man/score: (malformed reasons, reasons it cannot occur,
+        {"points", "rows", "columns"})."""
         return _calc.score(self.ix, body)
 
     def place(self, body: Any) -> tuple[list[str], list[str], dict | None]:

@@ -1,9 +1,12 @@
 """Shin Bikkuri Man: the two calculators of API.md (no table needed).
 
-    score(ix, {"board": [9 strings]}) -> (reasons, {"points", "rows": [{"row", "points"}],
-                                                    "columns": [{"column", "points"}]})
+    score(ix, {"board": [9 strings]}) -> (malformed reasons (400), impossible reasons (422),
+                                          {"points", "rows": [{"row", "points"}], "columns": [{"column", "points"}]})
     place(ix, {"board", "tile": {"colour", "squares", "brick"}, "construction_discount"})
         -> (malformed reasons (400), illegal reasons (422), {"cost", "coats_of_arms", "points", "board"})
+
+Both refuse alike (422) a board written in the notation that cannot occur in the game (geometry.
+cannot_occur: a white brick "W", which /place refuses to lay).
 
 `colour` is a façade letter (r, y, g, b, p, w) or a colour id ("red", "white").
 """
@@ -24,12 +27,15 @@ def _board(ix, body: Any) -> tuple[list[str], list[str] | None]:
     return reasons, (None if reasons else ix.geo.cells(body["board"]))
 
 
-def score(ix, body: Any) -> tuple[list[str], dict | None]:
+def score(ix, body: Any) -> tuple[list[str], list[str], dict | None]:
     reasons, cells = _board(ix, body)
     if reasons:
-        return reasons, None
+        return reasons, [], None
+    impossible = ix.geo.cannot_occur(cells)
+    if impossible:
+        return [], impossible, None
     s = ix.geo.score(cells)
-    return [], {"points": s["points"],
+    return [], [], {"points": s["points"],
                 "rows": [{"row": r["row"], "points": r["points"]} for r in s["rows"]],
                 "columns": [{"column": c["column"], "points": c["points"]} for c in s["columns"]]}
 
@@ -38,6 +44,9 @@ def place(ix, body: Any) -> tuple[list[str], list[str], dict | None]:
     reasons, cells = _board(ix, body)
     if reasons:
         return reasons, [], None
+    impossible = ix.geo.cannot_occur(cells)
+    if impossible:
+        return [], impossible, None
     tile = body.get("tile")
     if not isinstance(tile, dict):
         return ["\"tile\" must be an object {\"colour\", \"squares\", \"brick\"}"], [], None

@@ -81,6 +81,9 @@ class Geometry:
         self.by_key: dict[str, dict[tuple, Placement]] = {}
         shapes = {t.id: t.cells for t in data.tiles}
         shapes[WHITE_TILE] = {(0, 0): "W"}
+        #: the façade letters a brick (upper case) can have: colours with a tile that has a brick
+        self.brick_letters = {self.letter[self.tile_colour[t]] for t, cells in shapes.items()
+                              if "B" in cells.values()}
         self.canon: dict[str, tuple] = {}
         self.canon_plain: dict[str, tuple] = {}
         for tid, cells in shapes.items():
@@ -149,6 +152,18 @@ class Geometry:
                 return [f"row {self.rows - k} has {bad[0]!r}; use . for empty, "
                         f"{', '.join(sorted(self.letter.values()))} (window) or upper case (brick)"]
         return []
+
+    def cannot_occur(self, cells: list[str]) -> list[str]:
+        """Why a façade in the notation cannot occur in the game (empty: nothing found): a brick of
+        a colour whose tiles have none (white tiles are all window), as /place refuses to lay one."""
+        reasons = []
+        for i, ch in enumerate(cells):
+            if ch.isupper() and ch.lower() not in self.brick_letters:
+                c, r = i % self.cols + 1, i // self.cols + 1
+                name = self.colour_of_letter[ch.lower()]
+                reasons.append(f"square ({c}, {r}) holds a {name} brick ({ch!r}): a brick where the tile "
+                               f"has none ({name} tiles are all window)")
+        return reasons
 
     def occupied(self, cells: list[str]) -> int:
         m = 0
