@@ -140,7 +140,19 @@ def test_scoring_and_end(g):
     assert g.tie.rule == "fewest-empty-squares" and g.tie.then == "shared"
     assert g.tie.source == "reference" and g.tie.source_of("then") == "house"
     assert g.building.source_of("overhang") == "reference"
-    assert g.building.source_of("rotate") == g.building.source_of("flip") == "house"
+    assert g.building.rotate and g.building.flip
+    assert g.building.source_of("rotate") == g.building.source_of("flip") == "reference"
+
+
+def test_rotate_and_flip_are_the_references_fact(g):
+    # ../shared/reference/shin-bikkuri-man.md: "Tiles may be rotated and flipped when placed"
+    path = Path(__file__).resolve().parents[4] / "shared" / "reference" / "shin-bikkuri-man.md"
+    if not path.is_file():
+        pytest.skip(f"{path} is missing")
+    text = path.read_text(encoding="utf-8")
+    assert "Tiles may be rotated and flipped when placed" in text
+    assert g.building.rotate is True and g.building.flip is True
+    assert g.building.source_of("rotate") == g.building.source_of("flip") == "reference"
 
 
 def test_abilities(g):
