@@ -128,5 +128,5 @@ def draw_map_sheet(canvas: Canvas, width: float, height: float, data: CapsuleHot
         label(canvas, (x0 + x + 1, y0 + y + 1, sl.side - 2, 5), f"Starting lot S{i + 1}", layout.text.small,
               anchor="start", fill=pal.ink, where="starting lot")
     label(canvas, (x0 + 3, y0 + sh - 8, sw - 6, 5), f"Map sheet — {data.name}: outline your land in your "
-          "own pen; the companion records lots S1–S4, L1… and subdivisions D1…", layout.text.small,
+          "own pen; the companion records lots S1–S4, L1, L2, … and subdivisions D1, D2, … by name", layout.text.small,
           anchor="start", fill=pal.ink, where="map sheet caption")

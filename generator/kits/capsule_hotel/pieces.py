@@ -4,6 +4,8 @@ coupons, the round expenses markers, the attraction cards (side A front, side B 
 the six-sided bonus die and the roll table of the dice that are not cubes."""
 from __future__ import annotations
 
+import math
+
 from ...canon.capsule_hotel import Building, CapsuleHotel
 from ...draw import Canvas, Style
 from .common import Palette, coupon_mark, label, paragraph, pattern, qr_block, yen
@@ -14,7 +16,7 @@ def draw_capsule(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palett
     w, _, _ = data.pieces.capsule
     h = data.pieces.capsule[1]
     canvas.rect(0, 0, w, h, Style(fill=pal.fill(colour.hex), stroke=pal.ink, width=0.3))
-    ink = "#ffffff" if not pal.ink_saver and colour.id in ("black", "blue", "purple", "green") else pal.ink
+    ink = "#ffffff" if not pal.ink_saver and colour.id in ("black", "blue", "purple") else pal.ink
     pattern(canvas, colour.pattern, 0.5, 4.5, w - 1, h - 5, ink)
     label(canvas, (0.3, 0.3, w - 0.6, 4), capsule_code(data, colour.id), layout.text.token, fill=ink,
           where=f"capsule {colour.id}")
@@ -33,8 +35,9 @@ def capsule_code(data: CapsuleHotel, colour_id: str) -> str:
 def draw_entrance(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palette) -> None:
     w, h = data.pieces.entrance
     canvas.rect(0, 0, w, h, Style(fill=pal.tint, stroke=pal.ink, width=0.3))
-    canvas.rect(w * 0.3, h * 0.3, w * 0.4, h * 0.7, Style(fill=None, stroke=pal.ink, width=0.3))
+    # the word on top, the door under it with a clear gap (the door's top ran into the letters)
     label(canvas, (0.3, 0.2, w - 0.6, h * 0.3), "ENTR", layout.text.token, fill=pal.ink, where="entrance")
+    canvas.rect(w * 0.3, h * 0.38, w * 0.4, h * 0.62, Style(fill=None, stroke=pal.ink, width=0.3))
 
 
 def draw_vending(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palette) -> None:
@@ -72,7 +75,17 @@ def draw_seal(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palette, 
     canvas.circle(r, r, r, Style(fill=pal.fill("#fbe3e3"), stroke="#b3261e", width=0.6))
     canvas.circle(r, r, r - 1.5, Style(fill=None, stroke="#b3261e", width=0.3))
     s = Style(fill=None, stroke="#b3261e", width=0.5)
-    icon = seal.id
+    with canvas.frame(0, -2):      # the icon a little above the centre, the name under it
+        _seal_icon(canvas, seal.id, r, s)
+    # the name on the chord of the inner ring at its baseline, so it stays inside the ring
+    top, height = r + 2.6, 2.4
+    inner = r - 1.5 - 0.15 - 0.3
+    half = math.sqrt(inner ** 2 - (top + height - r) ** 2)
+    label(canvas, (r - half, top, 2 * half, height), seal.name, layout.text.token, fill=pal.ink,
+          where=f"seal {seal.id}")
+
+
+def _seal_icon(canvas: Canvas, icon: str, r: float, s: Style) -> None:
     if icon == "crane":
         canvas.polyline([(r - 6, r + 1), (r, r - 4), (r + 6, r + 1), (r, r - 1), (r - 6, r + 1)], s)
     elif icon == "wave":
@@ -84,7 +97,6 @@ def draw_seal(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palette, 
         canvas.path([("M", r, r + 3), ("L", r - 6, r - 3), ("Q", r, r - 7, r + 6, r - 3), ("Z",)], s)
     else:
         canvas.polygon([(r - 6, r + 2), (r - 1, r - 5), (r + 1, r - 2), (r + 3, r - 4), (r + 6, r + 2)], s)
-    label(canvas, (2.5, r + 3.5, d - 5, 3.5), seal.name, layout.text.token, fill=pal.ink, where=f"seal {seal.id}")
 
 
 def draw_seal_back(canvas: Canvas, data: CapsuleHotel, layout: Layout, pal: Palette, seal) -> None:

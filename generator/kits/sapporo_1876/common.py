@@ -88,7 +88,10 @@ def resource_icon(canvas: Canvas, resource, cx: float, cy: float, r: float, pal:
     letter, kind = RESOURCE_MARK.get(resource.id, (resource.name[:1], "circle"))
     shape(canvas, kind, cx, cy, r, Style(fill=pal.tint(resource.hex, 0.0 if not pal.ink_saver else 0.8),
                                          stroke=pal.ink, width=max(0.2, r * 0.08)))
-    canvas.text(cx, cy + r * 0.38, letter, r * 2.2 / PT * 0.5, font="bold", anchor="middle", fill=pal.ink)
+    if kind == "triangle":      # smaller and lower, in the wide part of the triangle, inside its sides
+        canvas.text(cx, cy + r * 0.6, letter, r * 0.8 / PT, font="bold", anchor="middle", fill=pal.ink)
+    else:
+        canvas.text(cx, cy + r * 0.38, letter, r * 2.2 / PT * 0.5, font="bold", anchor="middle", fill=pal.ink)
 
 
 def yen_icon(canvas: Canvas, cx: float, cy: float, r: float, pal: Palette) -> None:

@@ -3,6 +3,8 @@ rules reference card. Colour is never the only cue: resources have a letter and 
 are round and white pieces square, and every piece names what it is."""
 from __future__ import annotations
 
+import math
+
 from ...canon.sapporo_1876 import Sapporo
 from ...draw import Canvas, Style
 from ...qr import draw_qr
@@ -85,8 +87,11 @@ def draw_pawn(canvas: Canvas, data: Sapporo, layout: Layout, pal: Palette, which
     else:
         event_icon(canvas, which.split("-")[0], r, r - d * 0.1, d * 0.22, pal)
         text = which.split("-")[0].capitalize()
-    # Mixed case, in the widest band under the icon: capitals would need type under 6 pt.
-    label(canvas, (r - d * 0.4, r + d * 0.14, d * 0.8, d * 0.16), text, t.label, fill=pal.ink, where=f"{which}")
+    # Mixed case, in the widest band under the icon: capitals would need type under 6 pt. The band is
+    # the ring's chord at its lowest line, clear of the ring's pen, so the word stays inside the disc.
+    top, height = r + d * 0.13, d * 0.15
+    half = math.sqrt((r - 0.35 - 0.15) ** 2 - (top + height - r) ** 2)
+    label(canvas, (r - half, top, 2 * half, height), text, t.label, fill=pal.ink, where=f"{which}")
 
 
 def draw_reference(canvas: Canvas, w: float, h: float, data: Sapporo, layout: Layout, pal: Palette) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ... import icons
 from ...canon.shinjuku import Shinjuku, Ward
-from ...draw import Canvas, Style
-from ...draw.fit import fit_text
+from ...draw import Canvas, Style, text_width
+from ...draw.fit import fit_size, fit_text
 from ...qr import draw_qr
 from .layout import Layout
 from .map import MapModel
@@ -30,8 +30,14 @@ def draw_ward_card(canvas: Canvas, data: Shinjuku, layout: Layout, model: MapMod
     canvas.rect(bx, by, bw, bh, Style(fill=pal.paper, stroke=pal.ink, width=0.4), radius=1.2)
     fit_text(canvas, c.count.box, str(ward.cards), c.count.size, c.count.min, font=c.count.font,
              anchor="middle", fill=pal.ink, where=f"{where}: count")
-    fit_text(canvas, c.count_caption.box, f"of {data.deck.cards} cards", c.count_caption.size,
-             c.count_caption.min, font=c.count_caption.font, anchor="middle", fill=text,
+    # on a paper chip like the count's: 6 pt white on the lighter ward colours read at 4:1
+    caption = f"of {data.deck.cards} cards"
+    cx, cy, cw, ch = c.count_caption.box
+    size = fit_size(caption, cw, ch, c.count_caption.size, c.count_caption.min, font=c.count_caption.font)
+    chip = min(cw, text_width(caption, size, c.count_caption.font) + 1.6)
+    canvas.rect(cx + (cw - chip) / 2, cy, chip, ch, Style(fill=pal.paper, stroke=None), radius=1.0)
+    fit_text(canvas, c.count_caption.box, caption, c.count_caption.size,
+             c.count_caption.min, font=c.count_caption.font, anchor="middle", fill=pal.ink,
              where=f"{where}: count caption")
     draw_locator(canvas, data, model, pal, ward, c.locator)
     draw_station_list(canvas, data, layout, pal, ward, where)

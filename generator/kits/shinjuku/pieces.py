@@ -91,9 +91,10 @@ def draw_upgrade_bonus(canvas: Canvas, layout: Layout, pal: Palette) -> None:
     r = d / 2
     canvas.circle(r, r, r, Style(fill=pal.sakura if not pal.ink_saver else pal.paper, stroke=pal.ink, width=0.4))
     canvas.circle(r, r, r - 1.4, Style(fill=pal.paper, stroke=None))
-    icons.wild(canvas, r, r - d * 0.04, d * 0.44, _goods_ink(pal))
+    # the icon a little smaller and lower, so BONUS sits where the white disc is wide enough for it
+    icons.wild(canvas, r, r + d * 0.02, d * 0.38, _goods_ink(pal))
     label = layout.tokens.label
-    fit_text(canvas, (r - d * 0.3, r - d * 0.40, d * 0.6, d * 0.13), "BONUS", label.size, label.min,
+    fit_text(canvas, (r - d * 0.3, r - d * 0.34, d * 0.6, d * 0.13), "BONUS", label.size, label.min,
              font=label.font, anchor="middle", fill=pal.ink, where="upgrade bonus: title")
     fit_text(canvas, (r - d * 0.3, r + d * 0.25, d * 0.6, d * 0.13), "any 1", label.size, label.min,
              font=label.font, anchor="middle", fill=pal.ink, where="upgrade bonus: wild")

@@ -36,7 +36,7 @@ class Palette:
         self.slot = colours.slot
         self.sakura = colours.sakura if not ink_saver else mix(colours.sakura, colours.paper, 0.4)
         self.matsuri = colours.matsuri if not ink_saver else mix(colours.matsuri, colours.paper, 0.6)
-        self.muted = mix(colours.ink, colours.paper, 0.45)
+        self.muted = mix(colours.ink, colours.paper, 0.3)   # 4.5:1 on the light greys it is printed on
         self.queue_fill = mix(colours.ink, colours.paper, 0.94)
         self.card_back = colours.card_back if not ink_saver else colours.paper
         self.card_back_ink = colours.paper if not ink_saver else colours.card_back
