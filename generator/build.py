@@ -81,7 +81,8 @@ def build(options: BuildOptions, kits: dict[str, Kit] | None = None) -> dict:
             raise BuildError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     try:
         sheet_options = SheetOptions(ink_saver=options.ink_saver, duplex=options.duplex,  # type: ignore[arg-type]
-                                     bleed=options.bleed, back_offset=tuple(options.back_offset))  # type: ignore[arg-type]
+                                     bleed=options.bleed, back_offset=tuple(options.back_offset),  # type: ignore[arg-type]
+                                     companion_url=options.companion_url)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
     if options.duplex == "fold" and any(options.back_offset):
@@ -144,8 +145,14 @@ def _write_job(kit: Kit, game: str, paper: str, fmt: str, out: Path, sheet_optio
     entries = []
     for document in impose(kit, paper, sheet_options, layout, faces):
         for path, pages in write_document(document, folder, fmt, kit.name, png_dpi, faces):
-            entries.append({"path": path.relative_to(out).as_posix(), "game": game, "paper": paper,
-                            "format": fmt, "pages": pages})
+            entry = {"path": path.relative_to(out).as_posix(), "game": game, "paper": paper,
+                     "format": fmt, "pages": pages}
+            if fmt == "pdf":
+                # how a duplex printer pairs the pages (1-based): each front with its back, the
+                # pages printed on one side only, and the blank pages that follow those
+                entry.update(duplex=[list(pair) for pair in document.duplex], single=document.single,
+                             blank=document.blank)
+            entries.append(entry)
     return entries
 
 

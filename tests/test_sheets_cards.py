@@ -44,6 +44,14 @@ def card_rects(page) -> list:
             if sorted((round(s.w), round(s.h))) == sorted((round(CARD[0]), round(CARD[1])))]
 
 
+def in_block(shape, cells) -> bool:
+    """`shape` lies inside the block of card trims `cells` (the block is centred on the page, so a
+    back page's block is the front's). The backs' art runs past the block's outer cut lines, mirrored
+    (back bleed): those mirrored copies lie outside it."""
+    return (min(c.x0 for c in cells) - TOL <= shape.x0 and shape.x1 <= max(c.x1 for c in cells) + TOL
+            and min(c.top for c in cells) - TOL <= shape.top and shape.bottom <= max(c.bottom for c in cells) + TOL)
+
+
 def front_pages(pdf) -> list[int]:
     """0-based indexes of the card front pages (those with the kit's card frames)."""
     return [i for i, p in enumerate(pdf.pages) if card_rects(p)]
@@ -146,7 +154,7 @@ def test_backs_follow_their_fronts_mirrored_for_long_edge(out, paper):
                     placed[(text, q(cell.x0), q(cell.top))] += 1
             markers = Counter()
             for s in shapes(back, "rects"):
-                if s.fill == (0.0, 0.0, 0.0) and abs(s.h - MARKER[2]) < 0.01:
+                if s.fill == (0.0, 0.0, 0.0) and abs(s.h - MARKER[2]) < 0.01 and in_block(s, cells.values()):
                     card = order[round(s.w - 1)]
                     # long edge: the card's left edge sits where the front's right edge mirrors to
                     left = s.x0 - MARKER[0]
@@ -174,7 +182,7 @@ def test_turned_backs_on_letter_turn_the_other_way_for_long_edge(out):
             markers = Counter()
             mx, my, mh = MARKER
             for s in shapes(back, "rects"):
-                if s.fill == (0.0, 0.0, 0.0) and abs(s.w - mh) < 0.01:
+                if s.fill == (0.0, 0.0, 0.0) and abs(s.w - mh) < 0.01 and in_block(s, cells):
                     card = order[round(s.h - 1)]
                     # turned -90: the card's top-left corner at the cell's bottom-left
                     left, bottom = s.x0 - my, s.bottom + mx
@@ -196,7 +204,7 @@ def test_short_edge_backs_turn_half_round_with_rows_mirrored(out):
                 placed[(text, q(cell.x0), q(cell.top))] += 1
         markers = Counter()
         for s in shapes(back, "rects"):
-            if s.fill == (0.0, 0.0, 0.0) and abs(s.h - MARKER[2]) < 0.01:
+            if s.fill == (0.0, 0.0, 0.0) and abs(s.h - MARKER[2]) < 0.01 and in_block(s, cells):
                 card = order[round(s.w - 1)]
                 # turned 180°: the marker sits at the card's bottom-right, measured from there
                 right, bottom = s.x1 + MARKER[0], s.bottom + MARKER[1]

@@ -1,5 +1,6 @@
-"""The first page of every PDF: the checklist, the printing instructions, the scale check, and the
-ink-saver option honoured by the sheets' own drawing."""
+"""The first sheet of every PDF: on the cover the printing instructions (each print job's pages), the
+companion's address and the scale check; on its verso the checklist, what else the table needs and
+the notes; and the ink-saver option honoured by the sheets' own drawing."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,14 +29,16 @@ def pdfs(out: Path, mode: str = "normal") -> list[Path]:
     return sorted((out / mode / "a4" / GAME).glob("*.pdf"))
 
 
-def test_every_pdf_opens_with_the_checklist_and_how_to_print(out):
+def test_every_pdf_opens_with_how_to_print_and_the_checklist_on_the_back(out):
     files = pdfs(out)
     assert [p.name for p in files] == [f"{GAME}-board-a2.pdf", f"{GAME}-board-a4.pdf",
                                        f"{GAME}-cards-a4.pdf", f"{GAME}-sheets-a4.pdf"]
     for path in files:
-        text = pypdf.PdfReader(path).pages[0].extract_text()
-        assert "Actual size" in text and "100 %" in text and "Fit to page" in text
-        assert "What the kit contains" in text
+        cover, verso = (p.extract_text() for p in pypdf.PdfReader(path).pages[:2])
+        assert "Actual size" in cover and "100 %" in cover and "Fit to page" in cover
+        assert "What the kit contains" not in cover and "Scale check" not in verso
+        text = verso
+        assert "What the kit contains" in text and "You will also need" in text
         for title in ("Test cards", "Test tokens", "Test board", "Score sheet"):
             assert title in text, f"{path.name}: {title}"
         assert str(sum(CARD_IDS.values())) in text and str(sum(TOKEN_IDS.values())) in text
@@ -43,6 +46,7 @@ def test_every_pdf_opens_with_the_checklist_and_how_to_print(out):
 
 
 def test_cover_says_duplex_only_where_there_are_backs(out):
+    """(Each job's pages: test_print_duplex_order.py.)"""
     cards = pypdf.PdfReader(pdfs(out)[2]).pages[0].extract_text()
     sheets = pypdf.PdfReader(pdfs(out)[3]).pages[0].extract_text()
     assert "flip on the long edge" in cards and "Single-sided" not in cards
@@ -100,10 +104,14 @@ def test_a_long_checklist_stays_clear_of_the_scale_check(tmp_path):
         found = cover.search("Scale check")
         assert len(found) == 1
         heading_top = found[0]["top"]
-        last = cover.search("Player aid number 23")
-        notes = cover.search("Second note.")
+        # the cover lists the print jobs; 24 pages of aids are one job, above the scale check
+        job = cover.search("Pages 3–26")
+        assert len(job) == 1 and job[0]["bottom"] < heading_top
+        verso = pdf.pages[1]
+        last = verso.search("Player aid number 23")
+        notes = verso.search("Second note.")
         assert len(last) == 1 and len(notes) == 1
-        assert last[0]["bottom"] < heading_top and notes[0]["bottom"] < heading_top
+        assert last[0]["bottom"] < verso.height and notes[0]["bottom"] < verso.height
 
 
 def test_the_header_names_everything_the_file_holds_without_cutting_it_short(out):
@@ -112,6 +120,7 @@ def test_the_header_names_everything_the_file_holds_without_cutting_it_short(out
         text = pypdf.PdfReader(path).pages[0].extract_text()
         head = text.split("How to print this file")[0]
         assert "…" not in head, path.name
+        assert "…" not in pypdf.PdfReader(path).pages[1].extract_text(), path.name   # nor the checklist
     cards = pypdf.PdfReader(pdfs(out)[2]).pages[0].extract_text().split("How to print")[0]
     assert "Test cards" in cards and "Test tokens" in cards
 
@@ -127,6 +136,9 @@ def test_a_file_on_two_stocks_says_which_stock_is_for_what(tmp_path):
           kits={GAME: dataclasses.replace(kit, sections=sections)})
     path = tmp_path / "a4" / GAME / f"{GAME}-cards-a4.pdf"
     text = " ".join(pypdf.PdfReader(path).pages[0].extract_text().split())
-    stock = text.split("Stock:")[1].split("Cards:")[0]
-    assert "thick board for Test tokens" in stock, stock
-    assert "for Test cards" in stock and "Test tokens" not in stock.split("thick board")[0], stock
+    # each print job names its pages, its components and their stock
+    jobs = [line for line in text.split("Page") if " on " in line and ("one side" in line or "double-sided" in line)]
+    tokens = [j for j in jobs if "Test tokens" in j]
+    cards = [j for j in jobs if "Test cards" in j]
+    assert tokens and all("thick board" in j for j in tokens), jobs
+    assert cards and all("thick board" not in j for j in cards), jobs

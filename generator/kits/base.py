@@ -96,6 +96,7 @@ class NotPrinted:
     id: str
     count: int
     reason: str
+    label: str = ""        # what the cover calls it ("Customer bag"); default: the id
 
 
 @dataclasses.dataclass(frozen=True)

@@ -17,11 +17,11 @@ from ..kits.base import BoardSection, CardSection, Kit, PageSection
 from ..tiling import TilePlan, plan_tiles
 from .boards import large_paper, tile_pages
 from .cards import card_pages
-from .cover import CoverFacts, cover_page
+from .cover import CoverFacts, cover_page, verso_page
 from .diagram import assembly_page
 from .grid import LayoutError
 from ..layouts import Layout, Paper, load_layout
-from .model import ChecklistRow, Document, Page, Placement
+from .model import ChecklistRow, Document, Page, Placement, PrintJob
 from .options import SheetOptions
 from .pack import pack_pages, packable
 from .pages import section_pages
@@ -35,11 +35,16 @@ class _Doc:
     def __init__(self, name: str):
         self.name = name
         self.pages: list[Page] = []
+        self.stocks_of: list[tuple[str, str]] = []   # each page's (stock, section title)
         self.titles: list[str] = []
         self.stocks: list[str] = []
         self.duplex = self.tiled = self.cards = self.tokens = False
         self.large = ""
         self.sheet: Paper | None = None
+
+    def add(self, pages: list[Page], stock: str, title: str) -> None:
+        self.pages += pages
+        self.stocks_of += [(stock, title)] * len(pages)
 
 
 class _Run:
@@ -74,7 +79,8 @@ def impose(kit: Kit, paper_id: str, options: SheetOptions = SheetOptions(),
         if run is None:
             return
         pages, where = pack_pages(run.sections, size, layout, kit.name, faces)
-        docs[file].pages += pages
+        titles = ", ".join(dict.fromkeys(section.title for section in run.sections))
+        docs[file].add(pages, run.stock, titles)
         packed[0] += 1
         for index, sheets in zip(run.rows, where):
             shared = any(other is not sheets and set(other) & set(sheets) for other in where)
@@ -101,7 +107,7 @@ def impose(kit: Kit, paper_id: str, options: SheetOptions = SheetOptions(),
             continue
         if isinstance(section, CardSection):
             pages = card_pages(section, size, layout, options, kit.name, faces)
-            target.pages += pages
+            target.add(pages, section.stock, section.title)
             target.duplex |= section.draw_back is not None and options.duplex != "fold"
             target.cards |= section.shape == "rect"
             target.tokens |= section.shape == "circle"
@@ -113,12 +119,13 @@ def impose(kit: Kit, paper_id: str, options: SheetOptions = SheetOptions(),
             if plan.count > 1:
                 target.tiled = True
                 target.large = large
-                target.pages.append(assembly_page(section, plan, size, layout, large,
-                                                  options.ink_saver))
-            target.pages += tile_pages(section, size, layout, plan, kit.name, faces, options.ink_saver)
+                target.add([assembly_page(section, plan, size, layout, large, options.ink_saver)],
+                           "paper", f"{section.title}: how to assemble")
+            target.add(tile_pages(section, size, layout, plan, kit.name, faces, options.ink_saver),
+                       section.stock, section.title)
             copies, sheets = 1, plan.count
         elif isinstance(section, PageSection):
-            target.pages += section_pages(section, size, layout, faces)
+            target.add(section_pages(section, size, layout, faces), section.stock, section.title)
             copies = sheets = section.copies
         else:  # pragma: no cover - the Section union is closed
             raise TypeError(f"unknown section {section!r}")
@@ -126,15 +133,82 @@ def impose(kit: Kit, paper_id: str, options: SheetOptions = SheetOptions(),
     for file in list(runs):
         flush(file)
 
+    needs = kit_needs(kit)
     documents = []
     for d in docs.values():
+        pages, jobs, document = _duplex_order(d, size)
         facts = CoverFacts(kit_name=kit.name, file=f"{d.name}.pdf", title=", ".join(d.titles),
                            paper=paper, duplex=d.duplex, tiled=d.tiled, cards=d.cards,
                            tokens=d.tokens, stocks=tuple(d.stocks),
-                           large=d.large, sheet=d.sheet)
+                           large=d.large, sheet=d.sheet, jobs=tuple(jobs),
+                           companion_url=options.companion_url,
+                           assembly=next((n for n, p in enumerate(pages, 3) if p.role == "assembly"), 0))
         cover = cover_page(facts, rows, kit.notes, layout, options)
-        documents.append(Document(d.name, facts.title, [cover] + d.pages))
+        verso = verso_page(facts, rows, kit.notes, needs, layout, options)
+        document.title = facts.title
+        document.pages = [cover, verso] + pages
+        documents.append(document)
     return documents
+
+
+def kit_needs(kit: Kit) -> tuple[str, ...]:
+    """What a table needs besides the printed kit: the kit's `not_printed` with their reasons, then
+    the tools to make it (cutting always; glue and card for boards glued on card)."""
+    lines = []
+    for n in kit.not_printed:
+        name = n.label or n.id.replace("-", " ").capitalize()
+        lines.append(f"{name}{f' ({n.count})' if n.count > 1 else ''}: {n.reason}.".replace("..", "."))
+    lines.append("Scissors, or a craft knife with a metal ruler and a cutting mat, for the cut lines.")
+    glued = [s for s in kit.sections if isinstance(s, BoardSection) or "glue" in s.stock]
+    if glued:
+        lines.append("A glue stick and thin card (a cereal box will do) to mount the boards and pieces "
+                     "printed on paper.")
+    if any(getattr(item, "qr", None) for s in kit.sections for item in getattr(s, "items", ())):
+        lines.append("For the companion: a computer running it (“make run”) and phones on the same Wi-Fi.")
+    return tuple(lines)
+
+
+def _duplex_order(d: _Doc, size: tuple[float, float]) -> tuple[list[Page], list[PrintJob], Document]:
+    """The file's pages after its cover and verso (pages 1-2) in the order a duplex printer pairs
+    them: each page of fronts on an odd page with its backs on the next; in a file with backs every
+    single-sided page is followed by a blank page (so nothing is printed on its back). Returns the
+    pages, the print jobs (runs of pages printed the same way, for the cover) and the Document
+    with its page pairs (its pages and title are filled in by the caller)."""
+    has_backs = any(p.role == "back" for p in d.pages)
+    blank = Page(size, lambda canvas: None, role="blank")
+    pages: list[Page] = []
+    runs: list[tuple[str, str, str]] = []       # (stock, sides, title) of each page after the verso
+    document = Document(d.name, "", [], duplex=[(1, 2)])
+    i = 0
+    while i < len(d.pages):
+        page, (stock, title) = d.pages[i], d.stocks_of[i]
+        first = len(pages) + 3
+        if page.role == "front" and i + 1 < len(d.pages) and d.pages[i + 1].role == "back":
+            pages += [page, d.pages[i + 1]]
+            runs += [(stock, "double", title)] * 2
+            document.duplex.append((first, first + 1))
+            i += 2
+            continue
+        pages.append(page)
+        document.single.append(first)
+        if has_backs:
+            pages.append(blank)
+            document.blank.append(first + 1)
+            runs += [(stock, "blank-backed", title)] * 2
+        else:
+            runs.append((stock, "single", title))
+        i += 1
+    groups: list[tuple[int, int, str, str, list[str]]] = []     # first, last, stock, sides, titles
+    for n, (stock, sides, title) in enumerate(runs, 3):
+        if groups and groups[-1][2:4] == (stock, sides):
+            first, _, _, _, titles = groups[-1]
+            groups[-1] = (first, n, stock, sides, titles if title in titles else titles + [title])
+        else:
+            groups.append((n, n, stock, sides, [title]))
+    jobs = [PrintJob(1, 2, "paper", "double", "this cover and its verso")]
+    jobs += [PrintJob(first, last, stock, sides, "; ".join(titles))  # type: ignore[arg-type]
+             for first, last, stock, sides, titles in groups]
+    return pages, jobs, document
 
 
 def _large_doc(section: BoardSection, kit: Kit, paper: Paper, layout: Layout, doc,
@@ -150,5 +224,5 @@ def _large_doc(section: BoardSection, kit: Kit, paper: Paper, layout: Layout, do
         target.stocks.append(section.stock)
     target.sheet = sheet
     plan: TilePlan = plan_tiles(section.size, sheet.size, layout)
-    target.pages += tile_pages(section, sheet.size, layout, plan, kit.name, faces)
+    target.add(tile_pages(section, sheet.size, layout, plan, kit.name, faces), section.stock, section.title)
     return f"{target.name}.pdf (one {sheet.name} sheet)"

@@ -116,7 +116,7 @@ def card_pages(section: CardSection, paper: tuple[float, float], layout: Layout,
             pages.append(_page(section, plan, paper, layout, backs, "back", section.draw_back, faces,
                                f"{game_name} · {section.title} · backs, {where} "
                                f"(print double-sided, flip on {options.duplex} edge)",
-                               rotate=rotate, offset=options.back_offset))
+                               rotate=rotate, offset=options.back_offset, outer_bleed=options.back_bleed))
     return pages
 
 
@@ -127,13 +127,64 @@ def _mirror(slot: Slot, grid: Grid, duplex: str) -> Slot:
     return item, row, grid.cols - 1 - col
 
 
+#: The face's own side that lies on each side of the page, for a face turned by `rotate` degrees.
+FACE_SIDE = {0: {"left": "left", "right": "right", "top": "top", "bottom": "bottom"},
+             90: {"right": "top", "top": "left", "bottom": "right", "left": "bottom"},
+             -90: {"left": "top", "bottom": "left", "top": "right", "right": "bottom"},
+             180: {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}}
+
+
+def outer_sides(trims: list[Box]) -> list[frozenset[str]]:
+    """For each trim, the sides (of the page) on the outer cut lines of the block: no other trim
+    shares that cut there."""
+    def touches(a: float, b: float) -> bool:
+        return abs(a - b) < 1e-6
+
+    def overlap(a0: float, a1: float, b0: float, b1: float) -> bool:
+        return min(a1, b1) - max(a0, b0) > 1e-6
+
+    out = []
+    for x, y, w, h in trims:
+        sides = set()
+        others = [t for t in trims if t != (x, y, w, h)]
+        if not any(touches(o[0] + o[2], x) and overlap(y, y + h, o[1], o[1] + o[3]) for o in others):
+            sides.add("left")
+        if not any(touches(o[0], x + w) and overlap(y, y + h, o[1], o[1] + o[3]) for o in others):
+            sides.add("right")
+        if not any(touches(o[1] + o[3], y) and overlap(x, x + w, o[0], o[0] + o[2]) for o in others):
+            sides.add("top")
+        if not any(touches(o[1], y + h) and overlap(x, x + w, o[0], o[0] + o[2]) for o in others):
+            sides.add("bottom")
+        out.append(frozenset(sides))
+    return out
+
+
+def _outer_bleed(wanted: float, moved: list[Box], paper: tuple[float, float], layout: Layout) -> float:
+    """`wanted` mm of bleed past the block's outer cuts, less where the printable margin is nearer
+    (with a back offset the block moves towards one edge)."""
+    if wanted <= 0 or not moved:
+        return 0.0
+    x0, y0, w, h = bounds(moved)
+    m = layout.margin + layout.sheets.crop_marks.clearance
+    room = min(x0 - m, y0 - m, paper[0] - m - (x0 + w), paper[1] - m - (y0 + h))
+    return max(0.0, min(wanted, room))
+
+
 def _page(section: CardSection, plan: CardPlan, paper: tuple[float, float], layout: Layout,
           slots: list[Slot], side: str, draw: Callable[[Canvas, Item], None], faces: FaceCache,
-          label: str, *, rotate: int, offset: tuple[float, float] = (0.0, 0.0)) -> Page:
+          label: str, *, rotate: int, offset: tuple[float, float] = (0.0, 0.0),
+          outer_bleed: float = 0.0) -> Page:
+    """One page of fronts or backs. `outer_bleed` (backs): mm each face's art runs past the outer
+    cut lines of the block of cards, where no neighbour shares the cut, so a back printed a little
+    off still covers its card to the edge (with `plan.bleed` every side bleeds that much instead)."""
     grid = plan.grid
     dx, dy = offset
     trims = [grid.box(r, c) for _, r, c in slots]
     moved = [(x + dx, y + dy, w, h) for x, y, w, h in trims]
+    outer = 0.0
+    if section.shape == "rect" and plan.bleed == 0:
+        outer = _outer_bleed(outer_bleed, moved, paper, layout)
+    face_sides = [frozenset(FACE_SIDE[rotate][s] for s in sides) for sides in outer_sides(trims)]
     placements = tuple(Placement(section.kind, item.id, box, side)  # type: ignore[arg-type]
                        for (item, _, _), box in zip(slots, moved))
     s = layout.sheets
@@ -143,18 +194,25 @@ def _page(section: CardSection, plan: CardPlan, paper: tuple[float, float], layo
 
     def paint(canvas: Canvas) -> None:
         with canvas.frame(dx, dy) if dx or dy else contextlib.nullcontext():
-            for (item, _, _), box in zip(slots, trims):
-                paint_face(canvas, section, item, box, side, draw, faces, rotate=rotate,
-                           bleed=plan.bleed)
+            for (item, _, _), box, sides in zip(slots, trims, face_sides):
+                if outer > 0 and sides:
+                    paint_face(canvas, section, item, box, side, draw, faces, rotate=rotate,
+                               bleed=outer, sides=sides)
+                else:
+                    paint_face(canvas, section, item, box, side, draw, faces, rotate=rotate,
+                               bleed=plan.bleed)
             if section.shape == "circle":
                 for box in trims:
                     token_guide(canvas, box, s.tokens.guide_colour, s.tokens.guide_width)
             else:
+                if outer > 0:     # marks over the bled art: a white edge keeps them findable
+                    halo = dataclasses.replace(s.crop_marks, colour="#ffffff", width=s.crop_marks.width + 0.5)
+                    draw_marks(canvas, lines, halo, role="mark-halo")
                 draw_marks(canvas, lines, s.crop_marks)
             side_label(canvas, label, grid, paper, layout)
 
     trim = bounds(moved) if section.shape == "rect" else None
-    bleed = grow(trim, plan.bleed) if trim is not None and plan.bleed > 0 else None
+    bleed = grow(trim, plan.bleed or outer) if trim is not None and (plan.bleed or outer) > 0 else None
     return Page(paper, paint, role=side, section=section.kind, trim=trim,  # type: ignore[arg-type]
                 bleed=bleed, placements=placements)
 

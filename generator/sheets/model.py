@@ -10,7 +10,7 @@ from typing import Callable, Literal
 
 from ..draw.base import Box, Canvas
 
-Role = Literal["cover", "front", "back", "tile", "assembly", "board", "page"]
+Role = Literal["cover", "verso", "blank", "front", "back", "tile", "assembly", "board", "page"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +44,13 @@ class Document:
     name: str
     title: str
     pages: list[Page]
+    #: 1-based page numbers, as a duplex printer pairs them: (front, back) sheets printed on both
+    #: sides (the cover and its verso, each page of fronts and its backs) ...
+    duplex: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    #: ... pages printed on one side only (in a file with backs each is followed by a blank page) ...
+    single: list[int] = dataclasses.field(default_factory=list)
+    #: ... and those blank pages
+    blank: list[int] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,3 +65,16 @@ class ChecklistRow:
     shared: bool = False     # its sheets also hold other sections' pieces ...
     run: int = 0             # ... of this run of sections packed together (1, 2, ...)
     run_sheets: int = 0      # the run's sheets in all
+
+
+@dataclasses.dataclass(frozen=True)
+class PrintJob:
+    """Consecutive pages of a file printed the same way: pages `first`-`last` (1-based) on `stock`,
+    `sides` "double" (each back the page after its front), "single" in a file of single-sided
+    pages, or "blank-backed" (single-sided pages each followed by a blank page)."""
+
+    first: int
+    last: int
+    stock: str
+    sides: Literal["double", "single", "blank-backed"]
+    what: str = ""           # the components, e.g. "Ward cards"
