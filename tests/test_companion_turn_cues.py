@@ -14,8 +14,9 @@ from phones import ARGS, CHROMIUM, needs_chromium
 from test_rules_contract import GAMES, NAMES, playout
 
 REAL = sorted(gid for gid, g in GAMES.items() if g.rules.__class__.__module__.startswith("companion.games."))
-#: games whose rules know a last round that random games reach
-LAST_ROUND = {"shinjuku", "capsule-hotel", "sapporo-1876", "jutaku"}
+#: games whose rules know a last round that random games reach (Tokyo Jutaku's main game never knows
+#: one before its check, issue 21: "could be the last round"; only Izakaya's final phase is known)
+LAST_ROUND = {"shinjuku", "capsule-hotel", "sapporo-1876"}
 
 
 def _secrets(game, state):

@@ -244,7 +244,8 @@ def test_countdown_entries_commute_within_a_floor(R):
 
 
 def test_izakaya_sealed_bids_commute_and_the_reveal_ends_the_phase(R):
-    s = R.setup(NAMES[:3], {"mode": "izakaya"}, 1)
+    s = play(R, R.setup(NAMES[:3], {"mode": "izakaya"}, 1), {"type": "turn-order", "order": [0, 1, 2]})
+    assert R.phase(R.setup(NAMES[:3], {"mode": "izakaya"}, 1)) is None      # the order: the table's
     ab, ba = commute(R, s, {"type": "bid", "player": 0, "amount": 200}, {"type": "bid", "player": 2, "amount": 0})
     assert ab == ba and R.phase(ab) == ["bid", 1]
     revealed = play(R, ab, {"type": "bid", "player": 1, "amount": 100})

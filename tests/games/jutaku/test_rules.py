@@ -36,6 +36,14 @@ def play(R, state, *moves, now=T0):
     return state
 
 
+def iz_setup(R, n):
+    """An Izakaya table that draws (chance "table"): the turn order drawn is entered first, here in
+    seat order."""
+    s = R.setup(NAMES[:n], {"mode": "izakaya"}, 1)
+    assert s["phase"] == "order"
+    return play(R, s, {"type": "turn-order", "order": list(range(n))})
+
+
 def started(R, n=2, **opts):
     """A main game with architects on the perimeter, round 1 begun."""
     s = R.setup(NAMES[:n], opts, 1)
@@ -57,7 +65,7 @@ def test_meguro_3V_is_3_floors_8_pieces_for_14000(g, R):
     s = play(R, {**s, "phase": "building"}, )
     assert R.validate(s, {"type": "stop", "player": 0, "floors": 3, "pieces": 8}) == []
     reasons = R.validate(s, {"type": "stop", "player": 0, "floors": 2, "pieces": 8})
-    assert reasons == ["the card asks 3 storeys (3.V///), not 2"]
+    assert reasons == ["the card asks for 3 storeys (3.V///), not 2"]
     assert R.validate(s, {"type": "stop", "player": 0, "floors": 3, "pieces": 7})
 
 
@@ -65,7 +73,7 @@ def test_izakaya_example_3_floors_times_700_is_2100(g, R):
     ex = g.izakaya.example
     assert R.izakaya_pay(dict(g.izakaya.start_price), [{"floors": 3, "drinks": ["white", "white", "blue"]}]) == [2100]
     assert ex.payment == 2100
-    s = R.setup(NAMES[:4], {"mode": "izakaya"}, 1)
+    s = iz_setup(R, 4)
     s["owners"] = {"1,1": 2}
     s["buildings"] = {"1,1": [{"floors": 3, "pieces": 5}]}
     s["corners"] = {"1,1": "white", "2,1": "white", "2,2": "blue"}
@@ -74,7 +82,7 @@ def test_izakaya_example_3_floors_times_700_is_2100(g, R):
 
 def test_izakaya_thresholds_by_player_count(R):
     for n, want in {2: 1500, 3: 2300, 4: 3000, 5: 4000}.items():
-        s = R.setup(NAMES[:n], {"mode": "izakaya"}, 1)
+        s = iz_setup(R, n)
         assert s["threshold"] == want
         grid = {2: 3, 3: 3, 4: 4, 5: 5}[n]
         assert s["size"] == grid and (s["blocked"] == "1,1") == (n <= 3)
@@ -301,7 +309,7 @@ def test_white_mint_and_red_are_spent_once_at_their_moment_and_go_back_to_the_bo
 
 # ---------------------------------------------------------------------------------------- Izakaya
 def test_izakaya_secret_bids_order_and_ties_swap(R):
-    s = R.setup(NAMES[:3], {"mode": "izakaya"}, 1)
+    s = iz_setup(R, 3)
     assert s["order"] == [0, 1, 2]
     s = play(R, s, {"type": "bid", "player": 0, "amount": 200})
     assert R.public_view(s, 1)["bids"] == {"0": "sealed"} and R.public_view(s, 0)["bids"] == {"0": 200}
@@ -314,7 +322,7 @@ def test_izakaya_secret_bids_order_and_ties_swap(R):
 
 
 def test_izakaya_four_card_corners_first_and_one_disc_per_colour(R):
-    s = R.setup(NAMES[:4], {"mode": "izakaya"}, 1)
+    s = iz_setup(R, 4)
     s = play(R, s, *[{"type": "bid", "player": p, "amount": 0} for p in range(4)])
     p = izakaya.current(s)
     assert R.validate(s, {"type": "bottle", "player": p, "drink": "white", "corner": [0, 1]}) == \
@@ -331,7 +339,7 @@ def test_izakaya_four_card_corners_first_and_one_disc_per_colour(R):
 
 
 def test_izakaya_claim_line_of_three_bonus(R):
-    s = R.setup(NAMES[:4], {"mode": "izakaya"}, 1)
+    s = iz_setup(R, 4)
     s = play(R, s, *[{"type": "bid", "player": p, "amount": 0} for p in range(4)])
     p = izakaya.current(s)
     s["edges"] = {izakaya.edge_key((0, 0), (1, 0)): p, izakaya.edge_key((1, 0), (2, 0)): p}
@@ -344,7 +352,7 @@ def test_izakaya_claim_line_of_three_bonus(R):
 
 
 def test_izakaya_end_after_the_threshold_and_tie_break_on_kept_yen(R):
-    s = R.setup(NAMES[:2], {"mode": "izakaya"}, 1)
+    s = iz_setup(R, 2)
     s = play(R, s, {"type": "bid", "player": 0, "amount": 800}, {"type": "bid", "player": 1, "amount": 700})
     assert s["final"] is True and s["pile"] == 1500
     while s["phase"] == "actions":

@@ -3,11 +3,13 @@ the QR pages, the live page of each mode, the game's own clocks run by the serve
 "stop!" from two phones at once, sealed Izakaya bids."""
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 
 from companion import create_app
+from companion.games.contract import HOST, Ctx
 from companion.testing import FakeClock, token_client
 
 
@@ -176,6 +178,7 @@ def test_two_phones_call_stop_and_the_others_check(client):
 
 def test_izakaya_bids_are_sealed_until_all_have_bid(client):
     code, host, seats = create(client, ["Aki", "Ben"], mode="izakaya")
+    move(client, code, {"type": "turn-order", "order": [0, 1]}, seats[1])     # any phone of the table
     move(client, code, {"type": "bid", "player": 0, "amount": 300}, seats[0])
     assert table(client, code, seats[1])["state"]["bids"] == {"0": "sealed"}
     assert table(client, code, seats[0])["state"]["bids"] == {"0": 300}
@@ -183,3 +186,80 @@ def test_izakaya_bids_are_sealed_until_all_have_bid(client):
     move(client, code, {"type": "bid", "player": 1, "amount": 300}, seats[1])
     s = table(client, code)["state"]
     assert s["order"] == [1, 0] and s["last"]["bids"] == {"0": 300, "1": 300}     # tied: they swap
+
+
+# -- issue 21: calculators that refuse what cannot happen, the backs of the site cards ---------------
+def test_score_calculator_refuses_what_cannot_happen_and_adds_blue_drinks(client):
+    """"Once a player finishes their fourth site card, the game ends": five cards are a 422; Bottle
+    Bonus's blue drinks kept count 200 yen each, one per round won (so never more than the cards)."""
+    five = ["meguro-1", "meguro-2", "meguro-3", "meguro-4", "taito-1"]
+    r = client.post("/api/jutaku/score", json={"sites": five})
+    assert r.status_code == 422 and "completes their 4th" in r.json["reasons"][0]
+    assert client.post("/api/jutaku/score", json={"sites": five[:4]}).status_code == 200
+    r = client.post("/api/jutaku/score", json={"sites": ["meguro-1", "taito-2"], "blue_drinks": 2})
+    assert r.status_code == 200 and r.json["yen"] == 14000 + 9000 + 2 * 200 and r.json["blue_drinks"] == 2
+    assert client.post("/api/jutaku/score", json={"sites": ["meguro-1"], "blue_drinks": None}).json["yen"] == 14000
+    for bad in (-1, 3):
+        r = client.post("/api/jutaku/score", json={"sites": ["meguro-1", "taito-2"], "blue_drinks": bad})
+        assert r.status_code == 422 and "blue" in r.json["reasons"][0], bad
+    for wrong in ("2", True, 1.5):
+        assert client.post("/api/jutaku/score", json={"sites": [], "blue_drinks": wrong}).status_code == 400
+
+
+def test_izakaya_calculator_prices_total_the_coins_and_floors_are_possible(client):
+    """"Place 100 yen coins on the left two color cards, 200 yen on the middle two color cards, and
+    300 yen on the right two color cards" and the price action "move a single 100 yen coin from a
+    color stock card to a different color stock card": the prices always total 1,200 yen."""
+    r = client.post("/api/jutaku/izakaya", json={"prices": {"white": 100}, "buildings": []})       # 1,100
+    assert r.status_code == 422 and "add up to 1,100 yen" in r.json["reasons"][0]
+    assert "1,200" in r.json["reasons"][0]
+    r = client.post("/api/jutaku/izakaya", json={"prices": {"white": 300}, "buildings": []})       # 1,300
+    assert r.status_code == 422
+    ok = client.post("/api/jutaku/izakaya", json={"prices": {"white": 100, "black": 200}, "buildings": []})
+    assert ok.status_code == 200
+    for floors in (0, -2):
+        r = client.post("/api/jutaku/izakaya", json={"buildings": [{"floors": floors, "drinks": []}]})
+        assert r.status_code == 422 and "1 floor at least" in r.json["reasons"][0], floors
+    r = client.post("/api/jutaku/izakaya", json={"buildings": [{"floors": 40, "drinks": []}] * 2})
+    assert r.status_code == 422 and "80 floors in all need more than the 69 pieces" in r.json["reasons"][0]
+    r = client.post("/api/jutaku/izakaya", json={"buildings": [{"floors": 1, "drinks": []}] * 51})
+    assert r.status_code == 422 and "the largest grid holds 50" in r.json["reasons"][0]
+
+
+def test_site_card_page_shows_a_back_only_once_flipped(client):
+    """"BLACK: Spend this drink to flip over your site card before you start building on it. Players
+    cannot look at the back side before deciding to flip or not": at a Bottle Bonus table the QR page
+    of a site card shows the face it lies on; its back only once a black drink flipped it."""
+    code, host, seats = create(client, ["Aki", "Ben"], bottle_bonus=True)
+    move(client, code, {"type": "start", "player": 0, "site": "suginami-1"}, seats[0])
+    move(client, code, {"type": "start", "player": 1, "site": "taito-2"}, seats[1])
+    client.set_cookie("tk_table", code)
+    client.set_cookie("tk_table_token", seats[1]["Authorization"].split()[1])
+    page = client.get("/q/jutaku/site-card/suginami-1").get_data(as_text=True)
+    assert "White side: <span class=\"jt-req\">2.V</span>" in page          # the face it lies on
+    assert 'data-side="blue"' not in page and "1.///" not in page and "Blue side" not in page
+    assert "stays hidden until a black drink flips it" in page
+    # the board page's data carries no back either: only the faces on the map's side
+    board = client.get(f"/t/{code}/board").get_data(as_text=True)
+    data = json.loads(board.split('id="page-data">', 1)[1].split("</script>", 1)[0])
+    assert all({"white", "blue"} & set(site) == {"white"} for site in data["board"]["sites"].values())
+    assert data["board"]["sites"]["suginami-1"]["white"]["req"] == "2.V"
+    # once Aki's black drink flipped it, both faces are known (the rules' state at the table)
+    from companion.games.jutaku import web
+    from companion.services import services
+    with client.application.app_context():
+        game = services().games["jutaku"]
+        state = table(client, code)["state"]
+        state["players"][0]["drinks"] = {"black": 1}
+        state = game.rules.apply(state, {"type": "spend", "player": 0, "drink": "black"}, Ctx(0, HOST))
+        shown = web.site_card(game, "suginami-1", {"state": state, "me": 1})
+        assert [(f["side"], f["folded"]) for f in shown["faces"]] == [("blue", False), ("white", False)]
+        assert shown["back_hidden"] is False and shown["up"] == "blue"
+        other = web.site_card(game, "taito-2", {"state": state, "me": 1})
+        assert [f["side"] for f in other["faces"]] == ["white"] and other["back_hidden"] is True
+
+
+def test_site_card_page_without_a_table_folds_the_other_side(client):
+    page = client.get("/q/jutaku/site-card/meguro-1").get_data(as_text=True)
+    assert 'data-side="white"' in page and '<details class="card jt-face jt-blue" id="other-side">' in page
+    assert "look only once a black drink flips the card" in page

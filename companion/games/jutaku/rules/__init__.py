@@ -160,6 +160,10 @@ MOVE_TYPES = (
                                                "pieces added on this floor (0: you are out)")),
              doc="Countdown."),
     MoveType("end-floor", "End the floor", who="table", doc="Countdown: everyone is done early."),
+    MoveType("turn-order", "Enter the turn order drawn", (
+        _f("order", {"type": "array", "items": INT}, "every seat once, first to last"),),
+        who="table", doc="Izakaya, table chance: the order drawn from the players' discs, 1 at a time, "
+                         "before the first bids."),
     MoveType("bid", "Bid", (_P, _f("amount", {"type": "integer", "minimum": 0}, "yen, secret until all bid")),
              doc="Izakaya: the secret bid for turn order."),
     MoveType("bottle", "Coloured bottle", (_P, _f("drink", STR, "the stock card's colour"),
@@ -178,7 +182,7 @@ MOVE_TYPES = (
 MODE_MOVES = {
     "jutaku": {"start", "begin", "stop", "verdict", "draw-drinks", "grab", "spend", "move", "stay"},
     "countdown": {"begin", "pieces", "end-floor"},
-    "izakaya": {"bid", "bottle", "price", "claim", "build", "pass"},
+    "izakaya": {"turn-order", "bid", "bottle", "price", "claim", "build", "pass"},
 }
 
 
@@ -347,7 +351,36 @@ class JutakuRules(contract.Rules):
         view = {**state, "seed": None}
         if state["mode"] == "izakaya":
             view = izakaya.hide_bids(view, viewer)
+        if state["mode"] == "jutaku":
+            # "Players cannot look at the back side before deciding to flip or not": the pages know
+            # a card's other face only once a black drink flipped it at this table (both faces)
+            view["faces"] = {site: self.faces(site) for site in state.get("flipped", [])}
         return view
+
+    def faces(self, site: str) -> dict:
+        """Both faces of a site card: {side: {"req", "yen", "plan"}}."""
+        card = self.data.site[site]
+        return {side: {"req": card.side(side).requirement, "yen": card.side(side).yen,
+                       "plan": list(card.side(side).plan)} for side in ("white", "blue")}
+
+    def faces_seen(self, state: dict, site: str) -> tuple[str | None, list[str]]:
+        """At a main-game table: the face `site` shows now (where it lies, or as its holder builds on
+        it) and the faces anyone may look at: the one up, both once it was flipped at this table or
+        once the game is over; in Bottle Bonus never the back before ("Players cannot look at the
+        back side before deciding to flip or not"). -> (side up, sides shown)."""
+        up = None
+        for pl in state["players"]:
+            if pl["site"] == site:
+                up = pl["side"]
+            for k in pl["kept"]:
+                if k["site"] == site:
+                    up = k["side"]
+        if up is None and site in state["map"].values():
+            up = main.face_up(state, site)
+        up = up or state["side"]
+        if site in state.get("flipped", []) or state["phase"] == "over":
+            return up, ["white", "blue"]
+        return up, [up]
 
     def secret_paths(self, state: dict, seat: int) -> list[tuple]:
         return izakaya.secret_paths(state, seat) if state["mode"] == "izakaya" else []
@@ -378,8 +411,11 @@ class JutakuRules(contract.Rules):
 
     def needs(self, state: dict) -> dict | None:
         a = self.actors(state)
-        prompt = {"countdown": countdown.prompt, "izakaya": izakaya.prompt}.get(state["mode"], main.prompt)
-        return {"phase": state["phase"], "mode": state["mode"], "prompt": prompt(state), "players": list(a.seats),
+        if state["mode"] == "jutaku":
+            text = main.prompt(state, self.data.rules.end_sites)
+        else:
+            text = {"countdown": countdown.prompt, "izakaya": izakaya.prompt}[state["mode"]](state)
+        return {"phase": state["phase"], "mode": state["mode"], "prompt": text, "players": list(a.seats),
                 "moves": sorted({m["type"] for m in self.legal_moves(state).moves})}
 
     # -- helpers for the web layer -------------------------------------------------------------------
@@ -395,10 +431,27 @@ class JutakuRules(contract.Rules):
         where = f"row {r + 1}, column {c + 1}"
         return f"{self.site_label(site)} ({where})" if site else f"the card at {where}"
 
-    def site_value(self, sites: list) -> tuple[list[str], int | None, list[dict]]:
-        """POST /api/jutaku/score: the yen of completed site cards. A card is "<id>" (its white
-        side) or "<id>:blue" / "<id>:white"; each card at most once. -> (reasons, yen, per card)."""
+    def site_value(self, sites: list, blue_drinks: int = 0) -> tuple[list[str], int | None, list[dict]]:
+        """POST /api/jutaku/score: the yen of one player's completed site cards, and Bottle Bonus's
+        blue drinks kept (+200 each). A card is "<id>" (its white side) or "<id>:blue" /
+        "<id>:white"; each card at most once. What cannot occur is a reason: more cards than end the
+        game ("Once a player finishes their fourth site card, the game ends"), a negative count,
+        more blue drinks than rounds won (one kept per round won, and a round won completes a card)
+        or than the box holds. -> (reasons, yen, per card)."""
+        end = self.data.rules.end_sites
         reasons, total, rows, seen = [], 0, [], set()
+        if len(sites) > end:
+            reasons.append(f"{len(sites)} site cards: the game ends when a player completes their "
+                           f"{_ordinal(end)}, so a player holds {end} at most")
+        blue = next((d for d in self.data.drinks if d.power == "win-bonus"), None)
+        if blue_drinks < 0:
+            reasons.append(f"blue_drinks: {blue_drinks}; a player keeps 0 or more")
+        elif blue_drinks and blue is None:
+            reasons.append("blue_drinks: there is no drink kept for yen in this game")
+        elif blue_drinks > min(len(sites), self.data.drink_info.per_colour):
+            reasons.append(f"{blue_drinks} blue drinks kept: one is kept per round won, a round won "
+                           f"completes a site card ({len(sites)} here), and the box holds "
+                           f"{self.data.drink_info.per_colour}")
         for s in sites:
             sid, _, side = s.partition(":") if isinstance(s, str) else ("", "", "")
             side = side or "white"
@@ -412,11 +465,17 @@ class JutakuRules(contract.Rules):
             face = self.data.site[sid].side(side)
             rows.append({"site": sid, "side": side, "requirement": face.requirement, "yen": face.yen})
             total += face.yen
+        if blue is not None:
+            total += blue_drinks * blue.yen
         return reasons, (None if reasons else total), rows
 
     def izakaya_pay(self, prices: dict, buildings: list) -> list[int]:
         """POST /api/jutaku/izakaya: floors x the sum of the prices of the drinks touching each card."""
         return [b["floors"] * sum(prices[d] for d in b["drinks"]) for b in buildings]
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 RULES = JutakuRules

@@ -1,8 +1,9 @@
 """Tokyo Jutaku at the table: the turn cues (contract.Rules.table_facts), pure.
 
-Main game: the site cards still on the map, the drinks left in the box (Bottle Bonus), and the last
-round once a player holds one card short of the end (completing one more ends the game). Izakaya:
-the final round once the supply runs short. Countdown shows its floor clock itself.
+Main game: the site cards still on the map, the drinks left in the box (Bottle Bonus) and the
+players one card short of the end; never "last round" (a round is never known to be the last
+before its check: main.could_be_last says it could be). Izakaya: the final action phase once the yen
+bid reaches the threshold. Countdown shows its floor clock itself.
 """
 from __future__ import annotations
 
@@ -20,12 +21,14 @@ def table_facts(data, state: dict) -> dict:
                "n": sum(1 for v in state["map"].values() if v)}]
     if state.get("box"):
         counts.append({"label": "Drinks left in the box", "n": sum(state["box"].values())})
-    close = [p["name"] for p in state["players"] if len(p.get("kept") or ()) >= end - 1]
-    facts = {"last_round": bool(close), "counts": counts}
+    # "Once a player finishes their fourth site card, the game ends": no round is known to be the
+    # last before its check (a building may fail it, a timed round may run out), so the main game
+    # never raises the "Last round!" banner; its prompt and board page say when a round could be
+    # the last (main.could_be_last).
+    close = sum(1 for p in state["players"] if len(p.get("kept") or ()) >= end - 1)
     if close:
-        facts["last_round_note"] = (f"{', '.join(close)} {'has' if len(close) == 1 else 'have'} "
-                                    f"{end - 1} site cards: one more completed ends the game.")
-    return facts
+        counts.append({"label": f"Players one site card from the end ({end} ends the game)", "n": close})
+    return {"last_round": False, "counts": counts}
 
 
 def setup_steps(data, state: dict) -> list[dict]:

@@ -16,6 +16,7 @@ from companion.games.words import count
 from .common import as_pos, is_int, key, name, player_of, unkey, yen
 
 ACTIONS = ("bottle", "price", "claim", "build", "pass")
+MOVES = ("turn-order", "bid") + ACTIONS
 
 
 # --------------------------------------------------------------------------------------------- setup
@@ -37,8 +38,11 @@ def setup(rules, players: list[str], o: dict, seed: int) -> dict:
     return {
         "game": "jutaku", "mode": "izakaya", "chance": o["chance"], "seed": seed,
         "size": size, "blocked": blocked, "cards": cards, "action_card": action_card,
-        "phase": "bid", "final": False, "phase_no": 1, "pile": 0, "threshold": iz.end_threshold(n),
-        "order": order, "turn": 0, "bids": {}, "used": [], "price_uses": 0, "bonus": None,
+        # "Using players' remaining disc, randomly draw them 1 at a time, and create the turn order":
+        # at a table that draws, it enters the order ("turn-order") before the first bids
+        "phase": "order" if o["chance"] == "table" else "bid",
+        "final": False, "phase_no": 1, "pile": 0, "threshold": iz.end_threshold(n),
+        "order": order, "turn": 0, "bids": {}, "used": [], "price_uses": 0, "bonus": None, "bonus_left": 0,
         # from the data: drink spots by cards sharing them (best first), the line bonus, the discs
         # each action spot takes per action phase (0 = no limit)
         "spots": list(iz.drink_spots), "line": iz.line_bonus, "limits": {a.id: a.limit for a in iz.action},
@@ -152,8 +156,19 @@ def validate(rules, state: dict, move: dict, ctx) -> list[str]:
     t, phase = move["type"], state["phase"]
     if phase == "over":
         return ["the game is over"]
-    if t not in ("bid",) + ACTIONS:
-        return [f"{t} is not a move of Izakaya (bid, {', '.join(ACTIONS)})"]
+    if t not in MOVES:
+        return [f"{t} is not a move of Izakaya ({', '.join(MOVES)})"]
+    if t == "turn-order":
+        n = len(state["players"])
+        if phase != "order":
+            return ["the turn order drawn at the table is entered once, before the first bids"
+                    + ("" if state["chance"] == "table" else " (the companion drew it at this table)")]
+        order = move.get("order")
+        if not (isinstance(order, list) and all(is_int(x) for x in order) and sorted(order) == list(range(n))):
+            return [f"order must list every seat once, first to last: {n} seats from 0 to {n - 1}"]
+        return []
+    if phase == "order":
+        return ["first enter the turn order drawn at the table (the players' discs, 1 at a time)"]
     p = player_of(state, move)
     if p is None:
         return [f"player must be a seat of this table (0 to {len(state['players']) - 1})"]
@@ -253,8 +268,10 @@ def _action_reasons(rules, state: dict, p: int, move: dict) -> list[str]:
         floors_now = have[b]["floors"] if b < len(have) else 0
         f = move.get("floors")
         if not is_int(f) or f not in (max(1, floors_now), floors_now + 1):
-            return [f"floors: the building has {floors_now}; with the new piece it has "
-                    f"{max(1, floors_now)} or {floors_now + 1}"]
+            if not floors_now:
+                return ["floors: a new building has 1 floor with its first piece"]
+            return [f"floors: the building has {count(floors_now, 'floor')}; with the new piece it has "
+                    f"{floors_now} (the piece on its top floor) or {floors_now + 1} (a new floor)"]
         return []
     return ["unknown action"]
 
@@ -290,7 +307,12 @@ def _supply_left(rules, state: dict, p: int | None = None) -> bool:
 def apply(rules, state: dict, move: dict, ctx) -> dict:
     s = copy(state)
     s["last"] = None
-    t, p = move["type"], move["player"]
+    t = move["type"]
+    if t == "turn-order":
+        s["order"], s["phase"] = list(move["order"]), "bid"
+        s["last"] = {"order": list(move["order"])}
+        return s
+    p = move["player"]
     pl = s["players"][p]
     if t == "bid":
         s["bids"][str(p)] = move["amount"]
@@ -316,10 +338,12 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
         pl["pyramids"] -= 1
         lines = new_lines(state, p, ek)
         if lines:
+            # each straight line of 3 earns one free piece, however the discs went down: four in a
+            # row hold two lines, and two free pieces whether the middle disc goes last or not
             s["lines"] += lines
-            s["bonus"] = p
-            s["last"] = {"line": p}
-            return s                               # the free piece comes before the next turn
+            s["bonus"], s["bonus_left"] = p, len(lines)
+            s["last"] = {"line": p, "lines": len(lines)}
+            return s                               # the free pieces come before the next turn
     elif t == "build":
         k, b = key(move["site"]), move.get("building", 0)
         have = s["buildings"].setdefault(k, [])
@@ -328,11 +352,12 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
         have[b] = {"floors": move["floors"], "pieces": have[b]["pieces"] + 1}
         s["pieces_left"] -= 1
     if free:
-        s["bonus"] = None
-        if t == "pass" or t == "build":
-            # the free piece (or letting it go) does not use an action disc; the claim that earned
-            # it did, so the turn passes on now
-            return _advance(rules, s)
+        # a free piece placed (or let go) uses no action disc; once the last is placed or let go,
+        # the turn passes on (the claim that earned them used the disc)
+        s["bonus_left"] = s.get("bonus_left", 1) - 1
+        if s["bonus_left"] > 0:
+            return s
+        s["bonus"], s["bonus_left"] = None, 0
     return _advance(rules, s)
 
 
@@ -369,6 +394,13 @@ def legal(rules, state: dict, player=None) -> Legal:
     if phase == "over":
         return Legal([])
     coin = rules.data.izakaya.coin
+    if phase == "order":
+        if player is not None:
+            return Legal([])
+        n = len(state["players"])
+        orders = [[(first + i) % n for i in range(n)] for first in range(n)]
+        orders.append(list(reversed(range(n))))
+        return Legal([{"type": "turn-order", "order": o} for o in orders], complete=n < 3)
     if phase == "bid":
         moves = []
         for p, pl in enumerate(state["players"]):
@@ -418,6 +450,8 @@ def legal(rules, state: dict, player=None) -> Legal:
 
 
 def actors(state: dict) -> Actors:
+    if state["phase"] == "order":                 # the table enters the order drawn
+        return Actors("all", tuple(range(len(state["players"]))))
     if state["phase"] == "bid":
         return Actors("all", tuple(p for p in range(len(state["players"])) if str(p) not in state["bids"]))
     if state["phase"] == "actions":
@@ -459,6 +493,8 @@ def result_of(rules, state: dict):
 
 def describe(rules, state: dict, move: dict) -> str:
     t = move.get("type")
+    if t == "turn-order":
+        return "Turn order drawn: " + ", ".join(name(state, p) for p in move["order"]) + "."
     who = name(state, move["player"])
     if t == "bid":
         return f"{who} bids (sealed)."
@@ -479,11 +515,16 @@ def phase_key(state: dict):
 
 
 def prompt(state: dict) -> str:
+    if state["phase"] == "order":
+        return "Draw the players' discs 1 at a time and enter the turn order."
     if state["phase"] == "bid":
         return "Bid for turn order, in secret."
     if state["phase"] == "actions":
         cur = name(state, current(state))
-        return f"{cur}: a line of 3! Place a free piece." if state["bonus"] is not None else f"Actions: {cur}'s turn."
+        if state["bonus"] is not None:
+            left = state.get("bonus_left", 1)
+            return f"{cur}: a line of 3! Place {'a free piece' if left == 1 else f'{left} free pieces'}."
+        return f"Actions: {cur}'s turn."
     return "The game is over."
 
 

@@ -30,6 +30,9 @@ def setup(rules, players: list[str], o: dict, seed: int) -> dict:
                     for i, n in enumerate(players)],
         "stops": [], "verdicts": {}, "checks": 0, "completed": [], "movers": [], "mover": 0,
         "box": box, "draws": 0, "offer": None, "grabbed": {}, "powers": [], "last": None,
+        # the face a card lies on where it differs from the map's side (a card flipped by a black
+        # drink and left behind), and the cards flipped at this table (their backs have been seen)
+        "turned": {}, "flipped": [],
     }
 
 
@@ -41,7 +44,29 @@ def copy(state: dict) -> dict:
     s["completed"], s["movers"] = list(state["completed"]), list(state["movers"])
     s["box"], s["grabbed"], s["powers"] = dict(state["box"]), dict(state["grabbed"]), list(state["powers"])
     s["offer"] = list(state["offer"]) if state["offer"] is not None else None
+    s["turned"], s["flipped"] = dict(state.get("turned", {})), list(state.get("flipped", []))
     return s
+
+
+def face_up(state: dict, site: str) -> str:
+    """The side a card on the map lies on: the map's, unless it was flipped and left behind."""
+    return state.get("turned", {}).get(site, state["side"])
+
+
+def take(state: dict, pl: dict, k: str) -> None:
+    """`pl` takes the card on square k, on the face it lies on (in a copy of the state)."""
+    site = state["map"][k]
+    pl["at"], pl["site"] = k, site
+    pl["side"] = state["turned"].pop(site, state["side"])
+    state["map"][k] = None
+
+
+def leave(state: dict, pl: dict) -> None:
+    """`pl`'s card goes back on its square as it lies: a card a black drink flipped stays flipped."""
+    site = pl["site"]
+    state["map"][pl["at"]] = site
+    if pl["side"] != state["side"]:
+        state["turned"][site] = pl["side"]
 
 
 # -------------------------------------------------------------------------------------------- map
@@ -158,13 +183,13 @@ def validate(rules, state: dict, move: dict, ctx) -> list[str]:
             return [f"{pl['name']} has called stop already; the building is being checked"]
         need = side_of(rules, pl["site"], pl["side"])
         reasons = []
-        for field, want, word in (("floors", need.height, "storeys"), ("pieces", need.pieces, "pieces")):
+        for field, want, word in (("floors", need.height, "storey"), ("pieces", need.pieces, "piece")):
             if field in move and move[field] is not None:
                 got = move[field]
                 if not is_int(got) or got < 0:
                     reasons.append(f"{field} must be a whole number")
                 elif got != want:
-                    reasons.append(f"the card asks {want} {word} ({need.requirement}), not {got}")
+                    reasons.append(f"the card asks for {count(want, word)} ({need.requirement}), not {got}")
         return reasons
     if t == "verdict":
         if phase != "check":
@@ -184,7 +209,9 @@ def validate(rules, state: dict, move: dict, ctx) -> list[str]:
             return [_not_now(phase, "grab a drink")]
         if p == state["completed"][0] or str(p) in state["grabbed"]:
             return [f"{pl['name']} does not grab now"]
-        d = move.get("drink")
+        if "drink" not in move:
+            return ["drink: a colour that came out of the machine, or null to grab nothing"]
+        d = move["drink"]
         if d is None:
             return []
         left = list(state["offer"])
@@ -283,8 +310,7 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
                 if q["architect"] == a:
                     q["architect"] = pl["architect"]
             pl["architect"] = a
-        pl["at"], pl["site"], pl["side"] = k, s["map"][k], s["side"]
-        s["map"][k] = None
+        take(s, pl, k)
         if all(q["at"] is not None for q in s["players"]):
             s["phase"] = "ready"
         return s
@@ -320,6 +346,8 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
         power = rules.data.drink[d].power
         if power == "flip-site":
             pl["side"] = "blue" if pl["side"] == "white" else "white"
+            if pl["site"] not in s["flipped"]:
+                s["flipped"].append(pl["site"])          # its back is seen now, by everyone
         if power == "win-bonus":
             pl["blue_active"] = True
             s["box"][d] -= 1                      # held beside the cards until the round is decided
@@ -332,9 +360,8 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
         if move.get("purple"):
             _spend(s, p, "purple")
         if pl["site"] is not None and pl["at"] is not None:
-            s["map"][pl["at"]] = pl["site"]       # a card left behind goes back on its square
-        pl["at"], pl["site"], pl["side"] = k, s["map"][k], s["side"]
-        s["map"][k] = None
+            leave(s, pl)                          # a card left behind goes back on its square
+        take(s, pl, k)
         return _next_mover(s)
     raise AssertionError(t)
 
@@ -443,8 +470,28 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def prompt(state: dict) -> str:
-    """What the table does now, in a sentence (needs' "prompt"; the board page says the same)."""
+def could_be_last(state: dict, end: int) -> str:
+    """"Once a player finishes their fourth site card, the game ends": a round may be the last as
+    soon as someone holds one card short, never surely (their building may fail the check, a timed
+    round may run out), so the companion says it could be, and why; "" when it cannot be."""
+    if state.get("phase") not in ("ready", "building", "check"):
+        return ""
+    close = [name(state, p) for p, pl in enumerate(state["players"]) if len(pl["kept"]) >= end - 1]
+    if not close:
+        return ""
+    return (f"This could be the last round: {_and(close)} {'has' if len(close) == 1 else 'have'} "
+            f"{count(end - 1, 'site card')}, and completing one more ends the game.")
+
+
+def prompt(state: dict, end: int | None = None) -> str:
+    """What the table does now, in a sentence (needs' "prompt"; the board page says the same), and
+    whether the round could be the last (with `end`, the site cards that end the game)."""
+    text = _prompt(state)
+    note = could_be_last(state, end) if end else ""
+    return f"{text} {note}" if note else text
+
+
+def _prompt(state: dict) -> str:
     phase = state["phase"]
     if phase == "start":
         return "Each player chooses an architect token and a starting site card on the outer ring."

@@ -58,6 +58,23 @@
   const has = (type, pred) => legal.some((m) => m.type === type && (!pred || pred(m)));
   const name = (p) => data.players[p];
   const yen = (n) => "¥" + Number(n).toLocaleString("en-US");
+  /** A card's face: the page knows the face each card lay on when the page opened; the other only
+   * once a black drink flipped it at the table (the state's "faces"): "Players cannot look at the
+   * back side before deciding to flip or not". */
+  function faceOf(s, id, side) {
+    const own = B.sites[id] && B.sites[id][side];
+    return own || (s.faces && s.faces[id] && s.faces[id][side]) || { req: "?", yen: 0, plan: [] };
+  }
+  /** "Once a player finishes their fourth site card, the game ends": a round could be the last as soon
+   * as someone holds one card short, never surely (the rules' main.could_be_last). */
+  function couldBeLast(s) {
+    if (!["ready", "building", "check"].includes(s.phase)) return "";
+    const end = B.end_sites;
+    const close = s.players.filter((pl) => pl.kept.length >= end - 1).map((pl) => pl.name);
+    if (!close.length) return "";
+    return "This could be the last round: " + andList(close) + (close.length === 1 ? " has " : " have ") +
+      tk.count(end - 1, "site card") + ", and completing one more ends the game.";
+  }
 
   // ---------------------------------------------------------------- the clock
   function gameTimer(t) { return (t.timers || []).find((x) => x.owner === "game") || null; }
@@ -134,7 +151,8 @@
       move: "Move: " + name(s.movers[s.mover]) + " — up to 2 spaces, no diagonals, gaps passed through.",
       over: "The game is over.",
     };
-    $("#prompt").textContent = prompts[phase] || phase;
+    const last = couldBeLast(s);
+    $("#prompt").textContent = (prompts[phase] || phase) + (last ? " " + last : "");
     $("#info").textContent = (s.bottle_bonus ? "Bottle Bonus · " : "") + "Round " + Math.max(1, s.round) + " · map on its " + s.side + " side";
     const g = gameTimer(t);
     $("#clock-box").hidden = !(phase === "building" || phase === "check" || g);
@@ -149,7 +167,7 @@
     checks.replaceChildren(...(phase === "check" ? s.stops.map((b) => {
       const pl = s.players[b], site = B.sites[pl.site] || null;
       const done = String(b) in s.verdicts;
-      const face = site ? site[pl.side] : null;
+      const face = site ? faceOf(s, pl.site, pl.side) : null;
       const mine = legal.filter((m) => m.type === "verdict" && m.builder === b);
       return el("div", { class: "card jt-check", "data-builder": String(b) },
         el("strong", null, name(b) + " called stop!"),
@@ -186,7 +204,7 @@
       const arch = B.architects[pl.architect];
       const total = pl.kept.reduce((x, k) => x + k.yen, 0) + 200 * pl.blue;
       const drinks = Object.entries(pl.drinks).map(([d, n]) => B.drinks[d].name + (n > 1 ? " ×" + n : "")).join(", ");
-      const site = pl.site ? B.sites[pl.site].label + " " + B.sites[pl.site][pl.side].req : "no card";
+      const site = pl.site ? B.sites[pl.site].label + " " + faceOf(s, pl.site, pl.side).req + (pl.side !== s.side ? " (flipped)" : "") : "no card";
       return el("li", { class: (i === me() ? "me " : "") + (s.stops.includes(i) ? "turn" : "") },
         el("span", { class: "jt-dot", style: "background:" + arch.hex }),
         el("span", { class: "grow" }, pl.name + " (" + arch.number + ")", el("div", { class: "small muted" },
@@ -261,9 +279,11 @@
       let cell;
       if (centre.has(k)) cell = el("div", { class: "jt-cell centre", "aria-label": "pieces" }, c === 2 && r === 2 ? "pieces" : "");
       else if (s.map[k]) {
-        const site = B.sites[s.map[k]], face = site[s.side];
+        // the face the card lies on: the map's, or the other if a black drink flipped it
+        const up = (s.turned && s.turned[s.map[k]]) || s.side;
+        const site = B.sites[s.map[k]], face = faceOf(s, s.map[k], up);
         const m = targets[s.map[k]];
-        cell = el(m ? "button" : "div", { type: m ? "button" : null, class: "jt-cell " + s.side + (m ? (m.purple ? " purple-target" : " target") : ""),
+        cell = el(m ? "button" : "div", { type: m ? "button" : null, class: "jt-cell " + up + (m ? (m.purple ? " purple-target" : " target") : ""),
           "data-site": s.map[k], "aria-label": site.label + " " + face.req + " " + yen(face.yen) },
           el("div", { class: "d", style: "background:" + B.districts[site.district].hex }),
           el("div", { class: "lbl" }, short(site)), el("div", { class: "req" }, face.req),
@@ -282,7 +302,7 @@
           String(B.architects[pl.architect].number)) : null;
         cell = el("div", { class: "jt-cell gap" + (site && pl.side === "blue" ? " blue" : "") + (token ? " held" : "") },
           site ? el("div", { class: "lbl" }, short(site)) : "", token || "",
-          site ? el("div", { class: "req" }, site[pl.side].req) : "");
+          site ? el("div", { class: "req" }, faceOf(s, pl.site, pl.side).req) : "");
       }
       cells.push(cell);
     }
@@ -349,11 +369,14 @@
     $("#map").hidden = true; $("#stop").hidden = true; $("#clock-box").hidden = true; $("#checks").replaceChildren();
     $("#checks").hidden = true; setCall([]);
     const cur = s.phase === "actions" ? (s.bonus !== null ? s.bonus : s.order[s.turn % s.order.length]) : null;
-    $("#prompt").textContent = s.phase === "bid" ? "Bid for turn order, in secret." :
-      s.phase === "actions" ? (s.bonus !== null ? name(cur) + ": a line of 3! Place a free piece." : "Actions: " + name(cur) + "'s turn.") : "The game is over.";
+    const free = s.bonus_left > 1 ? s.bonus_left + " free pieces" : "a free piece";
+    $("#prompt").textContent = s.phase === "order" ? "Draw the players' discs 1 at a time and enter the turn order." :
+      s.phase === "bid" ? "Bid for turn order, in secret." :
+      s.phase === "actions" ? (s.bonus !== null ? name(cur) + ": a line of 3! Place " + free + "." : "Actions: " + name(cur) + "'s turn.") : "The game is over.";
     $("#info").textContent = "Izakaya · yen bid so far " + yen(s.pile) + " of " + yen(s.threshold) + (s.final ? " · last action phase!" : "") +
-      " · order " + s.order.map(name).join(", ");
+      (s.phase === "order" ? "" : " · order " + s.order.map(name).join(", "));
     const controls = [];
+    if (s.phase === "order") controls.push(orderForm(s));
     if (has("bid")) {
       let n = 0;
       const out = el("output", null, "0");
@@ -376,6 +399,31 @@
                    style: "--seat:" + B.metro[pl.colour].hex, title: B.metro[pl.colour].name }),
       el("span", { class: "grow" }, pl.name, el("div", { class: "small muted" }, tk.count(pl.discs, "claim disc") + " · " + tk.count(pl.pyramids, "pyramid"))),
       el("strong", null, yen(pl.yen)))));
+  }
+
+  /** "Using players' remaining disc, randomly draw them 1 at a time, and create the turn order": the
+   * table taps the names in the order the discs come out (any phone of the table enters it). */
+  const drawn = [];
+  function orderForm(s) {
+    const n = s.players.length;
+    while (drawn.length && drawn.some((p) => p >= n)) drawn.pop();
+    const left = s.players.map((_, i) => i).filter((i) => !drawn.includes(i));
+    const out = el("ol", { class: "small", id: "order-drawn" }, drawn.map((p) => el("li", null, name(p))));
+    const box = el("div", { class: "card stack", id: "order-form", "data-pin": "" },
+      el("strong", null, "Turn order drawn"),
+      el("div", { class: "small muted" }, "Draw a disc of each player, one at a time, and tap whose it is."),
+      drawn.length ? out : el("div", { class: "small muted" }, "No disc drawn yet."),
+      left.length ? el("div", { class: "row" }, left.map((p) => button(name(p), () => {
+        drawn.push(p); if (drawn.length === n - 1) drawn.push(s.players.map((_, i) => i).find((i) => !drawn.includes(i)));
+        render();
+      }, "secondary"))) : "",
+      el("div", { class: "row" },
+        drawn.length ? button("Start again", () => { drawn.length = 0; render(); }, "secondary") : "",
+        drawn.length === n && link.token ? button("Enter this order", async () => {
+          const r = await send({ type: "turn-order", order: drawn.slice() }, "Turn order entered.");
+          if (r.ok) drawn.length = 0;
+        }) : ""));
+    return box;
   }
 
   /** Corner spots where a drink may go now: free, shared by 4 cards first, then by 2 (the rules). */
