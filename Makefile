@@ -24,6 +24,14 @@ endif
 build: $(STAMP)
 	$(PY) -m generator build $(if $(COMPANION_URL),--companion-url $(COMPANION_URL))
 
+# `make run` is for the table: the kits are built for the address the companion advertises
+# (http://$(MDNS_NAME).local:$(PORT)) and it serves phones on the Wi-Fi (LAN=1). LOCAL=1 keeps this
+# computer only (http://localhost:$(PORT); the printed QR codes then open nothing on a phone).
+# Target-specific values also hold for `build` when run builds it.
+ifeq ($(LOCAL),)
+run: LAN = 1
+run: COMPANION_URL = http://$(MDNS_NAME).local:$(PORT)
+endif
 run: build
 	PORT=$(PORT) $(PY) -m companion --port $(PORT) $(if $(LAN),--lan --mdns-name $(MDNS_NAME)) $(if $(COMPANION_URL),--base-url $(COMPANION_URL))
 
