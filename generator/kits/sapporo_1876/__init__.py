@@ -6,7 +6,7 @@ Everything counted, named or scored comes from the canonical data (assets/sappor
 boxes and colours from layouts/sapporo-1876.toml (layout.py). Modules: board.py (main and personal
 boards), pieces.py (tiles, tokens, reference card), common.py (palette, paragraphs, icons).
 
-QR codes (the companion's /q handlers use the same kinds): each tile's back →
+QR codes (the companion's /q handlers use the same kinds): each tile's face →
 /q/sapporo-1876/influential-person/<id> or /building-tile/<id> (its effect and when it scores); each
 personal board → /q/sapporo-1876/personal-board/<colour> (that seat's final-score preview at the
 joined table, or the calculator).
@@ -40,8 +40,8 @@ def build_kit(data: Sapporo, ctx: KitContext) -> Kit:
 
     def tile_section(kind, title, items):
         return CardSection(kind, title, layout.tile.size, items,
-                           lambda c, item: draw_tile_front(c, data, layout, pal, item.data, kind),
-                           lambda c, item: draw_tile_back(c, data, layout, pal, item.data, kind, item.qr[1]),
+                           lambda c, item: draw_tile_front(c, data, layout, pal, item.data, kind, item.qr[1]),
+                           lambda c, item: draw_tile_back(c, data, layout, pal, kind),
                            file="tiles")
 
     workers = tuple(Item(c.id, c.workers, f"{c.name} worker", data=c) for c in data.colours)
@@ -88,7 +88,8 @@ def build_kit(data: Sapporo, ctx: KitContext) -> Kit:
         "line, the registration ticks continuing across each seam).",
         f"Rules: the rules reference card (in {GAME}-sheets) sums up a turn and the scoring. Full rules: "
         "the published Sapporo 1876 rulebook. The companion checks every move and scores the game.",
-        "Tiles: print double-sided; the back carries the QR code of the tile's page in the companion.",
+        "Tiles: print double-sided; each kind has one back, so shuffled tiles are drawn blind; the face "
+        "carries the QR code of the tile's page in the companion.",
         "Workers: black round, white square. The supply of banknotes and resources is not limited: "
         "coins or spare tokens can stand in.",
     ))

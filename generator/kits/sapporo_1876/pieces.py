@@ -1,4 +1,5 @@
-"""Sapporo 1876's tiles (front: price, name, printed effect; back: kind and QR code), tokens and the
+"""Sapporo 1876's tiles (front: price, name, printed effect and QR code; back: the kind only, one
+back for every tile of a kind, so a shuffled stack is drawn blind), tokens and the
 rules reference card. Colour is never the only cue: resources have a letter and a shape, black pieces
 are round and white pieces square, and every piece names what it is."""
 from __future__ import annotations
@@ -6,14 +7,19 @@ from __future__ import annotations
 import math
 
 from ...canon.sapporo_1876 import Sapporo
-from ...draw import Canvas, Style
-from ...qr import draw_qr
-from .common import (Palette, event_icon, fame_icon, label, paragraph, resource_icon, shape,
+from ...draw import Canvas, Style, text_width
+from ...draw.base import PT
+from ...draw.fit import TextFitError
+from ...qr import LABEL_STRIP, draw_qr, footprint, qr_size
+from .common import (LINE, Palette, event_icon, fame_icon, label, paragraph, resource_icon, shape,
                      worker_shape)
 from .layout import Layout
 
 
-def draw_tile_front(canvas: Canvas, data: Sapporo, layout: Layout, pal: Palette, tile, kind: str) -> None:
+def draw_tile_front(canvas: Canvas, data: Sapporo, layout: Layout, pal: Palette, tile, kind: str,
+                    payload: str) -> None:
+    """The face: price, name, effect and the QR code of the tile's page in the companion (on the face,
+    so the backs of a kind are all the same and a shuffled stack is drawn blind)."""
     t = layout.tile
     w, h = t.size
     person = kind == "influential-person"
@@ -24,22 +30,69 @@ def draw_tile_front(canvas: Canvas, data: Sapporo, layout: Layout, pal: Palette,
     label(canvas, t.name, tile.name, t.name_style, anchor="start", fill=pal.ink, where=f"{tile.id} name")
     tx, ty, tw, th = t.text
     canvas.rect(tx - 1, ty - 1, tw + 2, th + 2, Style(fill=pal.paper, stroke=None), radius=1.5)
+    # the code in the text panel's bottom right corner (its quiet zone is the panel's white); the
+    # effect flows round it: full width above the code, beside it lower down
+    size = qr_size(payload)
+    qx, qy = tx + tw + 1 - size + LABEL_STRIP / 2, ty + th + 1 - size
+    fx, _, _, _ = footprint(qx, qy, size)
+    left = tx + (5 if person else 0.5)
     if person:
         fame_icon(canvas, tx + 2.5, ty + 2.5, 2.2, pal)
-    paragraph(canvas, (tx + (5 if person else 0.5), ty, tw - (5 if person else 1), th), tile.text,
-              t.text_style, fill=pal.ink, where=f"{tile.id} text")
+    flow_text(canvas, (left, ty, tx + tw - left, th), qy, fx - 0.5 - left, tile.text, t.text_style,
+              fill=pal.ink, where=f"{tile.id} text")
+    draw_qr(canvas, payload, qx, qy, size)
 
 
-def draw_tile_back(canvas: Canvas, data: Sapporo, layout: Layout, pal: Palette, tile, kind: str, payload: str) -> None:
+def flow_text(canvas: Canvas, box, below: float, narrow: float, text: str, style, *, fill: str,
+              where: str) -> float:
+    """`text` from the top of box (x, y, w, h): lines whose glyphs end above y = `below` are w wide,
+    lower ones `narrow` wide (beside something in the box's bottom right). The largest size from
+    the style's down to its minimum at which it fits; TextFitError if none does."""
+    x, y, w, h = box
+    size = style.size
+    while size >= style.min - 1e-9:
+        pitch = size * PT * LINE
+        lines, line, n = [], "", 0
+
+        def width(i: int) -> float:
+            return w if y + (i + 1) * pitch <= below else narrow
+
+        ok = True
+        for word in text.split(" "):
+            cand = f"{line} {word}" if line else word
+            if text_width(cand, size, style.font) <= width(len(lines)):
+                line = cand
+            elif line and text_width(word, size, style.font) <= width(len(lines) + 1):
+                lines.append(line)
+                line = word
+            else:
+                ok = False
+                break
+        if ok and line:
+            lines.append(line)
+        n = len(lines)
+        if ok and n * pitch <= h + 1e-6:
+            for i, s in enumerate(lines):
+                canvas.text(x, y + (i + 0.8) * pitch, s, size, font=style.font, fill=fill)
+            return size
+        size -= 0.25
+    raise TextFitError(where, text, narrow, style.min)
+
+
+def draw_tile_back(canvas: Canvas, data: Sapporo, layout: Layout, pal: Palette, kind: str) -> None:
+    """The one back of every tile of a kind: the kind and its emblem, never the tile's name (the
+    rules shuffle each kind's tiles before laying them out)."""
     t = layout.tile
     w, h = t.size
     person = kind == "influential-person"
     canvas.rect(0, 0, w, h, Style(fill=pal.tint("#c9b27c" if person else "#9bb7a0", 0.3), stroke=None))
-    label(canvas, (3, 1.5, w - 6, 6), "INFLUENTIAL PERSON" if person else "BUILDING", t.name_style,
-          fill=pal.ink, where=f"{tile.id} back")
-    x, y, s, _ = t.qr
-    draw_qr(canvas, payload, x, y, s)
-    label(canvas, t.back_label, tile.name, t.name_style, fill=pal.ink, where=f"{tile.id} back name")
+    label(canvas, (3, 4, w - 6, 6), "INFLUENTIAL PERSON" if person else "BUILDING", t.name_style,
+          fill=pal.ink, where=f"{kind} back")
+    if person:
+        fame_icon(canvas, w / 2, h / 2 + 1, 9, pal)
+    else:
+        event_icon(canvas, "settlement", w / 2, h / 2 + 1, 9, pal)
+    label(canvas, (3, h - 9, w - 6, 5), data.name, t.text_style, fill=pal.ink, where=f"{kind} back: game")
 
 
 def draw_resource(canvas: Canvas, data: Sapporo, layout: Layout, pal: Palette, resource) -> None:
