@@ -39,12 +39,22 @@ def plays_csv():
                      "scores"])
     for p in services().tables.plays(_game_filter(), MAX_PLAYS):
         names = p["players"]
-        writer.writerow([
+        writer.writerow([cell(v) for v in (
             iso(p["ended_ms"]), p["game_name"], p["code"], round(p["duration_ms"] / 60000, 1),
             "; ".join(names), "; ".join(names[w] for w in p["winners"] if 0 <= w < len(names)),
-            p["unit"], "; ".join(f"{s['name']} {s['score']}" for s in p["scores"])])
+            p["unit"], "; ".join(f"{s['name']} {s['score']}" for s in p["scores"]))])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=plays.csv"})
+
+
+#: A text cell a spreadsheet would read as a formula begins with one of these.
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value):
+    """A CSV cell a spreadsheet shows as the text it is: one that would start a formula (a player
+    named =HYPERLINK(…) or @SUM(…)) gets a leading apostrophe, as OWASP advises."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA) else value
 
 
 def iso(ms: int) -> str:

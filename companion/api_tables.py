@@ -23,11 +23,13 @@ bp = Blueprint("api_tables", __name__, url_prefix="/api")
 MAX_NAME = 24
 #: What a player name may not contain: control characters, line and paragraph separators, and the
 #: invisible formatting characters (zero-width space, bidi marks, embeddings, overrides and
-#: isolates, word joiner, BOM) that make two names look alike or garble a page. Everything else is
+#: isolates, zero-width non-joiner, word joiner, BOM) that make two names look alike or garble a
+#: page (the zero-width joiner only inside an emoji: name_problem). Everything else is
 #: allowed (emoji newer than this Python's Unicode tables too; lone surrogates never get past
 #: jsonapi.body). The OpenAPI document publishes PLAYER_NAME itself, so the contract and the check
-#: cannot drift apart. Whitespace runs are then collapsed to one space and the name NFC-normalised.
-NOT_IN_NAME = ("\\x00-\\x1f\\x7f-\\x9f\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u2028-\\u202e"
+#: cannot drift apart. A name is first NFKC-normalised with its whitespace runs collapsed to one
+#: space, then checked (its length too, as it will be shown).
+NOT_IN_NAME = ("\\x00-\\x1f\\x7f-\\x9f\\u00ad\\u061c\\u180e\\u200b\\u200c\\u200e\\u200f\\u2028-\\u202e"
                "\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb")
 PLAYER_NAME = f"^[^{NOT_IN_NAME}]*[^\\s{NOT_IN_NAME}][^{NOT_IN_NAME}]*$"
 _PLAYER_NAME = re.compile(PLAYER_NAME)
@@ -50,6 +52,12 @@ def name_problem(name: str) -> str | None:
         return "has no visible character"
     if any(ch in INVISIBLE for ch in name):
         return "holds an invisible character (a Hangul filler, a blank Braille pattern or a tag)"
+    for i, ch in enumerate(name):
+        # the zero-width joiner belongs between emoji (a family, a flag); between letters it only
+        # makes a name that looks like another
+        if ch == "\u200d" and any(0 <= j < len(name) and unicodedata.category(name[j])[0] in "LNM"
+                                   for j in (i - 1, i + 1)):
+            return "holds a zero-width joiner between letters"
     run = 0
     for ch in name:
         run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
@@ -73,6 +81,9 @@ def create():
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ApiError(400, "players must be a list of names.")
+    if any(len(p) > 4 * MAX_NAME for p in players):       # (before normalising a long one)
+        raise ApiError(400, f"Each player name must be 1 to {MAX_NAME} characters.")
+    players = [unicodedata.normalize("NFKC", " ".join(p.split())) for p in players]
     if any(len(p) > MAX_NAME or not _PLAYER_NAME.fullmatch(p) for p in players):
         raise ApiError(400, f"Each player name must be 1 to {MAX_NAME} characters, not only spaces, "
                             "without control or invisible formatting characters.")
@@ -80,7 +91,6 @@ def create():
         problem = name_problem(p)
         if problem:
             raise ApiError(400, f"The player name {p[:MAX_NAME]!r} {problem}.")
-    players = [unicodedata.normalize("NFC", " ".join(p.split())) for p in players]
     options = jsonapi.obj(body.get("options", {}), "options")
     seed = jsonapi.integer(body, "seed", required=False, maximum=2**128 - 1)   # replays a known shuffle
     status, response = services().tables.create(

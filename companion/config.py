@@ -33,6 +33,9 @@ DEFAULTS: dict = {
     # The address phones use, e.g. "http://192.168.1.20:5000": a table's url and join QR are built
     # from it, never from a request's Host header. None: the request's own host (tests).
     "BASE_URL": None,
+    # Other addresses of the companion's own pages whose writes are accepted (Origin), beside
+    # BASE_URL and loopback: with --lan, the LAN address beside the .local name.
+    "ALLOWED_ORIGINS": (),
     # Request bodies above this get 413 (API.md: 64 KB).
     "MAX_CONTENT_LENGTH": 64 * 1024,
     # Callable returning epoch ms (None: a ServerClock made by create_app). Tests inject a fake

@@ -1,6 +1,8 @@
 """Reading API requests strictly: anything malformed is a 400 naming what is wrong."""
 from __future__ import annotations
 
+import hashlib
+
 import json
 import math
 import re
@@ -105,12 +107,18 @@ def obj(value: Any, name: str) -> dict:
 
 
 def idempotency_key() -> str | None:
+    """The request's Idempotency-Key, scoped to the token that sends it (API.md: a key sent with
+    another token is another key): another seat replaying a seat's key and body is not answered
+    that seat's response (its private view) but decided as a request of its own."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
     if not KEY.fullmatch(key):
         raise ApiError(400, "Idempotency-Key must be 1 to 200 visible ASCII characters.")
-    return key
+    auth = request.headers.get("Authorization")
+    if not auth:
+        return key
+    return hashlib.sha256(auth.encode()).hexdigest()[:24] + ":" + key
 
 
 def request_fingerprint(value: Any) -> str:

@@ -31,7 +31,7 @@ import threading
 import unicodedata
 from typing import Any, Callable
 
-from . import chess_clock, codes, timers
+from . import chess_clock, codes, names, timers
 from .catalog import Game
 from .errors import ApiError
 from .games import clock as tclock
@@ -289,6 +289,13 @@ class Tables:
             reasons.append(f"{game.name} is played by {span} players, not {len(players)}")
         if len({unicodedata.normalize("NFKC", p).casefold() for p in players}) != len(players):
             reasons.append("two players have the same name; give each a different one")
+        else:
+            seen: dict[str, str] = {}
+            for p in players:
+                other = seen.setdefault(names.skeleton(p), p)
+                if other != p:
+                    reasons.append(f"{p!r} looks like {other!r} on a phone; give each player a name "
+                                   "that reads differently")
         reasons += [] if reasons else game.validate_options(players, options)
         if reasons:
             raise ApiError(422, "These players or options cannot start a game.", reasons)

@@ -358,5 +358,5 @@ def test_a_replayed_move_answers_the_same_bytes_after_a_restart_and_keeps_few_by
                                                   json={**bid, "expected_seq": 3},
                                                   headers={**ben, "Idempotency-Key": "b"})
     assert other.status_code == 422        # the same key with another body, as before
-    ((size,),) = run_sql(storage, "SELECT length(response) FROM idempotency WHERE key = 'b'")
+    ((size,),) = run_sql(storage, "SELECT length(response) FROM idempotency WHERE key LIKE ?", ("%:b",))
     assert size < 40 < len(first.data)

@@ -60,3 +60,24 @@ def test_the_companions_draw_is_final_for_seats(client):
     refused = post(client, code, "undo", {"expected_seq": 1}, aki)
     assert refused.status_code == 422 and refused.json["reasons"] == ["the companion drew the prize"]
     assert post(client, code, "undo", {"expected_seq": 1}).status_code == 200
+
+
+def test_an_idempotency_key_is_the_senders_own(client):
+    """Ben reusing Aki's key and body is not answered Aki's stored response (her private view): the
+    key is another key under Ben's token, and his request is decided as his own (stale: a 409 with
+    the table as Ben may see it)."""
+    code, (aki, ben) = sealed_table(client)
+    post(client, code, "moves", {"expected_seq": 0, "move": {"type": "start-round", "prize": 2}})
+    body = {"expected_seq": 1, "move": {"type": "bid", "player": 0, "amount": 7}}
+    first = client.post(f"/api/tables/{code}/moves", json=body, auth=False,
+                        headers={**aki, "Idempotency-Key": "k1"})
+    assert first.status_code == 200 and first.json["state"]["bids"] == {"0": 7}
+    again = client.post(f"/api/tables/{code}/moves", json=body, auth=False,
+                        headers={**aki, "Idempotency-Key": "k1"})
+    assert again.status_code == 200 and again.data == first.data        # Aki's retry: the same
+    stolen = client.post(f"/api/tables/{code}/moves", json=body, auth=False,
+                         headers={**ben, "Idempotency-Key": "k1"})
+    assert stolen.status_code == 409 and stolen.json["state"]["bids"] == {"0": "sealed"}
+    at_seq = client.post(f"/api/tables/{code}/moves", json={**body, "expected_seq": 2}, auth=False,
+                         headers={**ben, "Idempotency-Key": "k1"})
+    assert at_seq.status_code == 403                                      # not his seat

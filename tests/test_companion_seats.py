@@ -313,3 +313,73 @@ def test_timers_clamp_whatever_the_clock_does(client, clock):
     assert t["remaining_ms"] == 60_000 and t["status"] == "running"
     r = post(client, code, "timers", {"expected_seq": 1, "timer": "t", "action": "pause"}, host)
     assert r.json["timers"][0]["remaining_ms"] == 60_000   # never an hour for a 60 s timer
+
+
+def test_origin_is_checked_against_the_base_url_never_the_host_header(tmp_path):
+    """A DNS-rebinding page (its own name pointed at this computer) sends Host and Origin alike:
+    refused. The base URL's origin, the LAN address beside it and loopback are the companion's own."""
+    from companion import create_app
+    from companion.testing import token_client
+    from testgames import COUNTER
+    app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER},
+                      "BASE_URL": "http://tokyo-kit.local:5106",
+                      "ALLOWED_ORIGINS": ["http://192.168.1.20:5106"]})
+    client = token_client(app)
+    new = {"game": "counter", "players": ["Aki", "Ben"]}
+    rebinding = client.post("/api/tables", json=new, headers={"Host": "evil.example:5106",
+                                                              "Origin": "http://evil.example:5106"})
+    assert rebinding.status_code == 403
+    for origin in ("http://tokyo-kit.local:5106", "http://192.168.1.20:5106", "http://127.0.0.1:5106",
+                   "http://localhost:8000"):
+        assert client.post("/api/tables", json=new, headers={"Origin": origin}).status_code == 201, origin
+    for origin in ("http://tokyo-kit.local:5107", "https://tokyo-kit.local:5106", "null",
+                   "http://192.168.1.21:5106"):
+        assert client.post("/api/tables", json=new, headers={"Origin": origin}).status_code == 403, origin
+
+
+def test_redirects_never_name_the_host_header(tmp_path):
+    from companion import create_app
+    client = create_app({"DATA_DIR": tmp_path}).test_client()
+    r = client.get("//api//games", headers={"Host": "evil.example:5106"})
+    assert "evil.example" not in r.headers.get("Location", "")
+    assert r.status_code in (200, 308, 404)
+
+
+@pytest.mark.parametrize("names, words", [
+    (["ab", "a\u200cb"], "invisible"),                      # a zero-width non-joiner
+    (["Aki", "\u0410ki"], "looks like"),                     # a Cyrillic А
+    (["Ben", "B\u0435n"], "looks like"),                     # a Cyrillic е
+    (["Chie", "Chi\u00e9"], "looks like"),                   # the same with an accent
+    (["Dai", "D\u0430\u200di"], "zero-width joiner"),        # a joiner between letters
+])
+def test_look_alike_and_invisible_names_are_refused(client, names, words):
+    r = client.post("/api/tables", json={"game": "counter", "players": names})
+    assert r.status_code in (400, 422), r.json
+    assert words in r.json["error"] + " ".join(r.json.get("reasons", [])), r.json
+
+
+def test_names_are_normalised_before_they_are_counted(client):
+    full = "\uff21\uff4b\uff49"                             # "Ａｋｉ", full-width
+    r = client.post("/api/tables", json={"game": "counter", "players": [full, "Ben"]})
+    assert r.status_code == 201 and r.json["players"] == ["Aki", "Ben"]
+    # 24 characters once normalised: "ﬃ" (one ligature) is "ffi" (three)
+    r = client.post("/api/tables", json={"game": "counter", "players": ["\ufb03" * 9, "Ben"]})
+    assert r.status_code == 400
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"   # an emoji family keeps its joiners
+    assert client.post("/api/tables", json={"game": "counter",
+                                            "players": [family, "Ben"]}).status_code == 201
+
+
+def test_the_plays_csv_never_starts_a_formula(client):
+    """A player named =HYPERLINK(…) or @SUM(…) is text in a spreadsheet, not a formula."""
+    import csv
+    import io
+    r = client.post("/api/tables", json={"game": "counter", "players": ['=HYPERLINK("http://e.x")',
+                                                                        "@SUM(1+1)"], "options": {"goal": 1}})
+    code, host = r.json["code"], {"Authorization": f"Bearer {r.json['host_token']}"}
+    assert post(client, code, "moves", {"expected_seq": 0, "move": {"player": 0, "add": 1}},
+                host).status_code == 200
+    rows = list(csv.reader(io.StringIO(client.get("/api/plays.csv").get_data(as_text=True))))
+    cells = [c for row in rows[1:] for c in row]
+    assert cells and not any(c.startswith(("=", "+", "-", "@")) for c in cells), cells
+    assert "'=HYPERLINK(\"http://e.x\"); @SUM(1+1)" in cells
