@@ -221,8 +221,8 @@ def building_tile(game, tile_id: str, joined: dict | None) -> dict | None:
                     worker = x.get("worker")
     return {"tile": b, "kind_name": "Building tile", "owner": _owner(joined, tile_id), "worker": worker,
             "component": _component("building-tile", tile_id),
-            "when": "On your own turn, place a worker from your worker area on it, once until a harvest "
-                    "frees it:", "scores": None}
+            "when": "At any time during your own turn (the other player's action included), place a worker "
+                    "from your worker area on it, once until a harvest frees it:", "scores": None}
 
 
 def personal_board(game, colour: str, joined: dict | None) -> dict | None:

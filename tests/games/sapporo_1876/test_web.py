@@ -69,6 +69,8 @@ def test_scan_pages_of_every_printed_qr(client):
     for b in data.building_tiles:
         r = client.get(f"/q/sapporo-1876/building-tile/{b.id}")
         assert r.status_code == 200 and b.name in r.get_data(as_text=True)
+        # "At any time during your turn, you can place 1 worker from your worker area on a building tile"
+        assert "At any time during your own turn (the other player&#39;s action included)" in r.get_data(as_text=True)
     for c in data.colours:
         page = client.get(f"/q/sapporo-1876/personal-board/{c.id}").get_data(as_text=True)
         assert "Final-scoring calculator" in page
