@@ -11,11 +11,11 @@
     $("#blue").textContent = String(blue);
     const r = await tk.api("POST", "/api/jutaku/score", { sites, blue_drinks: blue });
     if (mine !== pending) return;
+    $("#count").textContent = sites.length ? sites.length + " card" + (sites.length > 1 ? "s" : "") +
+      (sites.length === 4 ? " — a 4th card ends the game" : "") : "No card yet.";
     if (r.status !== 200) { $("#yen").textContent = "—"; tk.say("#msg", "bad", r.body.error, r.body.reasons); return; }
     tk.say("#msg", "info", "");
     $("#yen").textContent = r.body.yen.toLocaleString("en-US");
-    $("#count").textContent = sites.length ? sites.length + " card" + (sites.length > 1 ? "s" : "") +
-      (sites.length >= 4 ? " — a 4th card ends the game" : "") : "No card yet.";
   }
   for (const b of $$(".jt-site")) {
     b.addEventListener("click", () => {
