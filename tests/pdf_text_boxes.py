@@ -443,3 +443,10 @@ def face_contrast(kit, folder: Path, papers=("letter", "a4")) -> list[tuple[str,
         for page, face in zip(doc, pages):
             out += [(face.name, f) for f in low_contrast(page, 0)]
     return out
+
+
+def cut_short(path: Path) -> list[Finding]:
+    """Every span of a PDF that ends in "…"."""
+    with pymupdf.open(str(path)) as doc:
+        return [Finding(number, "cut short", s.text, f"{s.size:.1f} pt") for number, page in enumerate(doc, 1)
+                for s in spans(page) if s.cut_short]
