@@ -50,6 +50,11 @@ class Game:
     def validate(self, state: dict, move: dict, ctx: Ctx) -> list[str]:
         return _reasons(lambda: self.rules.validate(state, move, ctx), "move")
 
+    def sender_reasons(self, state: dict, move: Any, ctx: Ctx) -> list[str]:
+        """Why the sender may not send this move (Rules.sender_reasons): another seat's move, or
+        one that changes a player's holdings sent by neither that player nor the host."""
+        return _reasons(lambda: self.rules.sender_reasons(state, move, ctx), "sender")
+
     def shape_reasons(self, move: Any) -> list[str]:
         """Why a move holds more than its type defines (Rules.shape_reasons)."""
         return _reasons(lambda: self.rules.shape_reasons(move), "move")

@@ -381,6 +381,10 @@ class Tables:
             if shape:
                 raise ApiError(422, "That move holds more than its type defines.", shape)
             ctx = Ctx(now, who)
+            barred = game.sender_reasons(view.state, move, ctx)
+            if barred:
+                # (a move changing one player's holdings takes that player's token or the host's)
+                raise ApiError(403, "This phone may not make that move.", barred)
             # The contract makes apply refuse (IllegalMove) every move validate refuses, with the
             # same reasons: one pass of the rules, not two. Junk apply trips over gets validate's
             # plain reasons.

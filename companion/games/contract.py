@@ -301,7 +301,9 @@ class Rules:
 
     def sender_reasons(self, state: dict, move: Any, ctx: Any) -> list[str]:
         """Why ctx.seat may not send `move`: [] for the host, for the seat the move belongs to and
-        for the table's moves (which any seat may enter). The server checks it too (403)."""
+        for the table's moves (which any seat may enter). The server checks it too (403). A game
+        whose table move changes one player's holdings (a correction, a penalty, the dice of that
+        player's building) extends it: that player's token or the host's only (API.md)."""
         if not isinstance(ctx, Ctx) or ctx.seat == HOST:
             return []
         seat = self.mover(move)
