@@ -51,6 +51,7 @@ def page_data(data) -> dict:
         "rounds": data.rounds.count,
         "interest_percent": data.loan.interest_percent,
         "penalty": data.income.golden_rule_penalty,
+        "pink_tower_min": data.construction.pink_tower_min_floors,
     }
 
 

@@ -179,6 +179,22 @@
   function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
   setInterval(tick, 100);      // not requestAnimationFrame: a phone in the background still counts
 
+  /** The heights a hotel may have (the rules' engine.allowed_floors): no more floors than capsules on
+   * the ground floor, so f floors take 2f - 1 capsules; a pink hotel of pink_tower_min or more may be a
+   * single stack as tall as its capsules; on a Coin Laundry (the ground floor) 1 to its capsules. */
+  function allowedFloors(colour, caps, laundry) {
+    const out = [];
+    const top = laundry ? caps : Math.floor((caps + 1) / 2);
+    for (let f = 1; f <= Math.max(1, top); f++) out.push(f);
+    if (!laundry && colour === "pink" && caps >= B.pink_tower_min && caps > top) out.push(caps);
+    return out;
+  }
+  function floorsWords(h) {
+    let run = h.slice(); const tail = [];
+    while (run.length > 1 && run[run.length - 1] !== run[run.length - 2] + 1) tail.unshift(run.pop());
+    return (run.length > 1 ? "1 to " + run[run.length - 1] : String(run[0])) + tail.map((t) => ", or " + t).join("");
+  }
+
   function renderQueue(w) {
     const sec = $("#queue-section");
     sec.hidden = st.phase !== "purchase";
@@ -386,7 +402,11 @@
       f.push(field("Hotel colour", caps.length ? select(caps.map((c) => [c, colour(c).name + " (" + pl.capsules[c] + ")"]), draft.hcolour, set("hcolour"))
         : el("span", { class: "small muted" }, "No capsules yet: buy capsules first.")));
       if (draft.item === "entrance") f.push(field("Capsules in the hotel", number(draft.capsules || pl.capsules[draft.hcolour || caps[0]] || 1, 1, 99, set("capsules"))));
-      if (st.options.tallest_hotel) f.push(field("Floors", number(draft.floors || 1, 1, 20, set("floors"))));
+      if (st.options.tallest_hotel) {
+        const laundry = draft.item === "building", hc = draft.hcolour || caps[0];
+        const n = Number(draft.capsules || (laundry ? 0 : pl.capsules[hc] || 1));
+        f.push(field("Floors (" + floorsWords(allowedFloors(hc, n, laundry)) + ")", number(draft.floors || 1, 1, 20, set("floors"))));
+      }
     }
     if (pl.coupons) f.push(field("Coupons to use (500 each; you have " + pl.coupons + ")", number(draft.coupons || 0, 0, pl.coupons, set("coupons"))));
     $("#purchase-form").replaceChildren(...f);

@@ -1,0 +1,73 @@
+"""The tallest hotel variant on a phone (390x844 and 360x740, real Chromium; issue 21): the purchase
+form names the heights the hotel may have, from the rules' floor rule ("non puoi costruire più piani
+di quante Capsule abbia il tuo Hotel al piano più basso ... purché siano costruiti in un'unica pila alta
+almeno 4 piani"): 5 pink capsules stand 1 to 3 floors high, or 5 (the refusal of 4: test_rules_audit)."""
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+from phones import require_chromium
+
+sync_api = require_chromium()
+
+from companion import create_app  # noqa: E402
+from companion.testing import ServerThread  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("floors"), "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=8) as s:
+        yield s
+
+
+def api(server, path, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(server.url + path, method="POST" if body is not None else "GET",
+                                 data=json.dumps(body).encode() if body is not None else None, headers=headers)
+    try:
+        with urllib.request.urlopen(req) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)])
+def test_the_floors_field_names_the_heights_five_pink_capsules_allow(server, browser, size):
+    _, made = api(server, "/api/tables", {"game": "capsule-hotel", "players": ["Aki", "Ben"],
+                                          "options": {"tallest_hotel": True}})
+    code, host = made["code"], made["host_token"]
+    tokens = [api(server, f"/api/tables/{code}/seats", {"player": p})[1]["token"] for p in range(2)]
+
+    def move(m):
+        seq = api(server, f"/api/tables/{code}")[1]["seq"]
+        status, body = api(server, f"/api/tables/{code}/moves", {"expected_seq": seq, "move": m}, host)
+        return status, body, api(server, f"/api/tables/{code}", token=host)[1]["state"]
+
+    move({"type": "choose-loan", "player": 0, "amount": 10000})
+    s = move({"type": "choose-loan", "player": 1, "amount": 10000})[2]
+    head = s["queue"][0]
+    s = move({"type": "purchase", "player": head, "item": "capsules", "colour": "pink", "count": 5})[2]
+    s = move({"type": "leave-queue", "player": s["queue"][0]})[2]
+    s = move({"type": "join-queue", "player": head})[2]
+    move({"type": "declare", "player": head, "item": "entrance"})
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/")
+        seats = {code: {"game": "capsule-hotel", "player": head, "token": tokens[head]}}
+        page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
+        page.goto(server.url + f"/t/{code}/board")
+        page.locator("#purchase-form").get_by_text("Floors (1 to 3, or 5)").wait_for(timeout=10_000)
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        assert errors == []
+    finally:
+        ctx.close()
