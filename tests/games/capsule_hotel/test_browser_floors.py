@@ -71,3 +71,42 @@ def test_the_floors_field_names_the_heights_five_pink_capsules_allow(server, bro
         assert errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)])
+def test_a_player_asked_to_barter_joins_the_queue_from_the_phone(server, browser, size):
+    """"purché in quel momento tu non stia Barattando": Ben, who only received Aki's proposal, is not
+    bartering; his phone says joining the queue declines it, and one tap does."""
+    _, made = api(server, "/api/tables", {"game": "capsule-hotel", "players": ["Aki", "Ben"], "options": {}})
+    code, host = made["code"], made["host_token"]
+    tokens = [api(server, f"/api/tables/{code}/seats", {"player": p})[1]["token"] for p in range(2)]
+
+    def move(m):
+        seq = api(server, f"/api/tables/{code}")[1]["seq"]
+        status, body = api(server, f"/api/tables/{code}/moves", {"expected_seq": seq, "move": m}, host)
+        assert status == 200, body
+        return api(server, f"/api/tables/{code}", token=host)[1]["state"]
+
+    for p in (0, 1):
+        move({"type": "choose-loan", "player": p, "amount": 6000})
+    for p in (0, 1):
+        move({"type": "leave-queue", "player": p})
+    move({"type": "propose-barter", "player": 0, "with": 1, "give": {"yen": 500}, "get": {"promise": "a lot later"}})
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/")
+        seats = {code: {"game": "capsule-hotel", "player": 1, "token": tokens[1]}}
+        page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
+        page.goto(server.url + f"/t/{code}/board")
+        barter = page.locator('#barters [data-barter="X1"]')
+        barter.get_by_text("Joining the queue declines it.").wait_for(timeout=10_000)
+        page.locator("#join").click()
+        page.locator('#barters [data-barter="X1"]').wait_for(state="detached", timeout=5_000)
+        state = api(server, f"/api/tables/{code}")[1]["state"]
+        assert state["queue"] == [1] and state["barters"] == []
+        assert errors == []
+    finally:
+        ctx.close()

@@ -443,7 +443,9 @@
       el("div", null, el("strong", null, name(b.from)), " gives " + offerText(b.give) + "; ", el("strong", null, name(b.to)), " gives " + offerText(b.get) + "."),
       el("div", { class: "row" },
         w === b.to ? el("button", { type: "button", class: "confirm", onclick: () => send({ type: "confirm-barter", player: w, barter: b.id }) }, "Confirm") : el("span", { class: "small muted" }, "Waiting for " + name(b.to) + " to confirm"),
-        (w === b.from || w === b.to) ? el("button", { type: "button", class: "secondary", onclick: () => send({ type: "cancel-barter", player: w, barter: b.id }) }, "Abandon") : null)))
+        (w === b.from || w === b.to) ? el("button", { type: "button", class: "secondary", onclick: () => send({ type: "cancel-barter", player: w, barter: b.id }) }, "Abandon") : null),
+      // a proposal received is not bartering: its player may still join the queue, which declines it
+      w === b.to && !st.limit_reached ? el("div", { class: "small muted" }, "Joining the queue declines it.") : null))
       : [el("p", { class: "small muted" }, st.limit_reached ? "No new barter once the limit is reached." : "No open barter. Both seals must be in front of their players.")]));
     const pf = $("#propose-form");
     if (w === null || st.limit_reached) { pf.replaceChildren(el("p", { class: "small muted" }, "Not now.")); return; }
