@@ -13,7 +13,7 @@ from ...canon.jutaku import Jutaku, Site, SiteSide
 from ...draw import Canvas, Style, text_width
 from ...draw.base import PT
 from ...draw.fit import fit_text
-from ...qr import draw_qr, footprint, qr_size
+from ...qr import draw_qr, footprint, qr_size, short_code
 from .layout import Layout, TextStyle
 from .pack import Block
 
@@ -168,6 +168,14 @@ def draw_site_face(canvas: Canvas, data: Jutaku, layout: Layout, pal: Palette, s
             right = spot[0] - 0.5
         else:
             left = spot[0] + spot[2] + 0.5
+    elif not spot:
+        # no 2 x 2 squares of free ground for a code: the short code the companion takes typed
+        # (its /q page by the code printed under every QR code) at the strip's right end instead
+        right = w - 13.0
+        _text(canvas, (right + 0.5, 0.6, 12.0, 4.6), "companion", sc.small, f"{where}: short code caption",
+              fill=pal.ink)
+        _text(canvas, (right + 0.5, 5.2, 12.0, 4.2), short_code(payload), sc.yen, f"{where}: short code",
+              fill=pal.ink)
     strip = Style(fill=pal.fill(district.hex), stroke=None)
     canvas.rect(left, 0, 3.0, cell, strip)
     x = left + 4.0

@@ -72,3 +72,24 @@ def test_the_rules_example_card_reads_3V_for_14000(g, sites):
     hits = [(item.id, side) for item in sites.items for side in ("white", "blue")
             if "3.V///" in face(sites, item, side)[0] and "¥14,000" in face(sites, item, side)[0]]
     assert hits, "no printed face reads 3.V/// for ¥14,000"
+
+
+def test_every_face_leads_to_its_companion_page_and_the_code_covers_no_title(g, sites):
+    """Each of the 64 faces carries its QR code (the short code printed under it) or, on a face with
+    no 2 x 2 squares of free ground for one, the short code alone at the title strip's right end (the
+    companion opens the page by the code typed); a code inside the card stays under the title
+    strip, whose yen it covered ("¥9,000" read "¥9.000" on Nakano blue-4)."""
+    from generator.qr import short_code
+
+    top = g.card.header_rows * g.card.cell_mm
+    with_qr = 0
+    for item in sites.items:
+        for side in ("white", "blue"):
+            texts, ops = face(sites, item, side)
+            assert short_code(item.qr[1]) in texts, (item.id, side, texts)
+            squares = [op[1][:4] for op in ops if op[0] == "rect" and op[1][4].fill == "#ffffff"
+                       and op[1][4].stroke is None and op[1][2] > 15]       # a QR code's white square
+            for x, y, w, h in squares:
+                with_qr += 1
+                assert y < 0.5 or y >= top - 1e-6, (item.id, side, y)
+    assert with_qr >= 56, with_qr
