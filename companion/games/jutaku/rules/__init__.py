@@ -30,7 +30,8 @@ Main game (main.py): state
   map {"c,r": site id | null (taken)}, players [{name, architect, at "c,r", site (held card), side,
   kept [{site, side, yen, round}], drinks {colour: n}, blue (blue drinks kept), blue_active}],
   stops [seat in the order they called], verdicts {seat: bool}, checks (checks failed this round),
-  completed, movers, mover,
+  completed, movers, mover, turned {site: side} (cards on the map lying on the other side than the
+  map's: flipped by a black drink and left behind), flipped [sites a black drink flipped here],
   box {colour: n} (drinks in the box), offer (drinks out of the machine), grabbed, powers (spent
   this round), timer (the round's clock record when round_seconds > 0), round_started_ms.
   Moves: {"type": "start", "player", "site", "architect"?} (a perimeter card; everyone at once; "each
@@ -45,7 +46,8 @@ Main game (main.py): state
 Countdown (countdown.py): phase "ready" | "floor" (the clock runs) | "count" | "over";
   {"type": "begin"}, {"type": "pieces", "player", "pieces": n} (added on this floor; 0 = out),
   {"type": "end-floor"} (the table ends the floor early). Timer "floor".
-Izakaya (izakaya.py): phase "bid" | "actions" | "over"; {"type": "bid", "player", "amount"}
+Izakaya (izakaya.py): phase "order" (table chance: {"type": "turn-order", "order": [seats]}, the table's)
+  | "bid" | "actions" | "over"; {"type": "bid", "player", "amount"}
   (secret until all have bid), then in turn order, 3 discs each: {"type": "bottle", "player",
   "drink", "corner": [x, y]}, {"type": "price", "player", "from", "to"}, {"type": "claim", "player",
   "edge": [[c, r], [c, r]], "site": [c, r]}, {"type": "build", "player", "site": [c, r],
@@ -89,7 +91,14 @@ Decisions where the text is silent
     player, fewer if the box runs short). Drinks nobody grabs and drinks spent go back in the box;
     a blue drink is set aside when spent and kept (+200 yen at the end) if its owner completes a
     building that round. Black, white and blue are spent before "begin", mint and red during the
-    round, purple with a move ("purple": true: any free card). A player holds any number of drinks.
+    round, purple with a move ("purple": true: any free card). A player holds any number of drinks;
+    "grab" names its drink, null for none.
+  * Black: "Players cannot look at the back side before deciding to flip or not". The pages show a
+    card's face up only; both faces once a black drink flipped it at this table (public_view's
+    "faces", faces_seen) or the game is over. A flipped card left behind goes back on the map as it
+    lies (`turned`), and whoever takes it builds that face.
+  * The end can never be foreseen: a round "could be the last" once someone holds 3 cards (their
+    building may fail the check, a timed round may run out), so the prompt says so, never "last round".
   Countdown
   * Each player enters the pieces they added on the floor; when all active players have, the
     floor ends early and the next starts at once; when the clock runs out, those who have not
@@ -97,14 +106,18 @@ Decisions where the text is silent
     beyond what is left in the middle.
   Izakaya
   * Table chance: the grid's cards are not entered (each card may hold 2 buildings); the first turn
-    order is the seat order. Companion chance: the companion deals the grid and draws the order.
+    order is drawn at the table ("Using players' remaining disc, randomly draw them 1 at a time, and
+    create the turn order") and entered by any phone of the table before the first bids (phase
+    "order"). Companion chance: the companion deals the grid and draws the order.
   * Ties in bidding swap places: tied players take their previous order reversed.
   * The threshold counts the pile of all yen bid so far; once met, one more action phase, then the
     end. House: the game also ends after an action phase when no piece, drink spot or claimable
     site is left (bids of 0 could otherwise go on for ever). A player passes only when no action
     is possible. The price spot takes one disc per phase (house data, izakaya.toml).
   * A line of 3 claim discs across a row or down a column of cards (only 4 x 4 and 5 x 5 grids are
-    wide enough) earns one free build at once (or pass to let it go), each line once.
+    wide enough) earns one free build at once (or pass to let it go), each line once. The lines are
+    scored, not the order the discs went down: a disc that completes two lines at once (four in a
+    row, the middle one last) earns two free pieces (`bonus_left`), placed or let go one by one.
   * Scoring: only claimed cards pay; each building on it: floors x the market prices of the drinks
     on its four corners; plus the yen kept. Ties: most yen kept; still tied, shared.
 """
