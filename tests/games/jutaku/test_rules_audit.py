@@ -80,7 +80,7 @@ def test_two_lines_at_once_ask_for_two_pieces_and_a_pass_lets_one_go(R):
     s["edges"] = {izakaya.edge_key(*ROW[i]): aki for i in (0, 1, 3)}
     s = play(R, s, {"type": "claim", "player": aki, "edge": [list(x) for x in ROW[2]], "site": [2, 0]})
     assert s["bonus"] == aki and s["bonus_left"] == 2
-    assert R.describe(s, {"type": "pass", "player": aki})
+    assert R.describe(s, {"type": "pass", "player": aki}) == f"{NAMES[aki]} lets a free piece go."
     assert "Place 2 free pieces" in R.needs(s)["prompt"]
     turn = s["turn"]
     s = play(R, s, {"type": "pass", "player": aki})                 # lets the first go

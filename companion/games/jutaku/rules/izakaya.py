@@ -505,7 +505,10 @@ def describe(rules, state: dict, move: dict) -> str:
     if t == "claim":
         return f"{who} claims {rules.card_label(state, key(move['site']))}."
     if t == "build":
-        return f"{who} builds on {rules.card_label(state, key(move['site']))} ({count(move['floors'], 'floor')})."
+        free = " a free piece" if state.get("bonus") is not None else ""
+        return f"{who} builds{free} on {rules.card_label(state, key(move['site']))} ({count(move['floors'], 'floor')})."
+    if state.get("bonus") is not None:
+        return f"{who} lets a free piece go."
     return f"{who} passes."
 
 
