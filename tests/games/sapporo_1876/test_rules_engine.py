@@ -68,6 +68,10 @@ def test_the_12_ap_payment_example(rules, rules_text):
     # (6 AP) for 3 AP are accepted, and the 3 AP left over are lost
     over = move(rules, s, type="educate", player=0, fame=1, pay={"rice-bale": 2})
     assert over["players"][0]["fame"] == fame + 2 and over["players"][0]["resources"]["rice-bale"] == 0
+    # the history says what was lost
+    line = rules.describe(s, {"type": "educate", "player": 0, "fame": 1, "pay": {"rice-bale": 2}})
+    assert line.endswith("(3 AP lost: no change is given)"), line
+    assert "lost" not in rules.describe(s, {"type": "educate", "player": 0, "fame": 1, "pay": {"rice-bale": 1}})
     # 3 AP exactly: one rice bale
     assert rules.validate(s, {"type": "educate", "player": 0, "fame": 1, "pay": {"rice-bale": 1}}) == []
     # the cheapest payments the companion shows
@@ -465,6 +469,10 @@ def test_makomanai_farm_and_kotoni_village_pioneer_one_of_their_columns_per_use(
     s3 = move(rules, s, type="use-building", player=0, tile="kotoni-village",
               action={"steps": ["wheat", "wheat"], "pay": {"yen": 7}})
     assert s3["players"][0]["pioneer"]["wheat"] == 3
+    # a new rice bale column costs 2 AP: 3 yen pays it, 1 AP lost (no change is given)
+    over = {"type": "use-building", "player": 0, "tile": "makomanai-farm",
+            "action": {"steps": ["rice-bale"], "pay": {"yen": 3}}}
+    assert rules.validate(s, over) == [] and rules.describe(s, over).endswith("(1 AP lost: no change is given)")
     # the builder's plan says so before anything is sent, and no suggestion mixes the columns
     plan = rules.plan(s, {"type": "use-building", "player": 0, "tile": "makomanai-farm", "action": both})
     assert plan["reasons"] and "either" in plan["reasons"][0]

@@ -54,9 +54,10 @@ Decisions where the text is silent
 ----------------------------------
   * Payments: yen is kept as one number (change is free at any time), so a 5-yen note is 5 yen. Any
     payment that covers the cost is accepted, more than it included ("can be paid in any
-    combination and in any number"; "Leftover AP ... is lost", "no change is given"): the AP over
-    the cost are lost (engine.overpaid; the board page warns before such a payment is sent). The
-    payments the companion suggests are the cheapest, each minimal (no unit could be left out).
+    combination and in any number"; "no change is given", "Unused AP is lost"): the AP over the
+    cost are lost (engine.overpaid; the board page warns before such a payment is sent, and the
+    history line says how many were lost). The payments the companion suggests are the cheapest,
+    each minimal (no unit could be left out).
   * "At any time during your turn, you can place 1 worker from your worker area on a building
     tile": the active player may use building tiles at every step of their turn: before moving the
     pawn, during their own action, during the other player's action (step 5), during a harvest's
@@ -222,7 +223,30 @@ class SapporoRules(contract.Rules):
         return contract.result(winners, "fame", scores)
 
     def describe(self, state, move):
-        return _describe(self.ix, state, move)
+        text = _describe(self.ix, state, move)
+        lost = self.overpaid(state, move)
+        return f"{text} ({lost} AP lost: no change is given)" if lost else text
+
+    def overpaid(self, state, move) -> int:
+        """AP a move's payment gives beyond its cost (lost: "no change is given"); 0 when none or
+        when the move cannot be read."""
+        try:
+            if not isinstance(move, dict):
+                return 0
+            if move.get("type") in E.ACTION_MOVES and isinstance(move.get("pay"), dict):
+                pay, bare = move["pay"], {k: v for k, v in move.items() if k != "pay"}
+            elif move.get("type") == "use-building" and isinstance(move.get("action"), dict) \
+                    and isinstance(move["action"].get("pay"), dict):
+                pay = move["action"]["pay"]
+                bare = {**move, "action": {k: v for k, v in move["action"].items() if k != "pay"}}
+            else:
+                return 0
+            plan = self.plan(state, bare)
+            if plan["cost"] is None or not plan["values"]:
+                return 0
+            return E.overpaid(self.ix, pay, plan["values"], plan["cost"])
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            return 0
 
     def mover(self, move):
         if not isinstance(move, dict):
