@@ -52,6 +52,11 @@ def test_the_measure_sees_the_kit_text(kit_pdfs):
         assert len(sizes) > 5, f"{pdf.name}: only {len(sizes)} text spans found"
 
 
+def cover_pages(doc) -> int:
+    """1, or 2 when the cover has a verso (the kit's contents on the back of the cover)."""
+    return 2 if len(doc) > 1 and "the back of the cover" in doc[1].get_text() else 1
+
+
 def test_every_cover_says_where_the_rules_are_and_the_summary_is_in_the_kit(kit_pdfs):
     """Rules in the kit: each cover names the file holding the kit's own rules reference (which
     does hold it) and where the full rules are."""
@@ -61,7 +66,7 @@ def test_every_cover_says_where_the_rules_are_and_the_summary_is_in_the_kit(kit_
     covers = 0
     for pdf in pdfs:
         with pymupdf.open(str(pdf)) as doc:
-            cover = " ".join(doc[0].get_text().split())
+            cover = " ".join(" ".join(page.get_text() for page in list(doc)[:cover_pages(doc)]).split())
         if "What the kit contains" not in cover:
             continue          # a calibration sheet, not a part of the kit: it has no cover
         covers += 1
@@ -72,8 +77,8 @@ def test_every_cover_says_where_the_rules_are_and_the_summary_is_in_the_kit(kit_
         paper = pdf.parent.parent.name            # output/<paper>/<game>/…
         holder = pdf.parent / f"{named.group(3)}-{paper}.pdf"
         assert holder.exists(), f"{pdf.name} points at {holder.name}"
-        with pymupdf.open(str(holder)) as doc:
-            text = " ".join(" ".join(page.get_text() for page in list(doc)[1:]).split()).lower()  # past its cover
+        with pymupdf.open(str(holder)) as doc:     # past its cover (and the cover's verso)
+            text = " ".join(" ".join(page.get_text() for page in list(doc)[cover_pages(doc):]).split()).lower()
         what = named.group(1).lower().replace(" cards", "").replace(" card", "")   # "rules reference", …
         assert what in text, f"{holder.name} holds no {what}"
     assert covers >= 2, f"{game}: {covers} covers"

@@ -56,7 +56,12 @@ def test_the_printed_kit_counts_and_draws_them(tmp_path, data):
     pdf = next((tmp_path / "a4" / GAME).glob("*-tiles-a4.pdf"))
     doc = pymupdf.open(pdf)
     last = doc[-1]
-    numbers = [w for w in last.get_text("words") if w[4] in {"1", "2", "3", "4"}]
+    # a marker's number is a span of its own (the sheet's name, "… sheet 2 of 2 …", is one span)
+    digits = {"1", "2", "3", "4"}
+    lone = {tuple(round(v, 1) for v in span["bbox"]) for block in last.get_text("dict")["blocks"]
+            for line in block.get("lines", ()) for span in line["spans"] if span["text"].strip() in digits}
+    numbers = [w for w in last.get_text("words") if w[4] in {"1", "2", "3", "4"}
+               and any(abs(w[0] - b[0]) < 0.5 and abs(w[1] - b[1]) < 0.5 for b in lone)]
     assert sorted(w[4] for w in numbers) == ["1", "2", "3", "4"]
     # each number sits inside a disc of the layout's diameter (a circle path round it)
     d = load_layout().marker.size * 72 / 25.4
