@@ -62,6 +62,14 @@ def in_view(page, selector):
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
 
 
+def settled(page, selector):
+    """`selector` comes into view (no scrolling by the test) once the page has laid itself out again:
+    the pinned bar changes height as the calls in it change."""
+    page.wait_for_function("""sel => { const b = document.querySelector(sel); if (!b) return false;
+        const r = b.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""",
+                           arg=selector, timeout=3000)
+
+
 def shot(page, name):
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, name + ".png"))
@@ -133,7 +141,7 @@ def test_declare_in_one_tap_then_complete_and_a_prepared_purchase(server, browse
         ben.locator("#declare-box #declare").click()
         ben.locator("#purchase-h", has_text="Complete your purchase: Capsules").wait_for(timeout=3000)
         assert ben.locator("#purchase-form select").first.input_value() == "yellow"      # already filled
-        assert in_view(ben, "#buy")
+        settled(ben, "#buy")            # once the page and the pinned bar above it have settled
         shot(ben, "complete-prepared-360")
         ben.locator("#buy").click()
         aki.locator("#ledger-1", has_text="4 Yellow").wait_for(timeout=3000)

@@ -416,6 +416,13 @@
     const buy = $("#buy");
     buy.hidden = !atHead;
     buy.textContent = declared ? "Complete the purchase" : "Declare and purchase";
+    // the declaration just came in (this phone's tap, or another phone of the seat): the button to
+    // complete it in view, once the page (and the pinned bar above it) has settled
+    const dkey = declared ? [st.round, w, declared, st.entries.length].join(":") : null;
+    if (dkey && atHead && renderPurchase.shown !== dkey) {
+      renderPurchase.shown = dkey;
+      requestAnimationFrame(() => setTimeout(() => { if (!buy.hidden) buy.scrollIntoView({ block: "nearest" }); }, 60));
+    }
     buy.onclick = async () => {
       buy.disabled = true;
       try { const r = await send(purchaseMove(w)); if (r.ok) { clearDraft(); sec.dataset.built = ""; } }
