@@ -399,7 +399,8 @@ def legal(rules, state: dict, player=None) -> Legal:
             return Legal([])
         n = len(state["players"])
         orders = [[(first + i) % n for i in range(n)] for first in range(n)]
-        orders.append(list(reversed(range(n))))
+        if n > 2:
+            orders.append(list(reversed(range(n))))
         return Legal([{"type": "turn-order", "order": o} for o in orders], complete=n < 3)
     if phase == "bid":
         moves = []
