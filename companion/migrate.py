@@ -1,7 +1,13 @@
-"""`python -m companion migrate --data DIR --database postgresql://…`: a SQLite data folder into PostgreSQL.
+"""`python -m companion migrate --database postgresql://… [--data DIR]`: the schema, and a data folder.
 
-Copies everything the folder's database holds (tables, seats, events, idempotency keys, snapshots,
-timer deadlines, records of plays) in one transaction: either all of it arrives or nothing does.
+`migrate --database URL` makes the companion's schema in the database, or brings an older one up to
+date (a database already up to date is not touched). It is the only command that changes a
+PostgreSQL schema: a worker's start only checks the version and says to run this when it is behind.
+Run it before starting the workers of a new version (README, "Hosting").
+
+With `--data DIR` it then copies a SQLite data folder into the database: everything the folder's
+database holds (tables, seats, events, idempotency keys, snapshots, timer deadlines, records of
+plays) in one transaction: either all of it arrives or nothing does.
 The data folder is locked meanwhile (a companion still serving it must be stopped first).
 
 Run twice, it does nothing the second time: a target that already holds exactly the folder's tables
@@ -48,11 +54,11 @@ def migrate(db: Path, url: str, replace: bool = False) -> dict[str, int]:
     per table ({} when the target already held exactly this data)."""
     import psycopg
 
-    from .pgstore import PgStore
+    from .pgstore import migrate_schema
     from .store import Store
 
     Store(db).close()              # brings an older folder's schema up to date (as serving would)
-    PgStore(url).close()           # makes the schema if the target is new
+    migrate_schema(url)            # makes the schema if the target is new, or brings it up to date
     src = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     heads_sql = ("SELECT t.code, coalesce(max(e.seq), 0) FROM tables t LEFT JOIN events e "
                  "ON e.code = t.code GROUP BY t.code")
@@ -84,9 +90,10 @@ def migrate(db: Path, url: str, replace: bool = False) -> dict[str, int]:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="tokyo-companion migrate", description=__doc__.splitlines()[0])
-    p.add_argument("--data", metavar="DIR", required=True, help="the SQLite data folder to copy")
     p.add_argument("--database", metavar="URL", required=True,
-                   help="the PostgreSQL database to copy into (postgresql://user:password@host/db)")
+                   help="the PostgreSQL database whose schema to make or bring up to date, and to copy "
+                        "into (postgresql://user:password@host/db)")
+    p.add_argument("--data", metavar="DIR", help="a SQLite data folder to copy into it")
     p.add_argument("--replace", action="store_true",
                    help="empty the target first when it already holds other tables")
     args = p.parse_args(argv)
@@ -94,6 +101,8 @@ def main(argv=None) -> int:
     if not is_url(args.database):
         print("error: --database must be a postgresql://… URL", file=sys.stderr)
         return 2
+    if args.data is None:
+        return schema_main(args.database)
     folder = Path(args.data)
     db = folder / datadir.DB_NAME
     if not db.is_file():
@@ -127,4 +136,25 @@ def main(argv=None) -> int:
     else:
         print(f"copied {folder} into {shown(args.database)}: "
               + ", ".join(f"{n} {name}" for name, n in counts.items()))
+    return 0
+
+
+def schema_main(url: str) -> int:
+    """`migrate --database URL` alone: the schema made or brought up to date, one line saying which."""
+    from .pgstore import SCHEMA_VERSION, migrate_schema, shown
+    try:
+        before, now = migrate_schema(url)
+    except ImportError as exc:
+        print(f"error: --database needs psycopg ({exc}): pip install 'tokyo-table-kit[hosted]'",
+              file=sys.stderr)
+        return 2
+    except sqlite3.DatabaseError as exc:        # SchemaProblem, or the database unreachable
+        print(f"error: the schema of {shown(url)} was not changed: {exc}", file=sys.stderr)
+        return 2
+    if before == SCHEMA_VERSION:
+        print(f"{shown(url)} already has schema version {now}: nothing to do")
+    elif before is None:
+        print(f"made the companion's tables in {shown(url)} (schema version {now})")
+    else:
+        print(f"brought {shown(url)} from schema version {before} to {now}")
     return 0

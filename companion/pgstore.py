@@ -18,6 +18,13 @@ in the same transaction: PostgreSQL delivers it at COMMIT to every worker's list
 (companion/fanout.py), which wakes that worker's live streams. A deadline set sends NOTIFY on
 DEADLINES, which wakes the workers' timer schedulers (not every change: each look is two queries).
 
+The schema is made or changed only by `python -m companion migrate --database URL` (and, on a fresh
+database that holds none of the companion's tables, by the first companion that starts on it: nothing
+can be writing to it yet). Every other start only reads the version in `companion_schema` and stops
+with one line saying to run `migrate` when it is not SCHEMA_VERSION: a DDL statement on `events`
+waits for, and makes wait, every writer, and a worker that dropped and made the trigger again at
+start, under write load, deadlocked with the writers.
+
 Connections: a small pool per process (each request borrows one for one transaction). Reads run in
 REPEATABLE READ READ ONLY transactions (every SELECT inside sees one committed state, as SQLite's
 read transactions do); writes in READ COMMITTED, committed (WAL flushed: synchronous_commit=on)
@@ -113,10 +120,13 @@ CREATE TABLE IF NOT EXISTS plays (
 CREATE INDEX IF NOT EXISTS plays_by_end ON plays (ended_ms);
 CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS
     $$ BEGIN RAISE EXCEPTION 'events are append-only'; END $$;
-DROP TRIGGER IF EXISTS events_append_only ON events;
-CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
-    FOR EACH ROW EXECUTE FUNCTION events_append_only();
 """
+#: Made only where it is missing (never dropped and made again: DDL on `events` takes a lock every
+#: writer waits behind, and a worker that did it at start deadlocked with the writers).
+TRIGGER = ("CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events "
+           "FOR EACH ROW EXECUTE FUNCTION events_append_only()")
+#: Several companions making or changing one database's schema at once take turns on this lock.
+SCHEMA_LOCK = 7407131
 
 #: Every table of the schema, parents first (what `migrate` copies and `--replace` empties).
 TABLES = ("tables", "events", "idempotency", "snapshots", "seats", "deadlines", "plays")
@@ -132,6 +142,78 @@ class Unavailable(sqlite3.OperationalError):
 
 class Damaged(sqlite3.DatabaseError):
     """Stored data the database returns but that cannot be used."""
+
+
+class SchemaProblem(sqlite3.DatabaseError):
+    """The database's schema is not the one this companion serves (behind: `migrate` brings it up
+    to date; ahead: a newer companion made it); `str()` is one line saying what to do."""
+
+
+# -- the schema: made or changed by `migrate` (and on a fresh database by the first start), only
+#    checked by a worker's start --------------------------------------------------------------------
+
+def schema_version(conn: psycopg.Connection) -> int | None:
+    """The companion schema's version in this database: None for a database without any of its
+    tables (fresh), 0 for tables without a recorded version. Reads only (no lock a writer waits on)."""
+    made, tables = conn.execute("SELECT to_regclass('companion_schema') IS NOT NULL, "
+                                "to_regclass('tables') IS NOT NULL").fetchone()
+    if not made:
+        return 0 if tables else None
+    version = conn.execute("SELECT max(version) FROM companion_schema").fetchone()[0]
+    return version or 0
+
+
+def _bring_up_to_date(conn: psycopg.Connection) -> None:
+    """Make what is missing of SCHEMA and record SCHEMA_VERSION (inside the caller's transaction,
+    which holds SCHEMA_LOCK)."""
+    conn.execute(SCHEMA)
+    has_trigger = conn.execute("SELECT 1 FROM pg_trigger WHERE tgrelid = 'events'::regclass AND "
+                               "tgname = 'events_append_only'").fetchone()
+    if not has_trigger:
+        conn.execute(TRIGGER)
+    conn.execute("DELETE FROM companion_schema")
+    conn.execute("INSERT INTO companion_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+
+
+def _problem(url: str, version: int | None) -> SchemaProblem:
+    where = shown(url)
+    if version is None:
+        return SchemaProblem(f"the database {where} has no companion tables yet: make them with "
+                             "`python -m companion migrate --database URL` (the same URL), then start "
+                             "the workers")
+    if version > SCHEMA_VERSION:
+        return SchemaProblem(f"the database {where} has schema version {version}, made by a newer "
+                             f"companion; this one serves version {SCHEMA_VERSION}: start the newer "
+                             "companion's code")
+    return SchemaProblem(f"the database {where} has schema version {version} and this companion needs "
+                         f"{SCHEMA_VERSION}: run `python -m companion migrate --database URL` (the same "
+                         "URL) once, then start the workers")
+
+
+def migrate_schema(url: str, connect_timeout: int = 10, fresh_only: bool = False) -> tuple[int | None, int]:
+    """Make the schema of the database at `url`, or bring an older one up to date; returns (the
+    version before, the version now). A database already at SCHEMA_VERSION is not touched (no
+    statement that takes a lock). Several callers at once take turns (SCHEMA_LOCK); a schema of a
+    newer companion is a SchemaProblem. `fresh_only`: change nothing but a fresh database (the
+    first start of a companion on an empty database: nothing can be writing to it yet); an older
+    schema is then a SchemaProblem saying to run `migrate`."""
+    with _translated(), psycopg.connect(url, autocommit=True, connect_timeout=connect_timeout,
+                                        application_name="tokyo-companion migrate") as conn:
+        before = schema_version(conn)
+        if before == SCHEMA_VERSION:
+            return before, before
+        if before is not None and (before > SCHEMA_VERSION or fresh_only):
+            raise _problem(url, before)
+        conn.execute("BEGIN")
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        before = schema_version(conn)          # (another companion may have made it meanwhile)
+        if before != SCHEMA_VERSION:
+            if before is not None and (before > SCHEMA_VERSION or fresh_only):
+                conn.execute("ROLLBACK")
+                raise _problem(url, before)
+            _bring_up_to_date(conn)
+        conn.execute("COMMIT")
+    return before, SCHEMA_VERSION
 
 
 def is_url(text: str | None) -> bool:
@@ -157,6 +239,10 @@ class PgStore:
 
     #: Other processes write too: a process's memory of a table's latest seq proves nothing.
     single_writer = False
+    #: A start on a fresh database (none of the companion's tables) makes the schema: nothing can be
+    #: writing to it yet. The forked workers of `--workers N` set it False: their parent made or
+    #: checked the schema before starting them, and a worker's start only checks the version.
+    makes_fresh_schema = True
 
     def __init__(self, url: str, connect_timeout: int = 10):
         self.url = url
@@ -166,13 +252,12 @@ class PgStore:
         self._lock = threading.Lock()
         self._batch = threading.local()      # .tx: the reading_many of this thread, if any
         self._closed = False
-        with _translated(), self._borrow("BEGIN") as conn:
-            # several workers start at once: one of them creates the schema, the others wait
-            conn.execute("SELECT pg_advisory_xact_lock(7407131)")
-            conn.execute(SCHEMA)
-            if conn.execute("SELECT count(*) FROM companion_schema").fetchone()[0] == 0:
-                conn.execute("INSERT INTO companion_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
-            conn.execute("COMMIT")
+        with _translated(), self._borrow() as conn:
+            version = schema_version(conn)       # a start only looks: no DDL, no lock on a table
+        if version != SCHEMA_VERSION:
+            if version is not None or not self.makes_fresh_schema:
+                raise _problem(url, version)
+            migrate_schema(url, connect_timeout, fresh_only=True)
 
     # -- connections -------------------------------------------------------------------------------
     def connect(self) -> psycopg.Connection:

@@ -13,6 +13,11 @@ new table). Nothing is updated or deleted: triggers refuse it. Beside the log:
 - `plays`: the record of each finished game (players, result, dates), derived at the move that
   ends it (an undo of that move removes it again).
 
+The schema is made, or an older one brought up to date (`migrate` below), when the store opens: a
+data folder is served by one process at a time (companion/datadir.py's lock), so no other writer
+can race it, and a new folder just works. (PostgreSQL's, which several workers share, is changed
+only by `python -m companion migrate --database URL`: companion/pgstore.py.)
+
 SQLite settings (companion-practices.md): WAL, synchronous=FULL (a confirmed write survives power
 loss), a busy timeout, and BEGIN IMMEDIATE for every read-then-write. Reads use one connection per
 thread; writes share one connection and commit in groups (see GroupWrite).

@@ -1,4 +1,6 @@
-"""`python -m companion migrate`: a SQLite data folder copied into PostgreSQL answers the API the same.
+"""`python -m companion migrate`: a SQLite data folder copied into PostgreSQL answers the API the same;
+the PostgreSQL schema is made or changed only by `migrate` (or the first start on a fresh database),
+never by a worker's start (the tests at the end).
 
 A folder gets a table of each of the five games played some way by its legal moves (an undo, a
 claimed seat, an Idempotency-Key, snapshots), a finished game (a play record) and a running timer
@@ -9,13 +11,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from companion import create_app
 from companion.migrate import main as migrate_main
-from companion.testing import FakeClock
+from companion.testing import FakeClock, token_client
 from pg_cluster import run_sql
 from testgames import COUNTER
 
@@ -138,3 +142,134 @@ def test_migrate_twice_does_nothing_and_another_target_is_refused_unless_replace
                               capture_output=True, text=True, timeout=300)
     assert replaced.returncode == 0, replaced.stderr
     assert run_sql({"DATABASE_URL": pg_url}, "SELECT game FROM tables") == [("jutaku",)]
+
+
+# -- the schema: made or changed only by `migrate` (or the first start on a fresh database); a start
+#    only checks its version (issue 26: a worker starting under write load dropped and re-made the
+#    events trigger and deadlocked with the writers) ---------------------------------------------
+
+def cli(*args: str, timeout: int = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "companion", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def one_error_line(result) -> str:
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in result.stderr, \
+        result.stderr
+    return lines[0]
+
+
+def schema_objects(url: str) -> list[tuple]:
+    """The trigger on events and its function, by identity (a re-made one has a new oid), and the
+    recorded version."""
+    return run_sql({"DATABASE_URL": url},
+                   "SELECT t.oid, p.oid, (SELECT max(version) FROM companion_schema) FROM pg_trigger t "
+                   "JOIN pg_proc p ON p.oid = t.tgfoid WHERE t.tgname = 'events_append_only'")
+
+
+def test_workers_starting_under_write_load_change_no_schema_and_no_write_fails(pg_url):
+    """Writers keep moving and undoing on four tables while a `--workers 2` companion starts on
+    the same database: the trigger and its function are the very same objects afterwards (nothing
+    dropped or made), every write answered 200, and the new workers serve the tables."""
+    import requests
+
+    from companion.testing import ServerThread
+    from test_companion_hosted import Companion
+
+    app = create_app({"DATABASE_URL": pg_url})            # the first start: makes the fresh schema
+    before = schema_objects(pg_url)
+    assert len(before) == 1 and before[0][2] == 3
+    stop = threading.Event()
+    answers: list[int] = []
+    with ServerThread(app, threads=8) as server:
+        tables = []
+        for _ in range(4):
+            r = requests.post(server.url + "/api/tables", json={"game": "shinjuku",
+                                                               "players": ["Aki", "Ben"], "seed": 3})
+            tables.append((r.json()["code"], r.json()["host_token"]))
+
+        def write(code: str, token: str) -> None:
+            with requests.Session() as s:
+                s.headers["Authorization"] = f"Bearer {token}"
+                while not stop.is_set():
+                    legal = s.get(f"{server.url}/api/tables/{code}/legal", timeout=30).json()
+                    r = s.post(f"{server.url}/api/tables/{code}/moves", timeout=60,
+                               json={"expected_seq": legal["seq"], "move": legal["moves"][0]})
+                    answers.append(r.status_code)
+                    r = s.post(f"{server.url}/api/tables/{code}/undo", timeout=60,
+                               json={"expected_seq": legal["seq"] + 1})
+                    answers.append(r.status_code)
+
+        writers = [threading.Thread(target=write, args=t) for t in tables]
+        for w in writers:
+            w.start()
+        try:
+            hosted = Companion(pg_url, workers=2)          # starts while the writes go on
+            try:
+                written = len(answers)
+                deadline = time.monotonic() + 60
+                while len(answers) < written + 20 and time.monotonic() < deadline:
+                    time.sleep(0.1)                        # and they go on a while with it up
+                for code, _ in tables:
+                    assert hosted.get(f"/api/tables/{code}").status_code == 200
+            finally:
+                hosted.stop()
+        finally:
+            stop.set()
+            for w in writers:
+                w.join(60)
+    assert answers and set(answers) == {200}, {s: answers.count(s) for s in set(answers)}
+    assert schema_objects(pg_url) == before
+
+
+def test_a_schema_behind_stops_the_start_in_one_line_until_migrate_brings_it_up(pg_url):
+    made = cli("migrate", "--database", pg_url)
+    assert made.returncode == 0 and "made the companion's tables" in made.stdout, made.stderr
+    again = cli("migrate", "--database", pg_url)
+    assert again.returncode == 0 and "nothing to do" in again.stdout
+    # an older schema: version 2, without the trigger a later version added
+    run_sql({"DATABASE_URL": pg_url}, "DROP TRIGGER events_append_only ON events")
+    run_sql({"DATABASE_URL": pg_url}, "UPDATE companion_schema SET version = 2")
+    for workers in ([], ["--workers", "2"]):
+        line = one_error_line(cli("--database", pg_url, "--port", "0", *workers))
+        assert "schema version 2" in line and "needs 3" in line, line
+        assert "python -m companion migrate --database" in line, line
+    from companion.pgstore import SchemaProblem
+    with pytest.raises(SchemaProblem, match="migrate"):
+        create_app({"DATABASE_URL": pg_url})
+    assert schema_objects(pg_url) == []                    # the starts changed nothing
+    up = cli("migrate", "--database", pg_url)
+    assert up.returncode == 0 and "from schema version 2 to 3" in up.stdout, up.stderr
+    assert [row[2] for row in schema_objects(pg_url)] == [3]          # the trigger is back
+    app = create_app({"DATABASE_URL": pg_url, "EXTRA_GAMES": {"counter": COUNTER}})
+    try:
+        client = token_client(app)
+        code = client.post("/api/tables", json={"game": "counter", "players": ["Eri"]}).json["code"]
+        assert client.post(f"/api/tables/{code}/moves", json={"expected_seq": 0, "move": {
+            "player": 0, "add": 1}}).status_code == 200
+    finally:
+        app.extensions["tokyo"].hub.stop()
+    with pytest.raises(Exception, match="append-only"):
+        run_sql({"DATABASE_URL": pg_url}, "DELETE FROM events WHERE code = ?", (code,))
+
+
+def test_a_schema_of_a_newer_companion_is_refused_by_the_start_and_by_migrate(pg_url):
+    assert cli("migrate", "--database", pg_url).returncode == 0
+    run_sql({"DATABASE_URL": pg_url}, "UPDATE companion_schema SET version = 4")
+    line = one_error_line(cli("--database", pg_url, "--port", "0"))
+    assert "schema version 4" in line and "newer" in line, line
+    line = one_error_line(cli("migrate", "--database", pg_url))
+    assert "schema version 4" in line and "newer" in line, line
+    assert [row[2] for row in schema_objects(pg_url)] == [4]
+
+
+def test_a_worker_start_on_a_fresh_database_makes_nothing_and_says_to_migrate(pg_url):
+    """A forked worker of --workers only checks: its parent makes a fresh database's schema first."""
+    from companion.pgstore import PgStore, SchemaProblem
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(PgStore, "makes_fresh_schema", False)
+        with pytest.raises(SchemaProblem, match="no companion tables yet.*migrate --database"):
+            PgStore(pg_url)
+    assert run_sql({"DATABASE_URL": pg_url}, "SELECT to_regclass('tables')") == [(None,)]
