@@ -6,15 +6,20 @@
     python -m companion --port 8000 --data /some/dir
     python -m companion export --data DIR [--out FILE]     what a (damaged) database still holds
     python -m companion --database postgresql://… [--workers N]       hosted: PostgreSQL, N processes
+    python -m companion migrate --database postgresql://…             make the schema or bring it up to date
     python -m companion migrate --data DIR --database postgresql://…  a data folder into PostgreSQL
 
 A data folder serves one companion at a time (a lock); a folder or database that cannot be used
 stops the start with one line saying why (exit status 2). With --database several workers (and
-several machines) may serve one PostgreSQL database: README, "Hosting".
+several machines) may serve one PostgreSQL database: README, "Hosting". A start never changes an
+existing PostgreSQL schema (it only checks its version: `migrate` changes it); a fresh database gets
+its tables from the first start. SIGTERM or Ctrl-C stops the companion and every process it started
+(serve_workers).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import signal
@@ -159,6 +164,7 @@ def main(argv=None) -> int:
         return 2
 
     server = create_server(app, host=host, port=args.port, threads=app.config["THREADS"])
+    signal.signal(signal.SIGTERM, stop_serving)      # as Ctrl-C: the server closes, then the process ends
     threading.Thread(target=warm_up, args=(app,), name="warm-up", daemon=True).start()
     port = server.effective_port
     if args.port == 0 and not args.base_url:      # a free port was asked for: now it is known
@@ -181,6 +187,8 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)     # (a second SIGTERM ends it at once)
+        stop_own_children()                               # (the board drawing, if it still runs)
         if advertised is not None:
             advertised.close()
         app.extensions["tokyo"].hub.stop()
@@ -212,22 +220,53 @@ def hosted_problem(args) -> str | None:
 
 def opening_problem(args, data, exc) -> str:
     if args.database:
-        from .pgstore import shown
+        from .pgstore import SchemaProblem, shown
+        if isinstance(exc, SchemaProblem):
+            return str(exc)
         return f"the database {shown(args.database)} cannot be used ({exc})"
     return f"the database in {data} cannot be opened ({exc}); move it away to start afresh, or restore a copy"
 
 
+#: Seconds the workers have to end after SIGTERM before they are killed (SIGKILL).
+STOP_GRACE_S = 5.0
+#: The signals that stop the companion; the supervisor also waits for SIGCHLD (a worker ended).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+WATCHED = {*STOP_SIGNALS, signal.SIGCHLD}
+
+
 def serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | None) -> int:
-    """Pre-fork: this process binds the port and starts `--workers` processes that each build the
-    app (their own database connections, listener and timer scheduler) and serve the shared socket;
-    the kernel hands each new connection to one of them. A worker that dies is replaced; SIGTERM or
-    Ctrl-C stops them all."""
-    from .pgstore import PgStore
+    """Pre-fork: this process checks the database's schema (makes it on a fresh database, which
+    nothing can be writing to yet), binds the port and starts `--workers` processes that each build
+    the app (their own database connections, listener and timer scheduler) and serve the shared
+    socket; the kernel hands each new connection to one of them. A worker that dies is replaced.
+
+    SIGTERM or SIGINT, at any moment (during start-up, right after a worker was replaced), stops
+    them all: each worker gets SIGTERM (it stops the processes it started and exits), one still
+    there after STOP_GRACE_S gets SIGKILL, and this process returns once every worker is gone. The
+    signals are blocked here and taken one at a time by the supervising loop (sigtimedwait), so
+    none can arrive between a fork and the bookkeeping of its worker. A worker also dies with this
+    process however it ends (kill -9 included: PR_SET_PDEATHSIG on Linux, else a pipe it watches)."""
+    # blocked before any thread or worker exists: every thread and worker inherits the mask, so a
+    # stop signal can only be taken by the loop below (the workers unblock it for themselves)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, WATCHED)
     try:
-        PgStore(config["DATABASE_URL"]).close()     # reachable, schema made, before any worker starts
+        return _serve_workers(args, config, host, lan_ip, mdns_name, mask)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def _serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | None, mask) -> int:
+    from .pgstore import PgStore, SchemaProblem
+    try:
+        PgStore(config["DATABASE_URL"]).close()     # the schema checked (made if fresh), no worker yet
+    except SchemaProblem as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except sqlite3.DatabaseError as exc:
         print(f"error: {opening_problem(args, None, exc)}", file=sys.stderr)
         return 2
+    if stop_pending():
+        return 0
     try:
         sock = socket.create_server((host, args.port), backlog=1024)
     except OSError as exc:
@@ -237,10 +276,18 @@ def serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | N
     config["BASE_URL"] = lan.base_url(lan=args.lan, host=host, port=port, mdns_name=mdns_name,
                                       lan_ip=lan_ip, explicit=args.base_url)
     advertised = start_mdns(None, mdns_name, port, lan_ip, explicit=True) if mdns_name else None
+    parent = os.getpid()
+    # a pipe nobody writes: a worker whose read end sees EOF knows this process is gone (where
+    # PR_SET_PDEATHSIG is not available)
+    alive_r, alive_w = os.pipe()
 
     def worker() -> int:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.close(alive_w)
+        die_with_parent(parent, alive_r)
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, end_worker)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        PgStore.makes_fresh_schema = False       # a worker's start only checks the schema
         try:
             app = create_app(config)
         except sqlite3.DatabaseError as exc:
@@ -252,6 +299,8 @@ def serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | N
         return 0
 
     children: dict[int, tuple[int, float]] = {}          # pid -> (worker number, started)
+    due: dict[int, float] = {}                           # worker number -> when to start it again
+    quick_deaths: dict[int, int] = {}
 
     def spawn(number: int) -> None:
         sys.stdout.flush()
@@ -261,46 +310,147 @@ def serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | N
             code = 1
             try:
                 code = worker()
+            except BaseException:  # noqa: BLE001 - a worker never returns into the supervisor
+                import traceback
+                traceback.print_exc()
             finally:
                 os._exit(code)
         children[pid] = (number, time.monotonic())
         print(f"worker {number}: pid {pid}", flush=True)
 
-    stopping = []
-
-    def stop(signum, frame):
-        stopping.append(signum)
-        for pid in list(children):
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    for number in range(1, args.workers + 1):
-        spawn(number)
-    print(f"Tokyo table kit companion on {config['BASE_URL']}/  ({args.workers} workers, "
-          f"PostgreSQL)", flush=True)
-    while children:
-        try:
-            pid, status = os.wait()
-        except ChildProcessError:
-            break
-        except InterruptedError:
-            continue
-        number, started = children.pop(pid, (None, 0.0))
-        if number is None or stopping:
-            continue
-        print(f"worker {number} (pid {pid}) ended ({describe_status(status)}); starting another",
-              file=sys.stderr, flush=True)
-        if time.monotonic() - started < 5:
-            time.sleep(1)          # (a worker that cannot start must not be restarted in a spin)
-        spawn(number)
-    if advertised is not None:
-        advertised.close()
-    sock.close()
+    stopped_by = None
+    try:
+        for number in range(1, args.workers + 1):
+            spawn(number)
+        print(f"Tokyo table kit companion on {config['BASE_URL']}/  ({args.workers} workers, "
+              f"PostgreSQL)", flush=True)
+        while stopped_by is None:
+            now = time.monotonic()
+            wait = min([0.5, *(max(0.0, t - now) for t in due.values())])
+            got = signal.sigtimedwait(WATCHED, wait)
+            if got is not None and got.si_signo in STOP_SIGNALS:
+                stopped_by = got.si_signo
+                break
+            for pid, status in reap(children):
+                number, started = children.pop(pid)
+                young = time.monotonic() - started < 5
+                quick_deaths[number] = quick_deaths.get(number, 0) + 1 if young else 0
+                # (a worker that cannot start must not be restarted in a spin: 1, 2, 4 … 30 s)
+                delay = min(30.0, 2.0 ** (quick_deaths[number] - 1)) if young else 0.0
+                print(f"worker {number} (pid {pid}) ended ({describe_status(status)}); starting "
+                      f"another{f' in {delay:.0f} s' if delay else ''}", file=sys.stderr, flush=True)
+                due[number] = time.monotonic() + delay
+            for number, at in sorted(due.items()):
+                if at <= time.monotonic():
+                    del due[number]
+                    spawn(number)
+    finally:
+        if stopped_by is not None:
+            print(f"stopping ({signal.Signals(stopped_by).name}): {len(children)} worker(s)",
+                  file=sys.stderr, flush=True)
+        stop_workers(children)
+        if advertised is not None:
+            advertised.close()
+        sock.close()
+        os.close(alive_w)
+        os.close(alive_r)
     return 0
+
+
+def stop_pending() -> bool:
+    """A stop signal is waiting (blocked) for this process: take it."""
+    pending = signal.sigpending()
+    for signum in STOP_SIGNALS:
+        if signum in pending:
+            signal.sigtimedwait({signum}, 0)
+            return True
+    return False
+
+
+def reap(children: dict[int, tuple[int, float]]) -> list[tuple[int, int]]:
+    """The workers that have ended since the last look (pid, wait status), without waiting."""
+    ended = []
+    for pid in list(children):
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done, status = pid, 0
+        if done:
+            ended.append((pid, status))
+    return ended
+
+
+def stop_workers(children: dict[int, tuple[int, float]], grace_s: float = STOP_GRACE_S) -> None:
+    """SIGTERM to every worker, SIGKILL to those still there after `grace_s`; returns once all
+    are gone (reaped)."""
+    for pid in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while children and time.monotonic() < deadline:
+        for pid, _ in reap(children):
+            children.pop(pid)
+        if children:
+            time.sleep(0.05)
+    for pid in children:
+        print(f"worker pid {pid} did not end within {grace_s:.0f} s: killed", file=sys.stderr,
+              flush=True)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    for pid in list(children):
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        children.pop(pid)
+
+
+def die_with_parent(parent: int, alive_r: int) -> None:
+    """This worker ends when its supervisor does, however that ends: the kernel sends SIGKILL
+    (PR_SET_PDEATHSIG, Linux), else a thread that sees the supervisor's pipe close ends it."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        watched = libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0          # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        watched = False
+    if os.getppid() != parent:            # (it died before the line above)
+        os._exit(1)
+    if watched:
+        os.close(alive_r)
+        return
+
+    def watch() -> None:
+        with contextlib.suppress(OSError):
+            while os.read(alive_r, 1):
+                pass
+        stop_own_children()
+        os._exit(1)
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def stop_serving(signum, frame) -> None:
+    """SIGTERM of the single process: ends server.run() as Ctrl-C does (main closes and cleans up)."""
+    raise KeyboardInterrupt
+
+
+def end_worker(signum, frame) -> None:
+    """A worker's SIGTERM/SIGINT: stop the processes it started (the board drawing), then end."""
+    stop_own_children()
+    os._exit(0)
+
+
+def own_children() -> list[int]:
+    """This process's child processes (Linux /proc; elsewhere none are known)."""
+    pids: list[int] = []
+    for children in Path("/proc/self/task").glob("*/children"):
+        with contextlib.suppress(OSError, ValueError):
+            pids += [int(p) for p in children.read_text().split()]
+    return pids
+
+
+def stop_own_children() -> None:
+    for pid in own_children():
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
 
 
 def describe_status(status: int) -> str:
