@@ -61,6 +61,7 @@ class Shape:
     seqno: int
     opacity: float = 1.0
     width: float = 0.0                         # stroke width, mm (0: not stroked)
+    clip: tuple[float, float, float, float] | None = None   # what of it shows (x0, y0, x1, y1), mm
 
     @property
     def area(self) -> float:
@@ -71,6 +72,8 @@ class Shape:
         """Whether (x, y) is inside the outline (or within `tolerance` mm of it)."""
         x0, y0, x1, y1 = self.bbox
         if not (x0 - tolerance <= x <= x1 + tolerance and y0 - tolerance <= y <= y1 + tolerance):
+            return False
+        if self.clip is not None and not (self.clip[0] <= x <= self.clip[2] and self.clip[1] <= y <= self.clip[3]):
             return False
         if _inside(self.points, x, y):
             return True
@@ -140,17 +143,67 @@ def _outline(items) -> list[tuple[float, float]]:
     return points
 
 
+def _intersect(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+
+
+def _traced(page: pymupdf.Page):
+    """The page's paths with the clip each is drawn under (None: the page), and the clip in force
+    after each sequence number, for the text drawn between paths. A clip opened at nesting level L
+    holds until the next entry at level L or less."""
+    stack: list[tuple[int, tuple | None]] = []
+    paths, timeline = [], []
+    for d in page.get_drawings(extended=True):
+        level = d.get("level", 0)
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        clip = None
+        for _, rect in stack:
+            clip = _intersect(clip, rect)
+        if d["type"] in ("clip", "group"):
+            rect = d.get("scissor") if d["type"] == "clip" else None
+            mm = (rect.x0 / MM, rect.y0 / MM, rect.x1 / MM, rect.y1 / MM) if rect is not None else None
+            stack.append((level, mm))
+            inner = _intersect(clip, mm)
+            timeline.append((d.get("seqno", -1), inner))
+            continue
+        timeline.append((d.get("seqno", -1), clip))
+        paths.append((d, clip))
+    return paths, timeline
+
+
+def _clip_at(timeline, seqno: int):
+    clip = None
+    for s, c in timeline:
+        if s >= seqno:
+            break
+        clip = c
+    return clip
+
+
+def _empty(box) -> bool:
+    return box is not None and (box[0] >= box[2] or box[1] >= box[3])
+
+
 def shapes(page: pymupdf.Page) -> list[Shape]:
-    """Every path drawn on the page (inside forms too), outlines flattened, in mm."""
+    """Every path drawn on the page (inside forms too), outlines flattened, in mm, each with the
+    clip it shows through (a path clipped away entirely is left out)."""
     out = []
-    for d in page.get_drawings():
+    for d, clip in _traced(page)[0]:
+        r = d["rect"]
+        if clip is not None and _empty(_intersect(clip, (r.x0 / MM, r.y0 / MM, r.x1 / MM, r.y1 / MM))):
+            continue
         if len(d["items"]) > 1 and all(item[0] == "re" for item in d["items"]):
             # many rectangles painted as one path (a piece's squares, a QR code): each its own shape
             for item in d["items"]:
                 r = item[1]
                 out.append(Shape(tuple(_outline([item])), (r.x0 / MM, r.y0 / MM, r.x1 / MM, r.y1 / MM),
                                  tuple(d["fill"]) if d.get("fill") is not None else None, None, True,
-                                 d["seqno"], d.get("fill_opacity") or 1.0))
+                                 d["seqno"], d.get("fill_opacity") or 1.0, clip=clip))
             continue
         points = _outline(d["items"])
         if len(points) < 2:
@@ -163,7 +216,7 @@ def shapes(page: pymupdf.Page) -> list[Shape]:
                          tuple(d["fill"]) if d.get("fill") is not None else None,
                          tuple(d["color"]) if d.get("color") is not None else None,
                          closed, d["seqno"], d.get("fill_opacity") or 1.0,
-                         (d.get("width") or 0) / MM if d.get("color") is not None else 0.0))
+                         (d.get("width") or 0) / MM if d.get("color") is not None else 0.0, clip))
     return out
 
 
@@ -171,6 +224,7 @@ def spans(page: pymupdf.Page) -> list[Span]:
     """Every non-blank span, with its tight glyph box (upright and quarter-turned text; a mirrored
     copy, which only a clipped bleed strip holds, is left out)."""
     out = []
+    timeline = _traced(page)[1]
     for t in page.get_texttrace():
         text = "".join(chr(c[0]) for c in t["chars"])
         if not text.strip() or t.get("type", 0) == 3:
@@ -199,8 +253,11 @@ def spans(page: pymupdf.Page) -> list[Span]:
             box = (min(xs0) / MM, base - down * em, max(xs1) / MM, base + up * em)
         else:
             continue
-        if abs(t["chars"][0][3][2] - t["chars"][0][3][0]) < 0 or _mirrored(t):
+        if _mirrored(t):
             continue
+        clip = _clip_at(timeline, t["seqno"])
+        if clip is not None and _empty(_intersect(clip, box)):
+            continue                      # clipped away: a bleed strip's copy, a tile's overlap
         out.append(Span(text, size, tuple(t["color"]) if t.get("color") else (0, 0, 0), box, t["seqno"], t["font"]))
     return out
 
@@ -250,6 +307,8 @@ def _hits(box, shape: Shape) -> bool:
     x0, y0, x1, y1 = box
     grow = shape.width / 2 - TOLERANCE       # a stroked mark's pen reaches half its width out
     inner = (x0 - grow, y0 - grow, x1 + grow, y1 + grow)
+    if shape.clip is not None:
+        inner = _intersect(inner, shape.clip)
     if inner[0] >= inner[2] or inner[1] >= inner[3] or _overlap(inner, shape.bbox) <= 0:
         return False
     if any(inner[0] <= x <= inner[2] and inner[1] <= y <= inner[3] for x, y in shape.points):
