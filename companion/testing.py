@@ -35,24 +35,39 @@ class FakeClock:
 
 class ServerThread:
     """The companion's real server (companion.server) for `app` on 127.0.0.1 and a free port, in a
-    background thread."""
+    background thread: `with ServerThread(app) as s: … s.url …`. Leaving the block (or `close()`)
+    stops it all, whatever fails on the way: the app's live streams, timers and database listener
+    (hub.stop), the server's sockets and threads, and the serving thread."""
 
     def __init__(self, app, threads: int = 16, **options):
         from .server import create_server
         self.app = app
         self.server = create_server(app, host="127.0.0.1", port=0, threads=threads, **options)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, name="test-server", daemon=True)
+        self.closed = False
 
     def __enter__(self):
         self.thread.start()
         return self
 
     def __exit__(self, *exc):
-        self.app.extensions["tokyo"].hub.stop()   # live streams end before their sockets close
-        time.sleep(0.1)
-        self.server.close()
-        self.thread.join(timeout=5)
+        self.close()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.app.extensions["tokyo"].hub.stop()   # live streams end before their sockets close
+            time.sleep(0.1)
+        finally:
+            try:
+                self.server.close()
+            finally:
+                self.server.task_dispatcher.shutdown(timeout=5)    # (its request threads)
+                if self.thread.is_alive():
+                    self.thread.join(timeout=5)
 
 
 class TokenClient:

@@ -7,6 +7,8 @@ import pytest
 
 from generator.canon.files import assets_root
 
+pytest_plugins = ["leftovers"]
+
 #: The folder beside the repository with the rules texts (../shared); a bare clone has none.
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

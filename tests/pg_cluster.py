@@ -1,7 +1,10 @@
 """A throwaway PostgreSQL cluster for the tests, from Debian's package (initdb and pg_ctl).
 
 `Cluster.start()` makes a cluster in a temporary folder and starts it on 127.0.0.1 and a free port;
-`cluster.database()` makes a fresh, empty database and returns its URL; `stop()` removes it all.
+`cluster.database()` makes a fresh, empty database and returns its URL; `stop()` removes it all (the
+server stopped, killed if pg_ctl cannot stop it). A cluster still running when the Python process
+ends (a session interrupted before its fixture's teardown, a start that failed half-way) is stopped
+then too (atexit): its server runs detached from the tests and would outlive them.
 PostgreSQL refuses to run as root: as root, the cluster's folder belongs to the `postgres` system
 user (or `nobody`) and the server runs as that user (runuser). `Cluster.unavailable()` says why no
 cluster can be started here (the tests that need one skip with that reason).
@@ -11,10 +14,13 @@ database server, so what they check does not depend on it) and synchronous_commi
 """
 from __future__ import annotations
 
+import atexit
+import contextlib
 import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -75,6 +81,14 @@ class Cluster:
 
     def start(self) -> "Cluster":
         self.folder = Path(tempfile.mkdtemp(prefix="companion-pg-"))
+        atexit.register(self.stop)
+        try:
+            return self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> "Cluster":
         if self.user:
             user = pwd.getpwnam(self.user)
             os.chown(self.folder, user.pw_uid, user.pw_gid)
@@ -110,9 +124,24 @@ class Cluster:
     def stop(self) -> None:
         if self.folder is None:
             return
-        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "stop")
-        shutil.rmtree(self.folder, ignore_errors=True)
-        self.folder = None
+        folder, self.folder = self.folder, None
+        atexit.unregister(self.stop)
+        data = folder / "data"
+        if (data / "postmaster.pid").exists():
+            try:
+                stopped = self._run("pg_ctl", "-D", str(data), "-m", "immediate", "stop").returncode == 0
+            except (OSError, subprocess.SubprocessError):
+                stopped = False
+            if not stopped:
+                self._kill(data)
+        shutil.rmtree(folder, ignore_errors=True)
+
+    @staticmethod
+    def _kill(data: Path) -> None:
+        """The server pg_ctl could not stop: SIGKILL to its postmaster (its first line of
+        postmaster.pid); the backends end with it."""
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            os.kill(int((data / "postmaster.pid").read_text().split()[0]), signal.SIGKILL)
 
 
 def run_sql(config: dict, sql: str, args: tuple = ()) -> list[tuple]:

@@ -40,6 +40,13 @@ class Companion:
         self.lines: list[str] = []
         self.pids: dict[int, int] = {}            # worker number -> pid (with --workers)
         self.base = ""
+        try:
+            self._wait_until_served()
+        except BaseException:
+            self.stop()              # (a start that failed leaves nothing running)
+            raise
+
+    def _wait_until_served(self) -> None:
         deadline = time.monotonic() + START_S
         while not self.base:
             line = self.proc.stdout.readline()
@@ -81,6 +88,8 @@ class Companion:
         self.proc.wait(10)
 
     def stop(self):
+        """SIGTERM: the companion stops every process it started (tests/test_companion_stop.py);
+        SIGKILL if it has not ended after 20 s (its workers die with it)."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -98,9 +107,11 @@ def start(pg_url):
         c = Companion(pg_url, workers)
         started.append(c)
         return c
-    yield make
-    for c in started:
-        c.stop()
+    try:
+        yield make
+    finally:
+        for c in started:
+            c.stop()
 
 
 def new_table(c: Companion, game="shinjuku", players=("Aki", "Ben")) -> tuple[str, str]:
