@@ -175,7 +175,11 @@ def test_the_architect_token_sits_beside_the_requirement(server, browser, size):
             cell = aki.locator("#map .jt-cell").nth(r * 6 + c)
             token, req = cell.locator(".jt-token"), cell.locator(".req")
             token.wait_for(timeout=3_000)
-            t, q, box = token.bounding_box(), req.bounding_box(), cell.bounding_box()
+            for _ in range(40):         # the map is drawn anew on each update: measure one drawing
+                t, q, box = token.bounding_box(), req.bounding_box(), cell.bounding_box()
+                if None not in (t, q, box):
+                    break
+                aki.wait_for_timeout(50)
             overlap = not (t["x"] + t["width"] <= q["x"] or q["x"] + q["width"] <= t["x"]
                            or t["y"] + t["height"] <= q["y"] or q["y"] + q["height"] <= t["y"])
             assert not overlap, (square, t, q)
