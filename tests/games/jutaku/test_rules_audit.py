@@ -101,8 +101,11 @@ def test_the_first_turn_order_is_drawn_at_the_table_and_entered(R, rules_text):
     for bad in ([0, 1], [0, 0, 1], [0, 1, 3], "0,1,2", [0, 1, 2.5]):
         assert R.validate(s, {"type": "turn-order", "order": bad}), bad
     assert R.move_type("turn-order").who == "table"
+    steps = R.setup_steps(s)                                        # the table page's set-up walk
+    assert steps[-1]["title"] == "Turn order" and steps[-1]["input"] == "turn-order"
+    assert "draw them 1 at a time" in steps[-1]["text"]
     s = play(R, s, {"type": "turn-order", "order": [2, 0, 1]})
-    assert s["phase"] == "bid" and s["order"] == [2, 0, 1]
+    assert s["phase"] == "bid" and s["order"] == [2, 0, 1] and R.setup_steps(s) == []
     assert R.describe(s, {"type": "turn-order", "order": [2, 0, 1]}) == "Turn order drawn: Chie, Aki, Ben."
     assert R.validate(s, {"type": "turn-order", "order": [0, 1, 2]})             # once, before the bids
     s = play(R, s, *[{"type": "bid", "player": p, "amount": 0} for p in range(3)])

@@ -31,9 +31,41 @@ def table_facts(data, state: dict) -> dict:
     return {"last_round": False, "counts": counts}
 
 
+def izakaya_steps(data, state: dict) -> list[dict]:
+    """Izakaya's set-up at a table that draws, until the turn order drawn is entered (its "Setup")."""
+    iz = data.izakaya
+    n, size = len(state["players"]), state["size"]
+    names = {d.id: d.name.lower() for d in data.drinks}
+    prices = ", ".join(f"{names.get(d, d)} {p:,}" for d, p in iz.start_price.items())
+    return [
+        {"title": "The grid",
+         "text": f"Shuffle the site cards and lay a {size} × {size} grid, {iz.side} side up"
+                 + (", the centre card flipped to its blue side: it cannot be claimed" if state.get("blocked")
+                    else "") + ". Put one more card, blue side up, to the left of the grid (the site "
+                 "claiming spot), the Jutaku pieces above the grid and an architect token beside them.",
+         "input": None, "done": False},
+        {"title": "Drinks and coins",
+         "text": f"Lay the {len(iz.stock.order)} colour stock cards in a row below the grid, each with a "
+                 "crate of its drinks below it, and a shape stock card face down at the right of the row. "
+                 f"Coins on the colour cards, in yen: {prices}.",
+         "input": None, "done": False},
+        {"title": "Players",
+         "text": f"Each of the {n} players takes {iz.pyramids} pyramids, {iz.discs} discs of one colour "
+                 f"and {iz.start_yen:,} yen.",
+         "input": None, "done": False},
+        {"title": "Turn order",
+         "text": "Using the players' remaining disc, draw them 1 at a time: that is the turn order. Enter "
+                 "it on the board page.",
+         "input": "turn-order", "done": False},
+    ]
+
+
 def setup_steps(data, state: dict) -> list[dict]:
     """The main game's set-up ("Starting the Game"), step by step, until someone says "begin"
-    (contract.Rules.setup_steps); Countdown and Izakaya set up as their pages show."""
+    (contract.Rules.setup_steps); Izakaya's at a table that draws until the turn order drawn is
+    entered; Countdown sets up as its page shows."""
+    if state.get("mode") == "izakaya" and state.get("phase") == "order":
+        return izakaya_steps(data, state)
     if state.get("mode") != "jutaku" or state.get("phase") not in ("start", "ready") \
             or state.get("round"):                      # "ready" again before each later round
         return []

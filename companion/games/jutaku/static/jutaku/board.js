@@ -409,7 +409,7 @@
     while (drawn.length && drawn.some((p) => p >= n)) drawn.pop();
     const left = s.players.map((_, i) => i).filter((i) => !drawn.includes(i));
     const out = el("ol", { class: "small", id: "order-drawn" }, drawn.map((p) => el("li", null, name(p))));
-    const box = el("div", { class: "card stack", id: "order-form", "data-pin": "" },
+    const box = el("div", { class: "card stack", id: "order-form", "data-pin": "", "data-enter": "turn-order" },
       el("strong", null, "Turn order drawn"),
       el("div", { class: "small muted" }, "Draw a disc of each player, one at a time, and tap whose it is."),
       drawn.length ? out : el("div", { class: "small muted" }, "No disc drawn yet."),
