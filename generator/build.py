@@ -254,17 +254,37 @@ def write_document(document: Document, folder: Path, fmt: str, kit_name: str,
 
 
 def components(game: str, kit: Kit) -> list[dict]:
+    """Every printed component (kind, id, copies) and, under "data", the game data's components it
+    stands for (the data's own kind and id, with the copies printed), so the manifest can be checked
+    against the data; a sheet of pieces (a PageSection's `holds`) lists what it holds under "holds"
+    and each of them gets its own row, naming the sheet under "on"."""
+    def named(counts_as, kind: str, cid: str, copies: int) -> list[dict]:
+        if counts_as is None:
+            return [{"kind": kind, "id": cid, "copies": copies}]
+        return [{"kind": k, "id": i, "copies": n * copies} for k, i, n in counts_as]
+
     rows = []
     for section in kit.sections:
         if isinstance(section, CardSection):
-            rows += [{"game": game, "kind": section.kind, "id": item.id, "copies": item.copies}
+            rows += [{"game": game, "kind": section.kind, "id": item.id, "copies": item.copies,
+                      "data": named(item.counts_as, section.kind, item.id, item.copies)}
                      for item in section.items]
         elif isinstance(section, BoardSection):
-            rows.append({"game": game, "kind": section.kind, "id": section.id, "copies": 1})
+            rows.append({"game": game, "kind": section.kind, "id": section.id, "copies": 1,
+                         "data": named(section.counts_as, section.kind, section.id, 1)})
         elif isinstance(section, PageSection):
-            rows.append({"game": game, "kind": section.kind, "id": section.id, "copies": section.copies})
-            rows += [{"game": game, "kind": kind, "id": cid, "copies": copies * section.copies}
-                     for kind, cid, copies in section.holds]
+            row = {"game": game, "kind": section.kind, "id": section.id, "copies": section.copies}
+            if section.holds:
+                held = [{"kind": kind, "id": cid, "copies": copies * section.copies}
+                        for kind, cid, copies in section.holds]
+                row.update(data=named(section.counts_as, "", "", section.copies) if section.counts_as else [],
+                           holds=held)
+                rows.append(row)
+                rows += [{"game": game, **h, "data": [dict(h)], "on": {"kind": section.kind, "id": section.id}}
+                         for h in held]
+            else:
+                row["data"] = named(section.counts_as, section.kind, section.id, section.copies)
+                rows.append(row)
     return rows
 
 

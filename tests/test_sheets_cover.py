@@ -142,3 +142,19 @@ def test_a_file_on_two_stocks_says_which_stock_is_for_what(tmp_path):
     cards = [j for j in jobs if "Test cards" in j]
     assert tokens and all("thick board" in j for j in tokens), jobs
     assert cards and all("thick board" not in j for j in cards), jobs
+
+
+def test_the_cover_prints_the_companion_address_and_explains_the_short_codes(out, tmp_path):
+    """Built for the address the companion advertises (what `make run` passes), the cover says where
+    to open it and what the code under each QR is for; built for localhost (`make run LOCAL=1`, the
+    generator's default) it warns that phones cannot open it."""
+    url = "http://tokyo-kit.local:5000"
+    build(BuildOptions(out=tmp_path / "lan", formats=("pdf",), papers=("a4",), companion_url=url),
+          kits={GAME: build_kit(KitContext(companion_url=url))})
+    lan = " ".join(pypdf.PdfReader(pdfs(tmp_path, "lan")[2]).pages[0].extract_text().split())
+    assert f"Open {url} on a phone" in lan
+    assert f"open {url}/q and type them" in lan and "short code" in lan
+    assert "only the computer" not in lan
+    local = " ".join(pypdf.PdfReader(pdfs(out)[2]).pages[0].extract_text().split())
+    assert "Open http://localhost:5000 on a phone" in local
+    assert "only the computer running the companion opens: phones cannot" in local

@@ -64,10 +64,13 @@ def test_small_piece_sections_share_sheets(out, paper):
     assert len(sheets) == 3 < sections
     kinds = [[k for k in dict.fromkeys(pl.kind for pl in doc.pages[i].placements)] for i in sheets]
     assert kinds == [["coin", "badge"], ["house", "rail", "flag"], ["sticker"]]
-    # the cards keep their own front / back pairs, in kit order between the two runs of pieces
-    roles = [(p.role, {pl.kind for pl in p.placements}) for p in doc.pages[1:]]
-    assert roles[1:5] == [("front", {"test-card"}), ("back", {"test-card"})] * 2
-    assert len(pypdf.PdfReader(pdf_path(out, paper)).pages) == len(doc.pages) == 1 + 4 + 3
+    # the cards keep their own front / back pairs, in kit order between the two runs of pieces;
+    # after the cover and its verso, each single-sided sheet is followed by a blank page (the file
+    # has backs: sent whole to a duplex printer nothing is printed behind a sheet of pieces)
+    roles = [(p.role, {pl.kind for pl in p.placements}) for p in doc.pages[2:]]
+    assert roles[2:6] == [("front", {"test-card"}), ("back", {"test-card"})] * 2
+    assert [r for r, _ in roles[:2]] == ["front", "blank"] and [r for r, _ in roles[6:]] == ["front", "blank"] * 2
+    assert len(pypdf.PdfReader(pdf_path(out, paper)).pages) == len(doc.pages) == 2 + 4 + 3 * 2
     # every piece printed once per copy
     printed = Counter((pl.kind, pl.id) for i in sheets for pl in doc.pages[i].placements)
     expected = Counter()
@@ -167,14 +170,14 @@ def test_captions_and_page_labels_name_the_sections(out):
         on_page = dict.fromkeys(pl.kind for pl in doc.pages[index].placements)
         for kind in on_page:
             assert f"{titles[kind]} · " in text, (index, kind)      # its caption
-        assert "single-sided sheet 1 of 1" in text
+        assert "single-sided sheet · " in text and "sheet 1 of 1" not in text   # the only one
         for kind, title in titles.items():
             if kind not in on_page:
                 assert title not in text
 
 
 def test_cover_marks_the_pieces_that_share_sheets(out):
-    text = pypdf.PdfReader(pdf_path(out, "letter")).pages[0].extract_text()
+    text = pypdf.PdfReader(pdf_path(out, "letter")).pages[1].extract_text()     # the cover's verso
     assert "1*" in text and "pieces that share sheets (2 sheets in all)" in text
 
 
@@ -258,13 +261,13 @@ def test_a_sheet_full_of_small_rectangles_keeps_its_page_label(tmp_path):
     build(BuildOptions(out=tmp_path, formats=("pdf",), papers=("a4",)), kits={GAME: kit})
     path = tmp_path / "a4" / GAME / f"{GAME}-cards-a4.pdf"
     reader = pypdf.PdfReader(path)
-    assert len(reader.pages) == 3
-    first, second = (p.extract_text() for p in reader.pages[1:])
+    assert len(reader.pages) == 4         # the cover, its verso and two sheets (no backs: no blanks)
+    first, second = (p.extract_text() for p in reader.pages[2:])
     assert "single-sided sheet 1 of 2 · Small tiles" in first
     assert "the rest on the next sheet" in first
     assert "single-sided sheet 2 of 2 · Small tiles, Chits" in second
     assert "Small tiles, continued" in second and "Chits · 10 pieces" in second
-    for page in (2, 3):
+    for page in (3, 4):
         assert ink_in_margin(path, page) == [], page
 
 

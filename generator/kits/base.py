@@ -35,6 +35,10 @@ class Item:
     label: str = ""                    # human name (checklist, SVG titles)
     qr: tuple[str, str] | None = None  # (qr kind, payload) when the face carries a QR code
     data: object = None                # whatever the draw functions need (a Ward, a colour, ...)
+    #: the game data's components one printed copy stands for, (kind, id, copies), for
+    #: manifest.json: None when it is itself one (its section's kind, its own id); () for an aid
+    #: the kit adds (a reference card), not in the data
+    counts_as: tuple[tuple[str, str, int], ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,6 +70,7 @@ class BoardSection:
     draw: Callable[[Canvas], None]
     stock: str = "paper, glued to card"
     file: str = "board"
+    counts_as: tuple[tuple[str, str, int], ...] | None = None   # as Item.counts_as
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,6 +87,8 @@ class PageSection:
     #: the components printed on the page, (kind, id, copies), for manifest.json (e.g. the tiles
     #: packed on a sheet of tiles); empty for a page that is a component by itself
     holds: tuple[tuple[str, str, int], ...] = ()
+    #: as Item.counts_as, for a page that is not a sheet of `holds` (a score pad: ("pad", "score", 1))
+    counts_as: tuple[tuple[str, str, int], ...] | None = None
 
 
 Section = CardSection | BoardSection | PageSection

@@ -149,6 +149,11 @@ def _band_label(canvas: Canvas, text: str, paper: tuple[float, float], layout: L
     b = layout.sheets.board
     x, y, w, h = tile
     width = w - 2 * (layout.sheets.crop_marks.width + 4)
+    if text_width(text, LABEL_MIN_PT) > width and " (row " in text:
+        # too long whole: the tile's name and what to do, without its row and column in words
+        head, rest = text.split(" (row ", 1)
+        text = head + rest[rest.index(")") + 1:].replace("glue the next tiles on the dashed lines",
+                                                          "glue on the dashed lines")
     size = fit_size(text, width, 8.0, LABEL_MIN_PT)
     text = ellipsize(text, width, size)
     band_top = paper[1] - layout.margin - b.label_band

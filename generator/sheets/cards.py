@@ -98,14 +98,16 @@ def card_pages(section: CardSection, paper: tuple[float, float], layout: Layout,
     pages: list[Page] = []
     for n, chunk in enumerate(chunks, 1):
         slots = [(item, i // grid.cols, i % grid.cols) for i, item in enumerate(chunk)]
-        where = f"sheet {n} of {len(chunks)}"
+        where = f", sheet {n} of {len(chunks)}" if len(chunks) > 1 else ""
         if plan.fold:
             pages.append(_fold_page(section, plan, paper, layout, slots, faces,
-                                    f"{game_name} · {section.title} · fronts and backs, {where} "
+                                    f"{game_name} · {section.title} · fronts and backs{where} "
                                     "(one side: cut on the solid marks, fold on the dashed)"))
             continue
+        short = section.title.split(" (")[0]      # the label without the title's parenthesis
         pages.append(_page(section, plan, paper, layout, slots, "front", section.draw_front, faces,
-                           f"{game_name} · {section.title} · fronts, {where}",
+                           (f"{game_name} · {section.title} · fronts{where}",
+                            f"{game_name} · {short} · fronts{where}", f"{short} · fronts{where}"),
                            rotate=90 if plan.turned else 0))
         if section.draw_back is not None:
             backs = [_mirror(slot, grid, options.duplex) for slot in slots]
@@ -114,8 +116,8 @@ def card_pages(section: CardSection, paper: tuple[float, float], layout: Layout,
             else:
                 rotate = -90 if plan.turned else 0
             pages.append(_page(section, plan, paper, layout, backs, "back", section.draw_back, faces,
-                               f"{game_name} · {section.title} · backs, {where} "
-                               f"(print double-sided, flip on {options.duplex} edge)",
+                               (f"{game_name} · {section.title} · backs{where}",
+                                f"{game_name} · {short} · backs{where}", f"{short} · backs{where}"),
                                rotate=rotate, offset=options.back_offset, outer_bleed=options.back_bleed))
     return pages
 
@@ -172,7 +174,7 @@ def _outer_bleed(wanted: float, moved: list[Box], paper: tuple[float, float], la
 
 def _page(section: CardSection, plan: CardPlan, paper: tuple[float, float], layout: Layout,
           slots: list[Slot], side: str, draw: Callable[[Canvas, Item], None], faces: FaceCache,
-          label: str, *, rotate: int, offset: tuple[float, float] = (0.0, 0.0),
+          label: str | tuple[str, ...], *, rotate: int, offset: tuple[float, float] = (0.0, 0.0),
           outer_bleed: float = 0.0) -> Page:
     """One page of fronts or backs. `outer_bleed` (backs): mm each face's art runs past the outer
     cut lines of the block of cards, where no neighbour shares the cut, so a back printed a little

@@ -39,17 +39,22 @@ def _draw_lines(canvas: Canvas, lines: list[str], size: float, first_baseline: f
         canvas.text(0, first_baseline + i * em * LEADING, line, size, anchor="middle", fill=LABEL_GREY)
 
 
-def side_label(canvas: Canvas, text: str, grid: Grid, paper: tuple[float, float], layout: Layout,
-               size_pt: float = 6.5) -> None:
+def side_label(canvas: Canvas, text: str | tuple[str, ...], grid: Grid, paper: tuple[float, float],
+               layout: Layout, size_pt: float = 6.5) -> None:
     """Write `text` up the left margin beside the middle row, clear of cut marks and trims (on two
-    lines if the margin holds them and one line would need type under 6 pt)."""
+    lines if the margin holds them and one line would need type under 6 pt). `text` may be several
+    wordings, longest first: the first that fits whole is written."""
     left, right = layout.margin + 0.3, grid.origin[0] - 0.6
     _, top, _, height = grid.box(grid.rows // 2, 0)
     length = height - 4.0              # keep clear of the crop marks at the row's cut lines
     lanes = lanes_for(right - left, LABEL_MIN_PT)
     if lanes == 0 or length <= 0:
         return
-    size, lines = label_lines(text, length, size_pt, lanes)
+    wordings = (text,) if isinstance(text, str) else text
+    for wording in wordings:
+        size, lines = label_lines(wording, length, size_pt, lanes)
+        if not lines[-1].endswith("…"):
+            break
     em = size * PT
     block = em + (len(lines) - 1) * em * LEADING
     # Turned a quarter: the glyphs' tops point left, so the first line is the leftmost.

@@ -242,8 +242,9 @@ def pack_pages(sections: list[CardSection], paper: tuple[float, float], layout: 
                 where[index].append(n)
     pages = []
     for n, sheet in enumerate(sheets, 1):
-        titles = list(dict.fromkeys(band.section.title for band in sheet))
-        label = f"{game_name} · single-sided sheet {n} of {len(sheets)} · {', '.join(titles)}"
+        titles = list(dict.fromkeys(band.section.title.split(" (")[0] for band in sheet))
+        which = f" {n} of {len(sheets)}" if len(sheets) > 1 else ""
+        label = f"{game_name} · single-sided sheet{which} · {', '.join(titles)}"
         pages.append(_page(sheet, paper, layout, faces, label))
     return pages, where
 

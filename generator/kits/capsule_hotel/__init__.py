@@ -45,38 +45,45 @@ def build_kit(data: CapsuleHotel, ctx: KitContext) -> Kit:
     def qr(kind, item_id):
         return (kind, ctx.qr_payload(GAME, kind, item_id))
 
-    ledgers = tuple(Item(str(n), 1, f"Player ledger {n}", qr=qr(LEDGER_QR, str(n)), data=n)
+    ledgers = tuple(Item(str(n), 1, f"Player ledger {n}", qr=qr(LEDGER_QR, str(n)), data=n,
+                         counts_as=(("ledger", "player-ledger", 1),))
                     for n in range(1, inv.player_ledger_pads + 1))
+    # the data's (kind, id, count) of the components drawn together on one page
+    of_kind = {k: tuple((c.kind, c.id, c.count) for c in data.components() if c.kind in k)
+               for k in (("lot-board",), ("building", "cemetery"))}
     sections: list = [
         CardSection("player-ledger", "Player ledgers (one per player; print more as pads)", layout.pads.ledger,
                     ledgers, lambda c, item: draw_player_ledger(c, data, layout, pal, item.data, item.qr[1]),
                     stock="paper", file="pads"),
         PageSection("game-ledger", "game-ledger", "Game ledger",
                     lambda c, w, h: draw_game_ledger(c, w, h, data, layout, pal), copies=inv.game_ledger_pads,
-                    file="pads"),
+                    file="pads", counts_as=(("ledger", "game-ledger", 1),)),
         PageSection("map-sheet", "map-sheet", "Map sheet (blue; outline land in pen)",
                     lambda c, w, h: draw_map_sheet(c, w, h, data, layout, pal), copies=inv.map_sheets,
                     file="pads"),
     ]
     sections.append(PageSection("lot-board", "lot-boards", "Lot boards (5 stencils on one page)",
                                 lambda c, w, h: draw_lot_boards_page(c, w, h, data, layout, pal),
-                                stock=BOARD_STOCK, file="boards"))
+                                stock=BOARD_STOCK, file="boards", holds=of_kind[("lot-board",)]))
     bs = layout.boards.size
     sections += [
         CardSection("franchise-income-board", "Franchise income board", bs,
                     (Item(FRANCHISE_ID, inv.franchise_income_boards, "Franchise income board",
-                          qr=qr(FRANCHISE_QR, FRANCHISE_ID)),),
+                          qr=qr(FRANCHISE_QR, FRANCHISE_ID), counts_as=(("board", "franchise-income", 1),)),),
                     lambda c, item: draw_franchise_board(c, data, layout, pal, item.qr[1]),
                     stock=BOARD_STOCK, file="boards"),
         CardSection("capsule-board", "Capsule board", bs,
-                    (Item("capsule-board", inv.capsule_boards, "Capsule board"),),
+                    (Item("capsule-board", inv.capsule_boards, "Capsule board",
+                          counts_as=(("board", "capsule-board", 1),)),),
                     lambda c, item: draw_capsule_board(c, data, layout, pal), stock=BOARD_STOCK, file="boards"),
         CardSection("attraction-board", "Attraction boards", bs,
-                    tuple(Item(a.id, 1, a.name, data=a) for a in data.attraction_boards),
+                    tuple(Item(a.id, 1, a.name, data=a, counts_as=(("board", a.id, 1),))
+                          for a in data.attraction_boards),
                     lambda c, item: draw_attraction_board(c, data, layout, pal, item.data),
                     stock=BOARD_STOCK, file="boards"),
         CardSection("round-expenses-board", "Round expenses board", bs,
-                    (Item(QUEUE_ID, inv.round_expenses_boards, "Round expenses board", qr=qr(QUEUE_QR, QUEUE_ID)),),
+                    (Item(QUEUE_ID, inv.round_expenses_boards, "Round expenses board", qr=qr(QUEUE_QR, QUEUE_ID),
+                          counts_as=(("board", "round-expenses", 1),)),),
                     lambda c, item: draw_round_expenses_board(c, data, layout, pal, item.qr[1]),
                     stock=BOARD_STOCK, file="boards"),
     ]
@@ -95,13 +102,14 @@ def build_kit(data: CapsuleHotel, ctx: KitContext) -> Kit:
     ]
     sections.append(PageSection("building", "buildings", "Buildings and cemetery stencils",
                                 lambda c, w, h: draw_buildings_page(c, w, h, data, layout, pal),
-                                stock=TOKEN_STOCK, file="tokens"))
+                                stock=TOKEN_STOCK, file="tokens", holds=of_kind[("building", "cemetery")]))
     coupons = data.coupons
     sections += [
         CardSection("coupon", "Coupons", t.coupon, (Item("coupon", coupons, "Coupon"),),
                     lambda c, item: draw_coupon(c, data, layout, pal), stock=TOKEN_STOCK, file="tokens"),
         CardSection("round-expenses-marker", "Round expenses markers", (t.marker, t.marker),
-                    tuple(Item(role, 1, f"Round expenses marker ({role})", data=role)
+                    tuple(Item(role, 1, f"Round expenses marker ({role})", data=role,
+                               counts_as=(("marker", "round-expenses-marker", 1),))
                           for role in data.round_expenses_board.markers),
                     lambda c, item: draw_marker(c, data, layout, pal, item.data), shape="circle",
                     stock=TOKEN_STOCK, file="tokens"),
@@ -120,23 +128,24 @@ def build_kit(data: CapsuleHotel, ctx: KitContext) -> Kit:
     nets = cube_dice(data)
     if nets:
         sections.append(CardSection("die-net", "Bonus die net (cut, fold, glue)", die_net_size(layout),
-                                    tuple(Item(d.id, 1, d.name, data=d) for d in nets),
+                                    tuple(Item(d.id, 1, d.name, data=d, counts_as=(("bonus-die", d.id, 1),))
+                                          for d in nets),
                                     lambda c, item: draw_die_net(c, data, layout, pal, item.data),
                                     stock="thin card", file="tokens"))
     sections += [
         PageSection("roll-table", "bonus-dice", "Bonus dice roll table",
-                    lambda c, w, h: draw_roll_table(c, w, h, data, layout, pal), file="sheets"),
+                    lambda c, w, h: draw_roll_table(c, w, h, data, layout, pal), file="sheets", counts_as=()),
         PageSection("rules-summary", "rules-summary-1", "Rules summary (English), page 1",
-                    lambda c, w, h: draw_summary(c, w, h, data, layout, pal, 1), file="sheets"),
+                    lambda c, w, h: draw_summary(c, w, h, data, layout, pal, 1), file="sheets", counts_as=()),
         PageSection("rules-summary", "rules-summary-2", "Rules summary (English), page 2",
-                    lambda c, w, h: draw_summary(c, w, h, data, layout, pal, 2), file="sheets"),
+                    lambda c, w, h: draw_summary(c, w, h, data, layout, pal, 2), file="sheets", counts_as=()),
     ]
     not_printed = tuple(
         NotPrinted("bonus-die", d.id, 1, f"a {d.sides}-sided die is not a cube: roll an ordinary d{d.sides} "
-                   "and read the roll table, or let the companion roll the bonus dice")
+                   "and read the roll table, or let the companion roll the bonus dice", label=f"A d{d.sides}")
         for d in data.dice if d.sides != 6) + (
         NotPrinted("pen", "pens", 0, "players outline land on the map sheets with their own pens, one "
-                   "colour each"),)
+                   "colour each", label="Pens, one colour per player"),)
     return Kit(GAME, data.name, tuple(sections), notes=(
         "Pads: a player ledger per player and a map sheet per game; print more as needed.",
         "Bonus dice: fold the six-sided net; roll an ordinary d4 and d8 with the roll table, or let "

@@ -44,7 +44,7 @@ def build_kit(data: Jutaku, ctx: KitContext) -> Kit:
     iz = data.izakaya
     metro = iz.metro.colour
     refs = tuple(Item(r, 1, f"Reference card: {title}",
-                      qr=(REFERENCE_QR_KIND, ctx.qr_payload(GAME, REFERENCE_QR_KIND, r)), data=r)
+                      qr=(REFERENCE_QR_KIND, ctx.qr_payload(GAME, REFERENCE_QR_KIND, r)), data=r, counts_as=())
                  for r, title in d.REFERENCE_TITLES.items())
     coins = tuple(sorted(iz.money.coins.items(), key=lambda kv: int(kv[0])))
     sections = [
@@ -55,7 +55,7 @@ def build_kit(data: Jutaku, ctx: KitContext) -> Kit:
                       f"Building pieces{f' ({i} of {len(blocks)})' if len(blocks) > 1 else ''}: "
                       f"{len(b.placed)} pieces",
                       (lambda cv, w, h, b=b, i=i: d.draw_piece_block(cv, w, h, data, layout, pal, b, i, len(blocks))),
-                      stock=PIECE_STOCK, file="pieces")
+                      stock=PIECE_STOCK, file="pieces", holds=tuple(("piece", p.piece, 1) for p in b.placed))
           for i, b in enumerate(blocks, 1)],
         CardSection("architect", "Architect tokens", (t.architect, t.architect),
                     tuple(Item(a.id, 1, f"Architect {a.number} ({a.name})", data=a) for a in data.architects),
@@ -74,7 +74,7 @@ def build_kit(data: Jutaku, ctx: KitContext) -> Kit:
                     lambda cv, item: d.draw_stock_card(cv, data, layout, pal, item.data),
                     stock=TOKEN_STOCK, file="tokens"),
         CardSection("turn-order-track", "Izakaya turn-order track", c.track,
-                    (Item("turn-order", 1, "Turn-order track"),),
+                    (Item("turn-order", 1, "Turn-order track", counts_as=()),),
                     lambda cv, item: d.draw_track(cv, data, layout, pal), stock=TOKEN_STOCK, file="tokens"),
         CardSection("pyramid", "Pyramids (Izakaya site claims)", (t.pyramid, t.pyramid),
                     tuple(Item(x.id, iz.pyramids, f"{x.name} pyramid", data=x) for x in metro),
@@ -89,7 +89,7 @@ def build_kit(data: Jutaku, ctx: KitContext) -> Kit:
                       shape="circle", stock=TOKEN_STOCK, file="tokens")
           for i, (v, n) in enumerate(coins)],
         PageSection("score-pad", "countdown", "Countdown score pad",
-                    lambda cv, w, h: d.draw_countdown_pad(cv, w, h, data, layout, pal)),
+                    lambda cv, w, h: d.draw_countdown_pad(cv, w, h, data, layout, pal), counts_as=()),
     ]
     return Kit(GAME, data.name, tuple(sections), notes=(
         "Site cards: print double-sided (white side front, blue side back) on card stock; lay 32 of "
@@ -101,4 +101,11 @@ def build_kit(data: Jutaku, ctx: KitContext) -> Kit:
     ), not_printed=(
         NotPrinted("crate", "crate", len(iz.stock.order),
                    "any six cups or bowls hold the drinks below the stock cards"),
+        NotPrinted("vending-machine", "vending-machine", 1,
+                   "Bottle Bonus drops drinks into the vending machine from Tokyo Jidohanbaiki: tip them "
+                   "from a cup onto the table instead, and each other player grabs one",
+                   label="A vending machine (Bottle Bonus)"),
+        NotPrinted("drink-bag", "drink-bag", 1,
+                   "Bottle Bonus draws drinks at random: an opaque bag or cup to draw them from",
+                   label="A bag for the drinks (Bottle Bonus)"),
     ))

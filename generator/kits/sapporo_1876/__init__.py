@@ -33,7 +33,8 @@ def build_kit(data: Sapporo, ctx: KitContext) -> Kit:
     def qr(kind, item_id):
         return (kind, ctx.qr_payload(GAME, kind, item_id))
 
-    boards = tuple(Item(c.id, 1, f"{c.name} personal board", qr=qr("personal-board", c.id), data=c)
+    boards = tuple(Item(c.id, 1, f"{c.name} personal board", qr=qr("personal-board", c.id), data=c,
+                        counts_as=(("board", "personal-board", 1),))
                    for c in data.colours)
     persons = tuple(Item(p.id, 1, p.name, qr=qr("influential-person", p.id), data=p) for p in data.persons)
     buildings = tuple(Item(b.id, 1, b.name, qr=qr("building-tile", b.id), data=b) for b in data.building_tiles)
@@ -80,7 +81,7 @@ def build_kit(data: Sapporo, ctx: KitContext) -> Kit:
                     lambda c, item: draw_pawn(c, data, layout, pal, item.data), shape="circle",
                     stock=TOKEN_STOCK, file="tokens"),
         PageSection("reference", "reference-card", "Rules reference card",
-                    lambda canvas, w, h: draw_reference(canvas, w, h, data, layout, pal), copies=2),
+                    lambda canvas, w, h: draw_reference(canvas, w, h, data, layout, pal), copies=2, counts_as=()),
     ]
     b = layout.main_board
     return Kit(GAME, data.name, tuple(sections), notes=(

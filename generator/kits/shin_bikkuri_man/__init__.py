@@ -20,6 +20,8 @@ QR codes: each player board -> /q/shin-bikkuri-man/board/<n>, each ability tile 
 """
 from __future__ import annotations
 
+from ...draw.base import PT
+from ...draw.lines import ellipsize, fit_size
 from ...draw.svg import SvgCanvas
 from ...layouts import load_layout as load_sheet_layout
 from ..base import BoardSection, CardSection, Item, Kit, KitContext, PageSection
@@ -76,7 +78,8 @@ def build_kit(data, ctx: KitContext) -> Kit:
     hi = data.players[1]
 
     boards = tuple(Item(str(n), 1, f"Player board {n}",
-                        qr=(BOARD_QR_KIND, ctx.qr_payload(GAME, BOARD_QR_KIND, str(n))), data=n)
+                        qr=(BOARD_QR_KIND, ctx.qr_payload(GAME, BOARD_QR_KIND, str(n))), data=n,
+                        counts_as=(("player-board", "board", 1),))
                    for n in range(1, hi + 1))
     most = max(data.deck.per_colour.values())
     cards = tuple(Item(c.id, most, f"{c.name} card", data=c.id) for c in data.colours)
@@ -120,6 +123,16 @@ def build_kit(data, ctx: KitContext) -> Kit:
             sheet = packed[k]
             s = layout.square
             ox = (w - sheet.columns * s) / 2
+            # The sheet's name up the free strip at its left, so a loose sheet says what it is.
+            name = (f"{data.name} · façade tiles, sheet {k + 1} of {len(packed)}"
+                    + (" (with the score markers)" if k == len(packed) - 1 else "")
+                    + " · card stock, one side · cut along the solid outlines only")
+            size = fit_size(name, min(h, sheet.rows * s) - 4, 7.0, 6.0)
+            if ox >= size * PT * 1.5:
+                with canvas.frame(ox / 2 + size * PT * 0.35, min(h, sheet.rows * s) / 2, rotate=-90):
+                    with canvas.group(None, role="label"):
+                        canvas.text(0, 0, ellipsize(name, min(h, sheet.rows * s) - 4, size), size,
+                                    anchor="middle", fill="#555555")
             for placed in sheet.placed:
                 cells = dict(placed.cells)
                 mx = min(c for c, _ in cells)
@@ -157,10 +170,10 @@ def build_kit(data, ctx: KitContext) -> Kit:
         CardSection("ability-tile", "Ability tiles (front: unused, back: used)", layout.ability.size,
                     abilities, ability_front, ability_back),
         CardSection("reference-card", "Rules reference card", layout.card.size,
-                    (Item("reference", hi, "Rules reference"),), ref_front, ref_back),
+                    (Item("reference", hi, "Rules reference", counts_as=()),), ref_front, ref_back),
         BoardSection("harbour", "harbour", "Harbour strip", comp.harbour_size(data, layout),
                      lambda canvas: comp.draw_harbour(canvas, data, layout, pal), stock="paper or card",
-                     file="harbour"),
+                     file="harbour", counts_as=()),
     ]
     return Kit(GAME, data.name, tuple(sections), notes=(
         f"Tiles: cut along the solid outlines only (dashed lines are inside a tile); "

@@ -15,7 +15,7 @@ components only this kit knows how to draw alone (generator.render.component_svg
 from __future__ import annotations
 
 from ...canon.shinjuku import Shinjuku
-from ..base import BoardSection, CardSection, Item, Kit, KitContext, PageSection
+from ..base import BoardSection, CardSection, Item, Kit, KitContext, NotPrinted, PageSection
 from .board import draw_board
 from .cards import draw_ward_card, draw_ward_card_back
 from .layout import load_layout
@@ -57,12 +57,12 @@ def build_kit(data: Shinjuku, ctx: KitContext) -> Kit:
                      lambda canvas: draw_board(canvas, data, layout, model, ctx)),
         CardSection("ward-card", "Ward cards", card.size, ward_items, front, back),
         CardSection("reference-card", "Rules reference cards (one per player)", card.size,
-                    (Item("reference", reference_copies(data, ctx), "Rules reference card"),),
+                    (Item("reference", reference_copies(data, ctx), "Rules reference card", counts_as=()),),
                     lambda canvas, item: draw_reference_front(canvas, data, layout, pal),
                     lambda canvas, item: draw_reference_back(canvas, data, layout, pal)),
         *piece_sections(data, layout, pal),
         PageSection("score-sheet", "score-sheet", "Score sheet (end-game sets)",
-                    lambda canvas, w, h: draw_score_sheet(canvas, w, h, data, layout, pal)),
+                    lambda canvas, w, h: draw_score_sheet(canvas, w, h, data, layout, pal), counts_as=()),
     ]
     return Kit(GAME, data.name, tuple(sections), notes=(
         f"Map board: {layout.board.size[0]:.0f} × {layout.board.size[1]:.0f} mm; glue it on card (tiles: "
@@ -71,6 +71,10 @@ def build_kit(data: Shinjuku, ctx: KitContext) -> Kit:
         f"scoring. {FULL_RULES}",
         "Customers go in a bag; tokens with a “2” count as two customers in scoring.",
         "Player pieces: cut the squares out; stack track pieces by colour.",
+    ), not_printed=(
+        NotPrinted("bag", "customer-bag", 1, f"the {sum(t.count for t in data.customers.type)} "
+                   "customers are drawn from it at random: any opaque cloth bag or a cup",
+                   label="A bag for the customers"),
     ))
 
 

@@ -51,7 +51,8 @@ def test_the_kit_holds_every_component_of_the_data(g, kit):
     for kind in ("pyramid", "disc", "coin"):
         assert {k: v for k, v in counts.items() if k[0] == kind} == \
             {k: v for k, v in data_rows.items() if k[0] == kind}
-    assert [(n.kind, n.count) for n in kit.not_printed] == [("crate", 6)]
+    # the crate is in the data; Bottle Bonus's vending machine and a bag to draw drinks from are not
+    assert [(n.kind, n.count) for n in kit.not_printed] == [("crate", 6), ("vending-machine", 1), ("drink-bag", 1)]
     assert section(kit, "score-pad")[0].id == "countdown"
 
 
@@ -118,14 +119,16 @@ def test_manifest_files_components_qr_and_not_printed(built):
     names = sorted(p.rsplit("/", 1)[1] for p in files)
     assert names == ["jutaku-cards-letter.pdf", "jutaku-pieces-letter.pdf", "jutaku-sheets-letter.pdf",
                      "jutaku-tokens-letter.pdf"]
-    # 32 site cards, 6 a sheet, fronts and backs: 6 sheets x 2 + the cover page
-    assert files["letter/jutaku/jutaku-cards-letter.pdf"] == 13
-    assert files["letter/jutaku/jutaku-pieces-letter.pdf"] == 2
+    # 32 site cards, 6 a sheet, fronts and backs: 6 sheets x 2 + the cover and its verso
+    assert files["letter/jutaku/jutaku-cards-letter.pdf"] == 14
+    assert files["letter/jutaku/jutaku-pieces-letter.pdf"] == 3
     kinds = {c["kind"] for c in m["components"]}
     assert {"site-card", "piece-sheet", "architect", "drink", "stock-card", "reference", "pyramid", "disc",
             "coin", "score-pad", "turn-order-track"} <= kinds
-    assert m["not_printed"] == [{"game": "jutaku", "kind": "crate", "id": "crate", "count": 6,
-                                 "reason": "any six cups or bowls hold the drinks below the stock cards"}]
+    assert m["not_printed"][0] == {"game": "jutaku", "kind": "crate", "id": "crate", "count": 6,
+                                   "reason": "any six cups or bowls hold the drinks below the stock cards",
+                                   "label": ""}
+    assert all(n["reason"] for n in m["not_printed"])
     qr = {(q["kind"], q["id"]) for q in m["qr"]}
     assert len([q for q in qr if q[0] == "site-card"]) == 32 and ("reference", "countdown") in qr
     assert all(q["payload"].startswith("http://tokyo.local:5000/q/jutaku/") for q in m["qr"])

@@ -151,7 +151,7 @@ def test_pdfs_page_sizes_and_files(out, manifest, data):
                 w, h = float(page.mediabox.width), float(page.mediabox.height)
                 assert abs(w - size[0]) < 1 and abs(h - size[1]) < 1
         tiles = pypdf.PdfReader(folder / f"{GAME}-tiles-{paper}.pdf")
-        assert len(tiles.pages) == 1 + 2                       # the cover and two sheets of tiles
+        assert len(tiles.pages) == 2 + 2            # the cover, its verso and two sheets of tiles
     kinds = Counter(c["kind"] for c in manifest["components"] if c["game"] == GAME)
     assert kinds["player-board"] == 4 and kinds["ability-tile"] == 5 and kinds["card"] == 6
     ids = {(c["kind"], c["id"]): c["copies"] for c in manifest["components"] if c["game"] == GAME}
