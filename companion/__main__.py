@@ -243,8 +243,9 @@ def serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | N
     SIGTERM or SIGINT, at any moment (during start-up, right after a worker was replaced), stops
     them all: each worker gets SIGTERM (it stops the processes it started and exits), one still
     there after STOP_GRACE_S gets SIGKILL, and this process returns once every worker is gone. The
-    signals are blocked here and taken one at a time by the supervising loop (sigtimedwait), so
-    none can arrive between a fork and the bookkeeping of its worker. A worker also dies with this
+    signals are blocked here and taken one at a time by the supervising loop (take_signal), so
+    none can arrive between a fork and the bookkeeping of its worker, nor reach a new worker before
+    it has its own handler. A worker also dies with this
     process however it ends (kill -9 included: PR_SET_PDEATHSIG on Linux, else a pipe it watches)."""
     # blocked before any thread or worker exists: every thread and worker inherits the mask, so a
     # stop signal can only be taken by the loop below (the workers unblock it for themselves)
@@ -284,6 +285,7 @@ def _serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | 
     def worker() -> int:
         os.close(alive_w)
         die_with_parent(parent, alive_r)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         for signum in STOP_SIGNALS:
             signal.signal(signum, end_worker)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
@@ -327,9 +329,9 @@ def _serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | 
         while stopped_by is None:
             now = time.monotonic()
             wait = min([0.5, *(max(0.0, t - now) for t in due.values())])
-            got = signal.sigtimedwait(WATCHED, wait)
-            if got is not None and got.si_signo in STOP_SIGNALS:
-                stopped_by = got.si_signo
+            got = take_signal(wait)
+            if got in STOP_SIGNALS:
+                stopped_by = got
                 break
             for pid, status in reap(children):
                 number, started = children.pop(pid)
@@ -358,13 +360,29 @@ def _serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | 
 
 
 def stop_pending() -> bool:
-    """A stop signal is waiting (blocked) for this process: take it."""
-    pending = signal.sigpending()
-    for signum in STOP_SIGNALS:
-        if signum in pending:
-            signal.sigtimedwait({signum}, 0)
-            return True
-    return False
+    """A stop signal is waiting (blocked) for this process (taken)."""
+    return take_signal(0) in STOP_SIGNALS
+
+
+_caught: list[int] = []
+
+
+def take_signal(timeout: float) -> int | None:
+    """One of the WATCHED signals (blocked in this process), waiting at most `timeout` seconds for
+    it; None if none came. Without sigtimedwait (macOS) they are let in only while waiting here,
+    noted by a handler."""
+    if hasattr(signal, "sigtimedwait"):
+        got = signal.sigtimedwait(WATCHED, timeout)
+        return got.si_signo if got is not None else None
+    for signum in WATCHED:
+        signal.signal(signum, lambda signum, frame: _caught.append(signum))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, WATCHED)
+    try:
+        if not _caught:
+            time.sleep(timeout)
+    finally:
+        signal.pthread_sigmask(signal.SIG_BLOCK, WATCHED)
+    return _caught.pop(0) if _caught else None
 
 
 def reap(children: dict[int, tuple[int, float]]) -> list[tuple[int, int]]:
