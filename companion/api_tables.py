@@ -81,12 +81,13 @@ def create():
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ApiError(400, "players must be a list of names.")
-    if any(len(p) > 4 * MAX_NAME for p in players):       # (before normalising a long one)
-        raise ApiError(400, f"Each player name must be 1 to {MAX_NAME} characters.")
+    bad = f"Each player name must be 1 to {MAX_NAME} characters, not only spaces, without control " \
+          "or invisible formatting characters."
+    if any(len(p) > 4 * MAX_NAME or not _PLAYER_NAME.fullmatch(p) for p in players):
+        raise ApiError(400, bad)                # (as typed: a line break is not a space to collapse)
     players = [unicodedata.normalize("NFKC", " ".join(p.split())) for p in players]
     if any(len(p) > MAX_NAME or not _PLAYER_NAME.fullmatch(p) for p in players):
-        raise ApiError(400, f"Each player name must be 1 to {MAX_NAME} characters, not only spaces, "
-                            "without control or invisible formatting characters.")
+        raise ApiError(400, bad)
     for p in players:
         problem = name_problem(p)
         if problem:
