@@ -113,6 +113,11 @@ class Game:
         call = getattr(self.rules, "table_facts", None)
         return (_hint(lambda: call(state), {}) or {}) if call else {}
 
+    def sealed(self, state: dict) -> dict | None:
+        """Sealed choices as the table sees them (Rules.sealed), or None."""
+        call = getattr(self.rules, "sealed", None)
+        return _hint(lambda: call(state), None) if call else None
+
     def setup_steps(self, state: dict) -> list[dict]:
         """The set-up walk while the game is being set up (Rules.setup_steps), else []."""
         call = getattr(self.rules, "setup_steps", None)

@@ -207,6 +207,16 @@ SCHEMAS: dict[str, Any] = {
                                                           "text": {"type": "string"},
                                                           "input": {"type": ["string", "null"]},
                                                           "done": {"type": "boolean"}}}},
+                             "sealed": {"type": ["object", "null"], "description": "Sealed "
+                                        "choices as the table sees them: who has sealed, and the "
+                                        "last reveal (Rules.sealed); null where the game has none.",
+                                        "properties": {
+                                            "label": {"type": "string"},
+                                            "seats": {"type": "array", "items": {
+                                                "type": "object", "required": ["seat", "sealed"],
+                                                "properties": {"seat": {"type": "integer"},
+                                                               "sealed": {"type": "boolean"}}}},
+                                            "reveal": {"type": ["object", "null"]}}},
                              "options": {"type": "object"},
                              "replay": {"type": "boolean", "description": "The creator chose the "
                                         "seed: a known shuffle is replayed."},

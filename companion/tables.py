@@ -768,6 +768,7 @@ class Tables:
                 "turn": game.turn(view.state), "actors": game.actors(view.state).to_json(),
                 "needs": game.needs(view.state), "result": view.result(game),
                 "facts": game.table_facts(view.state), "setup": game.setup_steps(view.state),
+                "sealed": game.sealed(view.state),
                 "options": table.options, "replay": table.replay,
                 "seats": [{"player": i, "name": name, "claimed": i in seats}
                           for i, name in enumerate(table.players)],

@@ -28,6 +28,8 @@ states compare with ==. The companion knows nothing of a game's insides; it call
     needs(state) -> dict | None                        what the table must do next (page hints)
     table_facts(state) -> dict                         turn cues every phone may see: a last-round
                                                        flag and counts left (deck, bag); optional
+    sealed(state) -> dict | None                       sealed choices as the table sees them: who has
+                                                       sealed, and the last reveal (public only)
     setup_steps(state) -> [step]                       the physical set-up walked step by step while
                                                        the game is being set up ([] once it runs)
 
@@ -290,6 +292,15 @@ class Rules:
         {"last_round": bool (this round is the game's last), "counts": [{"label": "Cards left in
         the deck", "n": 12}, …] (what is left where the companion knows it)}. None known: {}."""
         return {}
+
+    def sealed(self, state: dict) -> dict | None:
+        """Sealed choices as a table sees them (public information only, whoever looks), or None
+        where the game has none now: {"label": "bids" (what is sealed, in words), "seats": [{"seat":
+        i, "sealed": bool}] (while choices are being sealed; [] once revealed), "reveal": None or
+        {"id": a key that changes with each reveal, "text": "Aki ¥500 · Ben ¥300 → Aki first", "values":
+        [{"seat": i, "value": n, "text": "¥500"}]} (the last reveal, until the next one)}. Every phone
+        shows who has sealed and the reveal as a banner."""
+        return None
 
     def setup_steps(self, state: dict) -> list[dict]:
         """The physical set-up, one step at a time, while the game is being set up (before its
