@@ -214,6 +214,20 @@ class SealedBidRules(Rules):
             return ["the companion drew the prize"]
         return []
 
+    def sealed(self, state):
+        """Who has bid this round (never the amount), and the last round's reveal."""
+        last = state["last"]
+        reveal = None
+        if last:
+            names = [p["name"] for p in state["players"]]
+            values = [{"seat": int(p), "value": b, "text": f"{b} coins"} for p, b in sorted(last["bids"].items())]
+            won = f" → {names[last['winner']]} wins" if last["winner"] is not None else " → nobody wins"
+            reveal = {"id": f"round-{last['round']}", "values": values,
+                      "text": " · ".join(f"{names[v['seat']]} {v['text']}" for v in values) + won}
+        seats = [{"seat": i, "sealed": str(i) in state["bids"]} for i in range(len(state["players"]))] \
+            if state["phase"] == "bidding" else []
+        return {"label": "bids", "seats": seats, "reveal": reveal} if seats or reveal else None
+
     def phase(self, state):
         """One bidding round is one simultaneous phase; its reveal ends it."""
         return ["bidding", state["round"]] if state["phase"] == "bidding" else None
