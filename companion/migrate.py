@@ -141,14 +141,18 @@ def main(argv=None) -> int:
 
 def schema_main(url: str) -> int:
     """`migrate --database URL` alone: the schema made or brought up to date, one line saying which."""
-    from .pgstore import SCHEMA_VERSION, migrate_schema, shown
     try:
-        before, now = migrate_schema(url)
+        from .pgstore import SCHEMA_VERSION, SchemaProblem, migrate_schema, shown
     except ImportError as exc:
         print(f"error: --database needs psycopg ({exc}): pip install 'tokyo-table-kit[hosted]'",
               file=sys.stderr)
         return 2
-    except sqlite3.DatabaseError as exc:        # SchemaProblem, or the database unreachable
+    try:
+        before, now = migrate_schema(url)
+    except SchemaProblem as exc:
+        print(f"error: {exc} (nothing was changed)", file=sys.stderr)
+        return 2
+    except sqlite3.DatabaseError as exc:        # the database unreachable, a statement refused
         print(f"error: the schema of {shown(url)} was not changed: {exc}", file=sys.stderr)
         return 2
     if before == SCHEMA_VERSION:
