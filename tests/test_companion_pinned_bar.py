@@ -122,7 +122,7 @@ class Phone:
     """A phone holding seat `player` (its own token), on the board page, scrolled to the bottom; it
     counts the vibrations and alarms the page asks for."""
 
-    def __init__(self, browser, server, table, player, size):
+    def __init__(self, browser, server, table, player, size, path="/board"):
         self.w, self.h = size
         self.ctx = browser.new_context(viewport={"width": self.w, "height": self.h}, is_mobile=True, has_touch=True,
                                        bypass_csp=True)       # Playwright's waits evaluate strings
@@ -139,7 +139,7 @@ class Phone:
         self.page.goto(server.url + "/join")
         self.page.evaluate("([code, seat]) => localStorage.setItem('tk.tables', JSON.stringify({[code]: seat}))",
                            [table.code, seat])
-        self.page.goto(f"{server.url}/t/{table.code}/board")
+        self.page.goto(f"{server.url}/t/{table.code}{path}")
         self.page.wait_for_function("window.tkAtTable && tkAtTable.table && tkAtTable.mode === 'live'", timeout=15_000)
         self.to_bottom()
 
@@ -321,6 +321,21 @@ def test_every_games_board_page_has_the_bar(games_server, browser, game):
         phone.counts_down(face)
         assert phone.page.evaluate("document.documentElement.scrollWidth") <= phone.w     # nothing sideways
         table.timer("Turn", "reset")
+        phone.bar_gone()
+    finally:
+        phone.close()
+
+
+def test_the_table_page_has_the_bar_too(games_server, browser):
+    """The table page (timers, history, the set-up walk) pins its running clocks the same way."""
+    table = Table(games_server, "shinjuku", options={})
+    phone = Phone(browser, games_server, table, 0, PHONES[1], path="")
+    try:
+        table.timer("Chess", "start", seconds=90, clock="chess", seat=1)
+        face = phone.page.locator("#pinbar [data-timer='Chess'] .pin-face")
+        phone.in_view(face)
+        phone.counts_down(face)
+        table.timer("Chess", "reset")
         phone.bar_gone()
     finally:
         phone.close()
