@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.games import contract, rules_class
-from companion.games.contract import HOST, Actors, IllegalMove
+from companion.games.contract import HOST, Actors, Ctx, IllegalMove
 from companion.games.shinjuku.rules import RULES, ShinjukuRules
 from generator.canon import load
 
@@ -256,9 +256,47 @@ def test_table_mode_refuses_impossible_entries():
     s = ok(s, {"type": "seed-ward", "ward": "kita", "customers": ["electronics"] * 2})   # both singles
     bad(s, {"type": "seed-ward", "ward": "koto", "customers": ["electronics", "food"]}, "only 0 electronics")
     bad(s, {"type": "seed-ward", "ward": "koto", "customers": ["cake", "food"]}, "not a customer")
-    # Ota has 5 cards: 2 in the hand, 1 seeded -> 2 left
-    bad(s, {"type": "fill-queue", "cards": ["ota", "ota", "ota", "chuo"], "customers": ["food", "books"]},
-        "more ota")
+    # Ota has 5 cards. Only public cards count against an entry (the queue, the discard pile):
+    # with 1 seeded and the Matsuri's card out, 4 Ota in the queue cannot be.
+    s = ok(s, {"type": "seed-ward", "ward": "chuo", "customers": ["food", "books"]})
+    s = ok(s, {"type": "place-matsuri", "ward": "ota"})
+    bad(s, {"type": "fill-queue", "cards": ["ota", "ota", "ota", "ota"], "customers": ["food", "books"]},
+        "more ota", "in the queue and the discard pile")
+
+
+QUEUE = {"type": "fill-queue", "cards": ["ota", "ota", "ota", "chuo"], "customers": ["food", "books"]}
+
+
+def _queue_after(hand):
+    s = ok(fresh(2, mode="table"), {"type": "deal-hand", "player": 0, "cards": hand})
+    s = ok(s, {"type": "seed-ward", "ward": "ota", "customers": ["food", "food"]})
+    assert R.validate(s, QUEUE, Ctx(0, 1)) == []            # seat 1 sends the table's entry
+    return R.apply(s, QUEUE, Ctx(0, 1))
+
+
+def test_table_mode_judges_entries_on_public_information_only():
+    """Issue 26: a seat's answers depend only on what it may know. Player 0's hand holds 2 Ota
+    (of 5); one more is seeded. The table's queue entry with 3 Ota is judged on the public cards
+    (5 - 1 seeded = 4 may still be drawn): accepted whatever player 0 holds, and shown as a
+    conflict to player 0 and the host only, who set it right with the correction move."""
+    s = _queue_after(["ota", "ota", "kita", "chuo"])
+    twin = _queue_after(["nerima", "nerima", "kita", "chuo"])
+    for viewer in (1, None):
+        assert R.public_view(s, viewer) == R.public_view(twin, viewer)
+        assert R.public_view(s, viewer)["conflicts"] == [] and R.public_view(s, viewer).get("owed") is None
+    assert R.table_facts(s) == R.table_facts(twin)
+    assert R.table_facts(s)["counts"][0]["n"] == 72 - 4 - 1 - 4
+    assert R.legal_moves(s, 1).moves == R.legal_moves(twin, 1).moves
+    mine = R.public_view(s, 0)["conflicts"]
+    assert [(c["card"], c["over"]) for c in mine] == [("ota", 1)] and "correct" in mine[0]["text"]
+    assert R.public_view(twin, 0)["conflicts"] == []
+    host = R.public_view(s, HOST)["conflicts"]
+    assert [(c["card"], c["over"], c["players"]) for c in host] == [("ota", 1, [0])]
+    # the correction: one Ota of the hand really was a Nerima -> no conflict, the deck exact again
+    s = ok(s, {"type": "correct-card", "player": 0, "was": "ota", "now": "nerima"})
+    assert R.public_view(s, 0)["conflicts"] == [] and R.public_view(s, HOST)["conflicts"] == []
+    assert s["owed"] == [] and "ota" not in s["deck"]
+    assert len(s["deck"]) == 72 - 4 - 1 - 4 and R.table_facts(s)["counts"][0]["n"] == 72 - 4 - 1 - 4
 
 
 def test_table_mode_income_needs_the_drawn_cards():

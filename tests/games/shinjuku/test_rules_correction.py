@@ -40,11 +40,11 @@ def test_a_wrong_card_in_a_hand_is_corrected_and_nothing_else_changes(rules):
 
 
 def test_refused_corrections_change_nothing(rules):
-    # Arakawa has 2 cards in the deck: both are in Ben's hand
-    state = dealt(rules, [["ota", "kita", "ota", "chuo"], ["arakawa", "arakawa", "nerima", "adachi"]])
+    # Kita has 2 cards: both are in Aki's own hand, so one of her cards cannot have been a Kita
+    state = dealt(rules, [["ota", "kita", "kita", "chuo"], ["arakawa", "arakawa", "nerima", "adachi"]])
     cases = [
         ({"type": "correct-card", "player": 0, "was": "shibuya", "now": "ota"}, "no Shibuya card"),
-        ({"type": "correct-card", "player": 0, "was": "ota", "now": "arakawa"}, "cannot have been"),
+        ({"type": "correct-card", "player": 0, "was": "ota", "now": "kita"}, "cannot have been"),
         ({"type": "correct-card", "player": 0, "was": "ota", "now": "ota"}, "same card"),
         ({"type": "correct-card", "player": 0, "was": "ota", "now": "atlantis"}, "ward id"),
         ({"type": "correct-card", "player": 7, "was": "ota", "now": "kita"}, "whose hand"),
@@ -56,6 +56,24 @@ def test_refused_corrections_change_nothing(rules):
         with pytest.raises(ValueError):
             rules.apply(state, move, Ctx())
         assert state == before
+
+
+def test_a_correction_is_judged_on_what_its_player_knows(rules):
+    """Issue 26: Arakawa has 2 cards, both in Ben's hand. Aki's correction to an Arakawa is judged
+    on public cards and her own hand (whose answers must not tell Ben's hand): accepted, and the
+    conflict is the host's to see (neither hand alone shows more Arakawa than the game has)."""
+    state = dealt(rules, [["ota", "kita", "ota", "chuo"], ["arakawa", "arakawa", "nerima", "adachi"]])
+    move = {"type": "correct-card", "player": 0, "was": "ota", "now": "arakawa"}
+    assert rules.validate(state, move, Ctx(0, 0)) == []
+    after = rules.apply(state, move, Ctx(0, 0))
+    assert [(c["card"], c["players"]) for c in rules.public_view(after, "host")["conflicts"]] \
+        == [("arakawa", [0, 1])]
+    assert rules.public_view(after, 0)["conflicts"] == [] == rules.public_view(after, 1)["conflicts"]
+    # Aki's second thought (it was a Nakano after all) settles it
+    after = rules.apply(after, {"type": "correct-card", "player": 0, "was": "arakawa", "now": "nakano"},
+                        Ctx(0, 0))
+    assert rules.public_view(after, "host")["conflicts"] == [] and after["owed"] == []
+    assert Counter(after["deck"])["arakawa"] == 0 and len(after["deck"]) == len(state["deck"])
 
 
 def test_only_the_table_deck_is_corrected(rules):

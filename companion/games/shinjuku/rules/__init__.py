@@ -43,10 +43,20 @@ Options: {"deck": "table" | "companion", "start_player": 0, "colours": ["red", "
     moves from setup gives exactly the same state, and an undo (a replay) is exact.
   Hands are tracked in both modes (in table mode every card that enters a hand is entered: the
   dealt hand, income draws; the card taken from queue space ① is known), so the engine checks that
-  a played card is in hand and knows how many cards Income draws. In table mode the engine knows
-  which cards can still be drawn (72 minus hands, queue and what it saw discarded) and refuses an
-  entry that cannot be (a 5th Minato card); a card found only in the discard pile means the table
-  reshuffled it into a new deck.
+  a played card is in hand and knows how many cards Income draws. In table mode the engine keeps
+  the deck's content (72 minus hands, queue and discard pile) for the host and the owner's
+  bookkeeping, but judges every entry on PUBLIC information only (issue 26: a seat's answers
+  depend only on what that seat may know): an entry is refused when the public cards (the queue,
+  the discard pile) and, for a player's own draw, that player's own hand leave no room for it (a
+  5th Minato card with one in the queue and four in the discard pile); a card that only another
+  hand rules out is accepted, recorded as "owed", and shown as a conflict ("conflicts" in
+  public_view) to the host (every one, with the hands holding that ward) and to a seat whose own
+  hand and the public cards hold more of the ward than the game has. The correction move
+  (correct-card) or an undo of the wrong entry fixes it. Counts everyone sees (cards left in the
+  deck, how many Income draws) count owed cards as drawn, so they never depend on a hand. The
+  legal lists fill drawn cards from the public pool (less the drawing player's own hand), and the
+  table reshuffles the discard pile when the deck is publicly empty or a card entered can only
+  have come from the discard pile.
   Hidden information: in companion mode the state holds the seed, the deck order and the bag order,
   and in both modes every hand. Send phones public_view(state, viewer) (seed, deck, bag order,
   other hands and their draws removed; contract.HOST sees every hand), never the raw state.

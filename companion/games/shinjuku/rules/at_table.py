@@ -21,7 +21,7 @@ STEPS_TABLE = ("deal-hand", "seed-ward", "place-matsuri", "fill-queue")
 def table_facts(ix: Index, state: dict) -> dict:
     if state.get("phase") == "over":
         return {}
-    counts = [{"label": "Cards left in the deck", "n": len(state["deck"])},
+    counts = [{"label": "Cards left in the deck", "n": st.deck_size(state)},
               {"label": "Customers left in the bag", "n": len(state["bag"])},
               {"label": "Upgrade bonus tokens left", "n": len(state["bonus_stack"])}]
     facts = {"last_round": bool(state.get("final_round")), "counts": counts}

@@ -6,8 +6,10 @@ three ways so the list stays short (the list is then marked incomplete):
     three-card wild made of the first three cards of the hand;
   * move paths: at most `max_paths` paths per starting station, shortest first, with the default
     choice of which customer each store takes;
-  * table mode: moves that carry drawn cards or customers are filled with one possible draw (the
-    first cards/customers that can still be drawn); the UI asks the players what they really drew.
+  * table mode: moves that carry drawn cards or customers are filled with one possible draw (cards
+    that can still be drawn as far as public information and the drawing player's own hand go:
+    never the other hands, so a seat's list tells nothing of them); the UI asks the players what
+    they really drew.
 The list is never empty while the game runs (Income is always possible in the actions phase), and
 since every turn drains the bag (see the package docstring), choosing any listed move again and
 again always reaches the end of the game.
@@ -21,9 +23,15 @@ from .index import Index
 from .movement import paths_from
 
 
-def _sample_cards(ix: Index, state: dict, k: int, deck_only: bool = False) -> list[str]:
-    pool = ix.sort_cards(state["deck"]) + ([] if deck_only else ix.sort_cards(state["discard"]))
-    return pool[:k]
+def _sample_cards(ix: Index, state: dict, k: int, deck_only: bool = False, own=None,
+                  offset: int = 0) -> list[str]:
+    """k cards that may be drawn as far as public information (and `own`, the drawing player's
+    hand) goes, from `offset` on in the sorted pool: a listing never reads the other hands."""
+    pool = ix.sort_cards(list(st.public_pool(ix, state, deck_only, own).elements()))
+    if not pool:
+        return []
+    start = offset % len(pool)
+    return (pool[start:] + pool[:start])[:k]
 
 
 def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tuple[list[dict], bool]:
@@ -36,17 +44,18 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tupl
         return out, True
     if phase == "deal":
         d = state["deal"]
-        hand = _sample_cards(ix, state, ix.hand_size, deck_only=True)
+        wards = list(st.public_pool(ix, state, deck_only=True))     # in data order
         for p, done in enumerate(d["hands"]):
-            if not done:
-                out.append({"type": "deal-hand", "player": p, "cards": hand})
+            if not done:       # each seat its own slice of the pool: fewer clashes in playouts
+                out.append({"type": "deal-hand", "player": p, "cards": _sample_cards(
+                    ix, state, ix.hand_size, deck_only=True, offset=(2 * p + 1) * ix.hand_size)})
         if len(d["seeded"]) < ix.seed_wards:
             tokens = state["bag"][:ix.seed_customers]
-            for w in dict.fromkeys(state["deck"]):
+            for w in wards:
                 if w not in d["seeded"]:
                     out.append({"type": "seed-ward", "ward": w, "customers": tokens})
         if not d["matsuri"]:
-            for w in dict.fromkeys(state["deck"]):
+            for w in wards:
                 out.append({"type": "place-matsuri", "ward": w})
         if not d["queue"]:
             out.append({"type": "fill-queue", "cards": _sample_cards(ix, state, ix.slots, True),
@@ -59,7 +68,8 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tupl
         complete = True
         if table:
             if st.card_pool(state):
-                m["card"] = _sample_cards(ix, state, 1)[0]
+                m["card"] = _sample_cards(ix, state, 1, own=state["players"][p]["hand"],
+                                          offset=state["turn"])[0]
                 complete = False
             m["customers"] = state["bag"][:len(state["queue"][0]["customers"])]
             complete = complete and not m["customers"]
@@ -72,7 +82,8 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tupl
         for q in state["bonus"]:
             m = {"type": "income", "player": q}
             if table:
-                m["cards"] = _sample_cards(ix, state, mv.income_count(ix, state, q)[1])
+                m["cards"] = _sample_cards(ix, state, mv.income_count(ix, state, q)[1],
+                                           own=state["players"][q]["hand"], offset=state["turn"] + q)
                 complete = complete and not m["cards"]
             out += [m, {"type": "decline-income", "player": q}]
         return _only(out, kinds), complete
@@ -120,17 +131,20 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tupl
     if "income" in want:
         m = {"type": "income", "player": p}
         if table:
-            m["cards"] = _sample_cards(ix, state, mv.income_count(ix, state, p)[1])
+            m["cards"] = _sample_cards(ix, state, mv.income_count(ix, state, p)[1],
+                                       own=me["hand"], offset=state["turn"])
             complete = complete and not m["cards"]
         out.append(m)
     if "move-customers" in want:
         for w in ix.ward_ids:
             if not state["wards"][w]:
                 continue
+            if me["hand"]:
+                complete = False    # paths capped, stores take the default customer (judged on
+                #                     the hand's size, which everyone sees, not on its cards)
             cards = cd.options(ix, state, p, [w])
             if not cards:
                 continue
-            complete = False                  # paths capped, stores take the default customer
             for s in ix.stations_in[w]:
                 for path in paths_from(ix, state, s, max_paths):
                     for c in cards:

@@ -10,7 +10,6 @@ always possible (it draws what it can, possibly nothing), so two actions always 
 """
 from __future__ import annotations
 
-from collections import Counter
 
 from . import cards as cd
 from . import setup as su
@@ -185,7 +184,8 @@ def place_customers(ix: Index, state: dict, move: dict, p: int, act: bool) -> li
         else:
             if not isinstance(card, str):
                 return ["Enter the ward card drawn for queue space ④ (\"card\": a ward id)."]
-            reasons = st.check_entered_cards(ix, state, [card], 1, "card for queue space ④")
+            reasons = st.check_entered_cards(ix, state, [card], 1, "card for queue space ④",
+                                             own=state["players"][p]["hand"])
         reasons = reasons or st.check_entered_customers(
             ix, state, move.get("customers", []), want_customers,
             f"customers drawn from the bag (as many as were placed: {len(placed)})")
@@ -400,7 +400,8 @@ def income(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[str]:
         cards = [] if k == 0 and move.get("cards") is None else move.get("cards")
         reasons = st.check_entered_cards(ix, state, cards, k,
                                          f"cards drawn as income ({n} for a hand of "
-                                         f"{len(state['players'][p]['hand'])})")
+                                         f"{len(state['players'][p]['hand'])})",
+                                         own=state["players"][p]["hand"])
     if reasons or not act:
         return reasons
     if state["mode"] == st.COMPANION:
@@ -451,8 +452,10 @@ def move_customers(ix: Index, state: dict, move: dict, p: int, act: bool) -> lis
 def correct_card(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
     """Table mode: a card entered wrongly into a hand (a dealt hand, an income draw) is set right:
     "I entered Ota, it was Nakano". The wrong card goes back among the cards still to draw, the
-    right one leaves them (it must be one that can still be there), and nothing played since is
-    undone. A card already played is not corrected this way (undo is for that)."""
+    right one leaves them (it must be one that can still be there, judged on public information
+    and this hand), and nothing played since is undone. A card already played is not corrected
+    this way (undo is for that). It also fixes a conflict (state.conflicts): the wrong card
+    settles the owed one."""
     if state["mode"] != st.TABLE:
         return ["The companion draws the cards at this table: there is nothing to correct."]
     n = len(state["players"])
@@ -470,15 +473,16 @@ def correct_card(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
     if was not in hand:
         return [f"{st.player_name(state, p)} has no {ix.wname(was)} card in hand to correct (a card "
                 "already played is set right with undo)."]
-    pool = Counter(state["deck"]) + Counter(state["discard"])
+    rest = list(hand)
+    rest.remove(was)
+    pool = st.public_pool(ix, state, own=rest)      # public information and this hand only
     if pool[now] < 1:
-        seen = ix.card_counts[now] - pool[now]
         return [f"It cannot have been {with_article(ix.wname(now))} card: all {ix.card_counts[now]} "
-                f"are accounted for ({seen} in hands, the queue or seen discarded)."]
+                f"are accounted for (in the queue and {st.player_name(state, p)}'s hand)."]
     if not act:
         return []
     hand.remove(was)
-    state["deck"] = ix.sort_cards(state["deck"] + [was])
+    st.return_card(ix, state, was)
     st.take_entered_cards(ix, state, [now])
     st.add_to_hand(ix, state, p, [now])
     return []

@@ -101,6 +101,7 @@ def setup(ix: Index, players: list[str], options: dict | None, seed: int) -> dic
         "bag": ix.sort_tokens(ix.full_bag),
         "bonus_stack": list(ix.bonus_values),
         "deal": {"hands": [False] * len(players), "seeded": [], "matsuri": False, "queue": False},
+        "owed": [],            # table mode: cards entries took that the deck did not hold (state.owed)
         "last": {},
     }
     if mode == st.COMPANION:

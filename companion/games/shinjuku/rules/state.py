@@ -62,9 +62,36 @@ def player_name(state: dict, p) -> str:
 # ---------------------------------------------------------------------------------------------
 # Ward cards
 
+def owed(state: dict) -> list[str]:
+    """Table mode: cards entries took that the deck's bookkeeping did not hold (the entry conflicts
+    with a hand: a card entered that cannot be in the deck). Hidden from all but the host; see
+    conflicts()."""
+    return state.get("owed") or []
+
+
 def card_pool(state: dict) -> int:
-    """Cards that can still be drawn: the deck, then the discard pile reshuffled."""
-    return len(state["deck"]) + len(state["discard"])
+    """Cards that can still be drawn: the deck, then the discard pile reshuffled. A number anyone
+    at the table knows (72 minus the hands, the queue and the discard pile), whatever the hands
+    hold: cards owed by a conflicting entry are counted as drawn."""
+    return len(state["deck"]) + len(state["discard"]) - len(owed(state))
+
+
+def deck_size(state: dict) -> int:
+    """Cards in the deck as the table sees it (the owed cards counted as drawn)."""
+    return max(0, len(state["deck"]) - len(owed(state)))
+
+
+def public_pool(ix: Index, state: dict, deck_only: bool = False, own=None) -> Counter:
+    """The cards that may still be drawn as far as PUBLIC information goes (table mode): every
+    card of the game less the queue's (and, for the deck alone, the discard pile's), less `own`
+    (the hand of the player whose entry it is, which that player knows). Other hands are not
+    subtracted: what they hold is theirs, and a refusal that counted them would tell it."""
+    out = Counter(q["card"] for q in state["queue"] if q.get("card"))
+    if deck_only:
+        out.update(state["discard"])
+    if own:
+        out.update(own)
+    return Counter({c: n - out[c] for c, n in ix.card_counts.items() if n > out[c]})
 
 
 def _reshuffle(ix: Index, state: dict) -> None:
@@ -91,8 +118,10 @@ def draw_cards(ix: Index, state: dict, n: int) -> list[str]:
 
 
 def check_entered_cards(ix: Index, state: dict, cards, expected: int, what: str,
-                        deck_only: bool = False) -> list[str]:
-    """Table mode: `cards` must be `expected` ward ids that can be in the deck (or discard pile)."""
+                        deck_only: bool = False, own=None) -> list[str]:
+    """Table mode: `cards` must be `expected` ward ids that can be in the deck (or discard pile),
+    judged on public information (public_pool): a card that only another hand rules out is
+    accepted and shows up as a conflict to the host and to that hand's owner (conflicts)."""
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         return [f"Enter the {what}: {expected} ward id{'s' if expected != 1 else ''} "
                 f"(\"cards\": [\"chiyoda\", …])."]
@@ -103,25 +132,82 @@ def check_entered_cards(ix: Index, state: dict, cards, expected: int, what: str,
         if expected == 0:
             return ["No card can be drawn now (the deck and the discard pile are empty), so enter none."]
         return [f"Enter exactly {expected} {what} ({len(cards)} given)."]
-    pool = Counter(state["deck"]) if deck_only else Counter(state["deck"]) + Counter(state["discard"])
+    pool = public_pool(ix, state, deck_only, own)
     for c, n in sorted(Counter(cards).items()):
         if n > pool[c]:
-            seen = ix.card_counts[c] - pool[c]
-            return [f"That would be more {ix.wname(c)} cards than are left to draw: the deck has "
-                    f"{ix.card_counts[c]} and {seen} {'is' if seen == 1 else 'are'} already out."]
+            where = "the queue" + (" and the discard pile" if deck_only else "") \
+                + (" and your hand" if own else "")
+            return [f"That would be more {ix.wname(c)} cards than there are: the game has "
+                    f"{ix.card_counts[c]}, and {ix.card_counts[c] - pool[c]} of them "
+                    f"{'is' if ix.card_counts[c] - pool[c] == 1 else 'are'} in {where}."]
     return []
 
 
 def take_entered_cards(ix: Index, state: dict, cards: list[str]) -> list[str]:
-    """Table mode: remove entered cards from the deck; a card found only in the discard pile means the
-    table reshuffled the discard pile into a new deck."""
+    """Table mode: remove entered cards from the deck. The table reshuffles the discard pile into a
+    new deck when the deck is empty, or when a card entered can only have come from the discard
+    pile; both are judged on public information (so whether it happened tells nobody anything
+    about a hand). A card the deck's bookkeeping does not hold (it is in a hand: the entry
+    conflicts with a secret) is recorded as owed."""
+    owed_ = list(owed(state))
     for c in cards:
-        if c not in state["deck"]:
+        queued = sum(1 for q in state["queue"] if q.get("card") == c)
+        publicly_in_deck = ix.card_counts[c] - queued - state["discard"].count(c)
+        if state["discard"] and (publicly_in_deck <= 0 or len(state["deck"]) <= len(owed_)):
             state["deck"] = ix.sort_cards(state["deck"] + state["discard"])
             state["discard"] = []
             state.setdefault("last", {}).setdefault("reshuffled", True)
-        state["deck"].remove(c)
+        if c in state["deck"]:
+            state["deck"].remove(c)
+        else:
+            owed_ = ix.sort_cards(owed_ + [c])
+    if owed_ or "owed" in state:
+        state["owed"] = owed_
     return list(cards)
+
+
+def return_card(ix: Index, state: dict, card: str) -> None:
+    """Table mode: a card entered by mistake goes back among the cards to draw (settling an owed
+    card first)."""
+    owed_ = list(owed(state))
+    if card in owed_:
+        owed_.remove(card)
+        state["owed"] = owed_
+    else:
+        state["deck"] = ix.sort_cards(state["deck"] + [card])
+
+
+def conflicts(ix: Index, state: dict, viewer) -> list[dict]:
+    """Table mode: entries that cannot all be right, as `viewer` may know them. The host (contract
+    HOST) sees every owed card and whose hands hold that ward; a seat sees a conflict only where
+    its own hand and the public cards (queue, discard pile) hold more of a ward than the game has,
+    so the list tells a seat nothing of another hand. Fixed with the correction move (a card of
+    the hand set right) or by undoing the wrong entry."""
+    if state.get("mode") != TABLE:
+        return []
+    out = []
+    if viewer == "host":
+        for c, n in sorted(Counter(owed(state)).items()):
+            holders = [p for p, pl in enumerate(state["players"]) if c in pl["hand"]]
+            out.append({"card": c, "over": n, "players": holders,
+                        "text": f"{n} {ix.wname(c)} card{'s' if n != 1 else ''} more than the game has "
+                                f"{'was' if n == 1 else 'were'} entered; hands holding one: "
+                                + (", ".join(player_name(state, p) for p in holders) or "none")
+                                + ". Correct the wrong card (or undo the wrong entry)."})
+        return out
+    if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < len(state["players"]):
+        return []
+    public = Counter(q["card"] for q in state["queue"] if q.get("card")) + Counter(state["discard"])
+    hand = Counter(state["players"][viewer]["hand"])
+    for c in sorted(hand):
+        over = public[c] + hand[c] - ix.card_counts[c]
+        if over > 0:
+            out.append({"card": c, "over": over, "players": [viewer],
+                        "text": f"Your hand holds {hand[c]} {ix.wname(c)} card{'s' if hand[c] != 1 else ''} "
+                                f"and {public[c]} {'is' if public[c] == 1 else 'are'} in the queue or "
+                                f"the discard pile, but the game has only {ix.card_counts[c]}: correct "
+                                "the card entered in your hand, or ask the host."})
+    return out
 
 
 def discard(ix: Index, state: dict, cards) -> None:

@@ -53,8 +53,9 @@ def ward_view(ix: Index, ward: str, state: dict | None = None, player: int | Non
 
 
 def _pool(state: dict) -> int:
-    deck = state["deck"]
-    return (len(deck) if deck is not None else state.get("deck_size", 0)) + len(state["discard"])
+    if state["deck"] is None:
+        return state.get("deck_size", 0) + len(state["discard"])
+    return st.card_pool(state)
 
 
 def _income(ix: Index, state: dict, p: int) -> int:
@@ -94,14 +95,20 @@ def public_view(ix: Index, state: dict, viewer=None) -> dict:
     companion mode; in table mode its content, which with the discard pile and the queue would
     give away the hands), "deck_size" instead; the bag's order (its content is public: every
     drawn customer is on the table), so it is sorted. Hidden from all but HOST and their own seat:
-    the hands (their sizes stay, "hand_size") and the cards drawn into them.
+    the hands (their sizes stay, "hand_size") and the cards drawn into them. Table mode:
+    "conflicts" (state.conflicts) lists entries that cannot all be right as this viewer may know
+    it (the host: every one; a seat: its own hand against the public cards; a spectator: none),
+    and "owed" (its bookkeeping) is the host's only.
 
     A new dict for every part it changes; the rest is shared with `state` (states are never
     changed in place: apply makes a new one), which spares a deep copy on every read."""
     view = dict(state)
     view["seed"] = None
     view["deck"] = None
-    view["deck_size"] = len(state["deck"])
+    view["deck_size"] = st.deck_size(state)
+    if state.get("mode") == st.TABLE:
+        view["owed"] = list(st.owed(state)) if viewer == HOST else None
+        view["conflicts"] = st.conflicts(ix, state, viewer)
     view["bag"] = ix.sort_tokens(state["bag"])
     view["players"] = [{**pl, "hand_size": len(pl["hand"]),
                         "hand": pl["hand"] if p == viewer or viewer == HOST else None}
