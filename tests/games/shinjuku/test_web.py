@@ -153,3 +153,54 @@ def test_a_ward_card_page_offers_the_upgrade_only_where_a_sakura_station_is(clie
     assert "Upgrade store" not in chuo and "No station of Chuo has a sakura" in chuo
     minato = client.get("/q/shinjuku/ward/minato").data.decode()
     assert "<strong>Upgrade store</strong> at Shimbashi or Shinagawa (the sakura stations of Minato)" in minato
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (360, 740)])
+def test_a_conflict_with_a_hand_shows_to_its_owner_only_and_is_corrected(tmp_path, browser, width, height):
+    """Issue 26: an entry is judged on public information, so the table's queue of 2 Chiyoda is
+    accepted although Aki's hand holds 2 of the 3; the conflict shows on Aki's board page (never
+    on Ben's), the correction box opens on it, and one correction clears it."""
+    import requests
+
+    from companion.testing import ServerThread
+
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s:
+        r = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"]})
+        code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
+        moves = ({"type": "deal-hand", "player": 0, "cards": ["chiyoda", "chiyoda", "ota", "ota"]},
+                 {"type": "fill-queue", "cards": ["chiyoda", "chiyoda", "ota", "kita"],
+                  "customers": ["food", "books"]})
+        for seq, move in enumerate(moves):
+            assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
+                "expected_seq": seq, "move": move}).status_code == 200
+        pages = {}
+        for name in ("Aki", "Ben"):                  # two phones, one seat each
+            page = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
+                                       has_touch=True, bypass_csp=True).new_page()
+            page.goto(f"{s.url}/t/{code}")
+            page.locator("#seat-buttons button", has_text=name).click()
+            page.locator("#whoami", has_text=f"you are {name}").wait_for(timeout=15_000)
+            page.goto(f"{s.url}/t/{code}/board")
+            page.wait_for_function("window.tkTable && tkTable.table", timeout=15_000)
+            pages[name] = page
+        aki, ben = pages["Aki"], pages["Ben"]
+        warn = aki.locator("#conflicts")
+        warn.wait_for(state="visible", timeout=5_000)
+        assert "2 Chiyoda cards" in warn.inner_text() and "only 3" in warn.inner_text()
+        assert aki.evaluate("document.querySelector('#correct').open")
+        chosen = aki.locator("#correct-fields .card", has_text="The card entered").locator("button[aria-pressed=true]")
+        assert chosen.inner_text().strip().startswith("Chiyoda")
+        assert ben.locator("#conflicts").is_hidden() and ben.locator("#correct").is_hidden()
+        assert aki.evaluate("document.documentElement.scrollWidth") <= width
+        warn.scroll_into_view_if_needed()
+        aki.screenshot(path=f"/tmp/shinjuku_conflict_{width}.png")
+        aki.locator("#correct-fields .card", has_text="It really was").locator("button", has_text="Nerima").click()
+        aki.locator("#correct-fields button", has_text="Correct: Chiyoda → Nerima").click()
+        aki.locator("#correct-msg.good").wait_for(timeout=5_000)
+        warn.wait_for(state="hidden", timeout=5_000)
+        aki.context.close()
+        ben.context.close()
+        r = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
+        assert r["state"]["conflicts"] == [] and r["state"]["owed"] == []
+        assert sorted(r["state"]["players"][0]["hand"]) == ["chiyoda", "nerima", "ota", "ota"]

@@ -126,6 +126,20 @@
     const seats = st.players.map((pl, i) => i).filter((i) => Array.isArray(hand(i)) && hand(i).length);
     box.hidden = !tableMode() || !seats.length || !!table.result;
     if (box.hidden) return;
+    // Entries that cannot all be right (issue 26): the state lists them for this hand's owner and
+    // the host only; the box opens on the first, with its card chosen, to set it right.
+    const conflicts = Array.isArray(st.conflicts) ? st.conflicts : [];
+    const warn = $("#conflicts");
+    warn.hidden = !conflicts.length;
+    warn.replaceChildren(...conflicts.map((c) => el("p", {}, c.text)));
+    const seen = conflicts.map((c) => c.card + ":" + (c.players || []).join()).join("|");
+    if (conflicts.length && seen !== fix.conflicts) {
+      const c = conflicts[0];
+      const p = (c.players || []).find((i) => seats.includes(i));
+      if (p !== undefined) { fix.player = p; fix.was = c.card; fix.now = null; }
+      box.open = true;
+    }
+    fix.conflicts = seen;
     if (!seats.includes(fix.player)) fix.player = seats.includes(me()) ? me() : seats[0];
     const h = hand(fix.player) || [];
     if (!h.includes(fix.was)) fix.was = null;
