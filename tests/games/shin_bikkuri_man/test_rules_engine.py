@@ -72,8 +72,22 @@ def test_table_mode_set_up_is_entered_and_checked_against_the_deck():
     s = apply(s, {"type": "fill-harbour", "cards": ["red"] * 7})
     s = apply(s, {"type": "deal-hand", "player": 3, "cards": ["red"] * 4})
     s = apply(s, {"type": "deal-hand", "player": 2, "cards": ["red"] * 3})     # all 14 red
-    refused(s, {"type": "deal-hand", "player": 1, "cards": ["red", "blue", "blue"]}, "does not hold")
+    # all 14 red are out, but 7 only in hands: an entry is judged on public information (the
+    # harbour's 7), so player 1's red is accepted and shown to the host as a conflict (no seat's
+    # own hand shows it: 1, 3 and 4 red with the harbour's 7 are not over 14)
+    s_red = apply(s, {"type": "deal-hand", "player": 1, "cards": ["red", "blue", "blue"]})
+    assert [(c["card"], c["over"], c["players"]) for c in R.public_view(s_red, HOST)["conflicts"]] \
+        == [("red", 1, [1, 2, 3])]
+    assert all(R.public_view(s_red, v)["conflicts"] == [] for v in (None, 0, 1, 2, 3))
+    assert all(R.public_view(s_red, v)["owed"] is None for v in (None, 0, 1, 2, 3))
+    assert R.table_facts(s_red) == R.table_facts(apply(s, {"type": "deal-hand", "player": 1,
+                                                            "cards": ["blue"] * 3}))
+    # the correction move (player 1's own, at any time) settles it: the deck's bookkeeping is exact
+    s_red = apply(s_red, {"type": "correct-card", "player": 1, "was": "red", "now": "blue"})
+    assert R.public_view(s_red, HOST)["conflicts"] == [] and s_red["owed"] == []
+    refused(s_red, {"type": "correct-card", "player": 1, "was": "red", "now": "blue"}, "holds no red")
     s = apply(s, {"type": "deal-hand", "player": 1, "cards": ["blue"] * 3})
+    assert s_red["deck"] == s["deck"] and s_red["players"][1] == s["players"][1]
     s = apply(s, {"type": "deal-hand", "player": 0, "cards": ["green"] * 2})
     assert s["phase"] == "turn" and s["current"] == 0
     # a seat may enter only its own hand
@@ -88,6 +102,44 @@ def test_options_are_checked():
     s = R.setup(NAMES[:3], {"deck": "companion", "start_player": 2}, 1)
     assert s["current"] == 2
     assert [engine.hand_size(s["players"][p]["hand"]) for p in (2, 0, 1)] == [2, 3, 3]
+
+
+def _dealt(hand0):
+    """A 2-player table-deck game (14 cards a colour) whose harbour holds 7 purple, seat 1's hand 3
+    purple and seat 0's `hand0`."""
+    s = R.setup(NAMES[:2], {"deck": "table"}, 0)
+    s = apply(s, {"type": "fill-harbour", "cards": ["purple"] * 7})
+    s = apply(s, {"type": "deal-hand", "player": 0, "cards": hand0})
+    return apply(s, {"type": "deal-hand", "player": 1, "cards": ["purple"] * 3})
+
+
+def test_refusals_and_listings_never_tell_a_starting_hand():
+    """Issue 26 (reproduced): with the table's deck, "the deck holds no purple card now" and "the
+    harbour has 2 empty spaces, not 11" gave the deck's contents, hence the opponent's starting
+    hand, and the sample refills in `legal` showed which colours were missing. Two tables that
+    differ only in seat 0's hand (7 purple in the harbour and 3 in seat 1's hand; seat 0 holding 2
+    more, so the deck holds 2 or 4) give seat 1 and a spectator the same answers to every refill."""
+    twins = [_dealt(["purple", "purple"]), _dealt(["blue", "blue"])]
+    for i, s in enumerate(twins):         # seat 0 takes 2 purple cards: 2 spaces to refill
+        s = apply(s, {"type": "take", "player": 0, "spaces": [0, 1]})
+        assert s["phase"] == "refill"
+        twins[i] = s
+    probes = [{"type": "refill", "cards": cards} for colour in D.colours for cards in
+              [[colour.id] * n for n in range(1, 12)] + [[colour.id, engine.END]]]
+    for viewer in (1, None):
+        assert R.public_view(twins[0], viewer) == R.public_view(twins[1], viewer)
+        for m in probes:
+            ctx = Ctx(0, viewer)
+            assert R.validate(twins[0], m, ctx) == R.validate(twins[1], m, ctx), m
+    assert R.legal_moves(twins[0], 1).moves == R.legal_moves(twins[1], 1).moves
+    assert R.needs(twins[0]) == R.needs(twins[1]) and R.table_facts(twins[0]) == R.table_facts(twins[1])
+    refused(twins[1], {"type": "refill", "cards": ["red"] * 11}, "2 empty spaces, not 11")
+    # a purple refill is judged on public cards (5 in the harbour of 14): accepted at both tables,
+    # and what seat 1 and a spectator see next is the same too
+    after = [R.apply(s, {"type": "refill", "cards": ["purple", "red"]}, Ctx(0, 1)) for s in twins]
+    for viewer in (1, None):
+        assert R.public_view(after[0], viewer) == R.public_view(after[1], viewer)
+    assert R.table_facts(after[0]) == R.table_facts(after[1])
 
 
 # ------------------------------------------------------------------------------------- drawing cards

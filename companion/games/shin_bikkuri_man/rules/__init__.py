@@ -44,6 +44,7 @@ Moves ("player" = the seat index; squares are [column, row], row 1 at the bottom
   {"type": "end-turn", "player": 0}           after one action declared with Both Actions, or stuck
   table mode: {"type": "deal-hand", "player": 1, "cards": [...]}, {"type": "fill-harbour",
   "cards": [7 colours]}, {"type": "refill", "cards": [colours in the order revealed, "end" stops]}.
+  {"type": "correct-card", "player": 1, "was": "red", "now": "blue"}   table mode, at any time
   "abilities": "both-actions" goes with the turn's first action (take or build).
 
 Decisions where the texts are silent (what Copenhagen players expect)
@@ -51,13 +52,23 @@ Decisions where the texts are silent (what Copenhagen players expect)
   * The harbour: after cards are taken the remaining cards slide together towards space 0 (their
     order kept) and the empty spaces at the end are refilled from the deck at the end of the turn
     (after a Both Actions build too). Adjacency is by space number; no wrap-around.
-  * Table mode: the engine knows the deck's content (all cards minus the hands, the harbour and
-    the discard pile) and refuses an entry that cannot be (an 8th purple card when the deck holds
-    7). The end card may be entered only when it is in the deck and at most `bottom` (10) coloured
+  * Table mode: the engine keeps the deck's content (all cards minus the hands, the harbour and
+    the discard pile) for its bookkeeping, but judges every entry (starting hands, the harbour,
+    refills) on PUBLIC information only (issue 26: a seat's answers depend only on what that seat
+    may know; the deck's content would give away the starting hands): a card is refused when the
+    harbour, the discard pile and the cards of the same entry already hold every card of its
+    colour; the number of cards is checked before any colour. A card that only a hand rules out
+    is accepted, recorded as "owed" and shown as a conflict ("conflicts" in public_view) to the
+    host (every one, with the hands holding that colour) and to a seat whose own hand with the
+    harbour and the discard pile holds more of the colour than the game has; "correct-card" (a
+    card of a hand set right, at any time) or an undo of the wrong entry fixes it. The deck count
+    everyone sees counts owed cards as drawn; the legal lists sample from the public pool.
+    The end card may be entered only when it is in the deck and at most `bottom` (10) coloured
     cards are left in it (it was shuffled into the bottom cards); when only the end card is left,
     it must be entered.
     When the deck is empty the discards become the new deck (the engine does it, as the table
-    does); the first reshuffle adds the end card with 3-4 players.
+    does; cards owed by a conflict stay in the bookkeeping); the first reshuffle adds the end card
+    with 3-4 players.
   * The end card ends the game when it is revealed during a refill: no card is revealed after it,
     the harbour is not refilled, nobody takes another turn; the winner has most points.
   * 12 points end the game at once, on the tile (coloured or white) that reaches them, before any
@@ -151,6 +162,11 @@ MOVE_TYPES = (
              doc="Give up the coat-of-arms actions still pending."),
     MoveType("end-turn", "End the turn", (_PLAYER,),
              doc="After one action declared with Both Actions (or when no action is possible)."),
+    MoveType("correct-card", "Correct a card", (
+        _PLAYER, Field("was", {"type": "string"}, "the card colour entered by mistake, still in the hand"),
+        Field("now", {"type": "string"}, "the colour really dealt (one that can still be in the deck)")),
+             doc="Table mode, at any time: a card entered wrongly into a hand is set right (also what "
+                 "fixes a conflict the page shows); nothing played since is undone."),
     MoveType("refill", "Refill the harbour", (
         Field("cards", {"type": "array", "items": {"type": "string"}},
               "the cards revealed, in order; \"end\" for the end card (it ends the game)"),),

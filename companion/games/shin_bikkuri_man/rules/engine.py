@@ -118,6 +118,7 @@ def setup(ix: Index, players: list[str], options: dict, seed: int) -> dict:
         "supply": {**{t: data.tile_copies(t, n) for t in ix.tile_ids}, WHITE_TILE: data.white.count},
         "abilities_left": {a: data.ability_copies.per_player * n for a in ix.ability_ids},
         "players": [], "deal": None, "ended": None, "last": None,
+        "owed": [],     # table mode: cards entries took that the deck did not hold (conflicts)
     }
     for name_ in players:
         state["players"].append({
@@ -169,7 +170,9 @@ def _reshuffle(ix: Index, state: dict) -> None:
         if end_now:
             _shuffle_in_end(ix, state, rng)
     else:
-        state["deck"] = pile
+        # the cards the bookkeeping still holds while the table's count is 0 are the ones owed
+        # (conflicting entries): they stay with the new deck until a correction settles them
+        state["deck"] = [c for c in state["deck"] if c != END] + pile
         if end_now:
             state["end_in_deck"] = True
 
@@ -187,9 +190,64 @@ def _draw(ix: Index, state: dict) -> str | None:
     return card
 
 
+def owed(state: dict) -> list[str]:
+    """Table mode: cards entries took that the deck's bookkeeping did not hold (the entry conflicts
+    with a hand). Hidden from all but the host; see conflicts()."""
+    return state.get("owed") or []
+
+
 def deck_count(state: dict) -> int:
-    """Coloured cards left in the deck."""
-    return sum(1 for c in state["deck"] if c != END)
+    """Coloured cards left in the deck, as the table counts them (cards owed by a conflicting
+    entry counted as drawn): a number everyone knows, whatever the hands hold."""
+    return max(0, sum(1 for c in state["deck"] if c != END) - len(owed(state)))
+
+
+def public_pool(ix: Index, state: dict, also: Any = ()) -> dict:
+    """Table mode: {colour: cards that may still be in the deck} on PUBLIC information only: the
+    game's cards of the colour less those in the harbour, the discard pile and `also` (cards
+    being entered). The hands are not subtracted: a refusal that counted them would tell what a
+    starting hand holds (a conflict with a hand is shown to its owner and the host instead)."""
+    per = ix.data.cards_per_colour(len(state["players"]))
+    pool = {c: per - state["harbour"].count(c) - state["discard"][c] for c in ix.colours}
+    for c in also:
+        if c in pool:
+            pool[c] -= 1
+    return pool
+
+
+def conflicts(ix: Index, state: dict, viewer: Any) -> list[dict]:
+    """Table mode: entries that cannot all be right, as `viewer` may know them. The host sees every
+    owed card and the hands holding that colour; a seat sees a conflict only where its own hand,
+    the harbour and the discard pile hold more of a colour than the game has (so it learns nothing
+    of another hand); a spectator none. Fixed with "correct-card" (or an undo of the wrong entry)."""
+    if state.get("mode") != TABLE:
+        return []
+    per = ix.data.cards_per_colour(len(state["players"]))
+    out = []
+    if viewer == "host":
+        for c in ix.colours:
+            n = owed(state).count(c)
+            if n:
+                holders = [p for p, pl in enumerate(state["players"]) if pl["hand"].get(c)]
+                out.append({"card": c, "over": n, "players": holders,
+                            "text": f"{count(n, c + ' card')} more than the game's {per} "
+                                    f"{'was' if n == 1 else 'were'} entered; hands holding {c}: "
+                                    + (", ".join(name(state, p) for p in holders) or "none")
+                                    + ". Correct the wrong card (or undo the wrong entry)."})
+        return out
+    if not _int(viewer) or not 0 <= viewer < len(state["players"]):
+        return []
+    hand = state["players"][viewer]["hand"]
+    for c in ix.colours:
+        public = state["harbour"].count(c) + state["discard"][c]
+        over = public + hand.get(c, 0) - per
+        if hand.get(c, 0) and over > 0:
+            out.append({"card": c, "over": over, "players": [viewer],
+                        "text": f"Your hand holds {count(hand[c], c + ' card')} and {public} "
+                                f"{'is' if public == 1 else 'are'} in the harbour or the discard "
+                                f"pile, but the game has {per}: correct the card entered in your "
+                                "hand, or ask the host."})
+    return out
 
 
 def end_possible(ix: Index, state: dict) -> bool:
@@ -251,8 +309,9 @@ def _after_action(ix: Index, state: dict) -> None:
 
 # ------------------------------------------------------------------------------------------ moves
 PLAYER_MOVES = ("take", "discard", "build", "special-tile", "take-ability", "reactivate",
-                "decline", "end-turn", "deal-hand")
+                "decline", "end-turn", "deal-hand", "correct-card")
 TABLE_MOVES = ("fill-harbour", "refill")
+ANY_TIME = ("correct-card",)        # a player's own, whatever the phase and whose turn it is
 PHASE_MOVES = {
     "deal": ("deal-hand", "fill-harbour"),
     "turn": ("take", "build", "end-turn"),
@@ -277,13 +336,15 @@ def run(ix: Index, state: dict, move: Any, act: bool) -> list[str]:
     phase = state["phase"]
     if phase == "over":
         return ["the game is over"]
-    if mtype not in PHASE_MOVES[phase]:
+    if mtype not in PHASE_MOVES[phase] and mtype not in ANY_TIME:
         return [f"“{mtype}” is not a move now: {expected(ix, state)}"]
     if mtype in TABLE_MOVES:
         return handler(ix, state, move, act)
     p = move.get("player")
     if not _int(p) or not 0 <= p < len(state["players"]):
         return ['"player" must be the seat index of a player at this table']
+    if mtype in ANY_TIME:
+        return handler(ix, state, move, act)
     if phase != "deal" and p != state["current"]:
         return [f"it is {name(state, state['current'])}'s turn, not {name(state, p)}'s"]
     return handler(ix, state, move, act)
@@ -326,24 +387,31 @@ def _cards_list(ix: Index, value: Any, what: str, allow_end: bool = False) -> li
     return []
 
 
-def _from_deck(ix: Index, state: dict, cards: list[str]) -> list[str]:
-    """Table mode: can these cards come out of the deck (by its content)?"""
-    left = {c: 0 for c in ix.colours}
-    for c in state["deck"]:
-        if c != END:
-            left[c] += 1
+def _from_deck(ix: Index, state: dict, cards: list[str], own: Any = ()) -> list[str]:
+    """Table mode: can these cards come out of the deck, judged on public information (public_pool)
+    and `own` (the cards of the entering player's own hand)?"""
+    left = public_pool(ix, state, own)
+    base = dict(left)
+    per = ix.data.cards_per_colour(len(state["players"]))
     for c in cards:
         left[c] -= 1
         if left[c] < 0:
-            return [f"the deck does not hold that many {c} cards"]
+            return [f"there are {per} {c} cards and {per - base[c]} of them "
+                    f"{'is' if per - base[c] == 1 else 'are'} in the harbour or the discard pile: "
+                    f"{cards.count(c)} cannot come from the deck"]
     return []
 
 
 def _take_from_deck(state: dict, cards: list[str]) -> None:
-    deck = list(state["deck"])
+    """Take entered cards out of the deck's bookkeeping; a card it does not hold (it is in a hand:
+    the entry conflicts with a secret) is recorded as owed."""
+    deck, owed_ = list(state["deck"]), list(owed(state))
     for c in cards:
-        deck.remove(c)
-    state["deck"] = deck
+        if c in deck:
+            deck.remove(c)
+        else:
+            owed_.append(c)
+    state["deck"], state["owed"] = deck, sorted(owed_)
 
 
 def deal_hand(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
@@ -403,8 +471,11 @@ def refill(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
     if reasons:
         return reasons
     sim = {"deck": list(state["deck"]), "discard": dict(state["discard"]), "shuffles": state["shuffles"],
-           "end_in_deck": state["end_in_deck"], "mode": TABLE, "players": state["players"], "seed": None}
+           "end_in_deck": state["end_in_deck"], "mode": TABLE, "players": state["players"], "seed": None,
+           "owed": list(owed(state)), "harbour": list(state["harbour"])}
     missing = ix.harbour - len(state["harbour"])
+    if len(cards) > missing:             # (before any card is judged: the count is public)
+        return [f"the harbour has {count(missing, 'empty space')}, not {len(cards)}"]
     got: list[str] = []
     for c in cards:
         if END in got:
@@ -423,11 +494,14 @@ def refill(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
                         f"{deck_count(sim)} cards are still in the deck"]
             sim["end_in_deck"] = False
         else:
-            if c not in sim["deck"]:
-                if sim["end_in_deck"] and not deck_count(sim):
-                    return ["only the end card is left in the deck"]
-                return [f"the deck holds no {c} card now"]
-            sim["deck"].remove(c)
+            if sim["end_in_deck"] and not deck_count(sim):
+                return ["only the end card is left in the deck"]
+            if public_pool(ix, sim, got)[c] < 1:
+                per = ix.data.cards_per_colour(len(state["players"]))
+                return [f"no {c} card can be in the deck now: the game has {per}, and "
+                        f"{per - public_pool(ix, sim, got)[c]} are in the harbour, the discard pile "
+                        "or this refill"]
+            _take_from_deck(sim, [c])
         got.append(c)
     short = len(got) < missing and END not in got
     if short and (deck_count(sim) or sim["end_in_deck"] or sum(sim["discard"].values())):
@@ -436,7 +510,7 @@ def refill(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
         return [f"the harbour has {count(missing, 'empty space')}, not {len(got)}"]
     if not act:
         return []
-    state["deck"], state["discard"] = sim["deck"], sim["discard"]
+    state["deck"], state["discard"], state["owed"] = sim["deck"], sim["discard"], sim["owed"]
     state["shuffles"], state["end_in_deck"] = sim["shuffles"], sim["end_in_deck"]
     state["draws"] += len(got)
     state["harbour"] += [c for c in got if c != END]
@@ -844,9 +918,46 @@ def stuck(ix: Index, state: dict) -> bool:
     return not state["harbour"] and not builds(ix, state, state["current"], sample=True)
 
 
+def correct_card(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
+    """Table mode, at any time: a card entered wrongly into a hand (a starting hand) is set right:
+    "I entered red, it was blue". The wrong card goes back among the cards to draw (settling an
+    owed one: see conflicts), the right one leaves them (one that can still be there, judged on
+    public information and this hand); nothing played since is undone."""
+    if state["mode"] != TABLE:
+        return ["the companion deals the cards at this table: there is nothing to correct"]
+    p = move["player"]
+    was, now = move.get("was"), move.get("now")
+    for field, value in (("was", was), ("now", now)):
+        if value not in ix.colours:
+            return [f'"{field}" is a card colour ({", ".join(ix.colours)})']
+    if was == now:
+        return [f"that is the same card ({was}): nothing to correct"]
+    hand = state["players"][p]["hand"]
+    if not hand.get(was):
+        return [f"{name(state, p)} holds no {was} card to correct (a card already paid or "
+                "discarded is set right with undo)"]
+    rest = [c for c in ix.colours for _ in range(hand[c])]
+    rest.remove(was)
+    if public_pool(ix, state, rest)[now] < 1:
+        return [f"it cannot have been a {now} card: all {ix.data.cards_per_colour(len(state['players']))} "
+                f"are in the harbour, the discard pile or {name(state, p)}'s hand"]
+    if not act:
+        return []
+    hand[was] -= 1
+    owed_ = list(owed(state))
+    if was in owed_:
+        owed_.remove(was)
+        state["owed"] = owed_
+    else:
+        state["deck"] = list(state["deck"]) + [was]
+    _take_from_deck(state, [now])
+    hand[now] += 1
+    return []
+
+
 HANDLERS = {
     "deal-hand": deal_hand, "fill-harbour": fill_harbour,
     "take": take, "discard": discard, "build": build,
     "special-tile": special_tile, "take-ability": take_ability, "reactivate": reactivate,
-    "decline": decline, "end-turn": end_turn, "refill": refill,
+    "decline": decline, "end-turn": end_turn, "refill": refill, "correct-card": correct_card,
 }

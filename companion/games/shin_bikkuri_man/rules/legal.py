@@ -123,36 +123,45 @@ def _deck_sample(ix, deck: list[str], k: int, first: str | None = None) -> list[
     return out
 
 
+def _public_deck(ix, state: dict) -> list[str]:
+    """The cards that may be in the deck on public information (engine.public_pool): listings
+    never read the deck's bookkeeping, which the hands determine."""
+    return [c for c, n in en.public_pool(ix, state).items() for _ in range(max(0, n))]
+
+
 def _deal(ix, state: dict) -> list[dict]:
     out = []
     deal = state["deal"]
     n = len(state["players"])
+    deck = _public_deck(ix, state)
     if not deal["harbour"]:
-        out.append({"type": "fill-harbour", "cards": _deck_sample(ix, state["deck"], ix.harbour)})
+        out.append({"type": "fill-harbour", "cards": _deck_sample(ix, deck, ix.harbour)})
     for p, done in enumerate(deal["hands"]):
         if not done:
             seat = (p - state["start_player"]) % n + 1
             k = ix.data.starting_hand(seat)
             out.append({"type": "deal-hand", "player": p,
-                        "cards": _deck_sample(ix, state["deck"], k, ix.colours[(p + 2) % len(ix.colours)])})
+                        "cards": _deck_sample(ix, deck, k, ix.colours[(p + 2) % len(ix.colours)])})
     return out
 
 
 def _refill(ix, state: dict) -> list[dict]:
-    """A few refills the deck allows (each colour first in turn), and the end card where it may come."""
+    """A few refills the deck may allow on public information (each colour first in turn), and the
+    end card where it may come."""
     missing = ix.harbour - len(state["harbour"])
     out = []
     sim = {"deck": list(state["deck"]), "discard": dict(state["discard"]), "shuffles": state["shuffles"],
-           "end_in_deck": state["end_in_deck"], "mode": en.TABLE, "players": state["players"], "seed": None}
+           "end_in_deck": state["end_in_deck"], "mode": en.TABLE, "players": state["players"], "seed": None,
+           "owed": list(en.owed(state)), "harbour": list(state["harbour"])}
     if not en.deck_count(sim) and not sim["end_in_deck"] and sum(sim["discard"].values()):
         en._reshuffle(ix, sim)
     if en.end_possible(ix, sim):
         out.append({"type": "refill", "cards": [en.END]})
-    coloured = [c for c in sim["deck"] if c != en.END]
+    coloured = _public_deck(ix, sim)
     for first in ix.colours:
         if first not in coloured:
             continue
-        cards = _deck_sample(ix, coloured, min(missing, len(coloured)), first)
+        cards = _deck_sample(ix, coloured, min(missing, en.deck_count(sim)), first)
         if len(cards) < missing:
             # the deck runs out: the discards come back (and perhaps the end card)
             if sim["end_in_deck"]:

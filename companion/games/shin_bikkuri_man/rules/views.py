@@ -37,11 +37,18 @@ def result(ix, state: dict) -> dict | None:
 
 def public_view(ix, state: dict, viewer=None) -> dict:
     """The state as `viewer` may see it: no seed, the deck as its size only, and other players'
-    hands as their sizes (HOST sees every hand)."""
+    hands as their sizes (HOST sees every hand). Table mode: "conflicts" (engine.conflicts) lists
+    entries that cannot all be right as this viewer may know it, and "owed" (its bookkeeping) is
+    the host's only."""
     view = en.clone(state)
     view["seed"] = None
     view["deck"] = None
     view["deck_size"] = en.deck_count(state)
+    if state.get("mode") == en.TABLE:
+        view["owed"] = list(en.owed(state)) if viewer == HOST else None
+        view["conflicts"] = en.conflicts(ix, state, viewer)
+    else:
+        view.pop("owed", None)
     for p, pl in enumerate(view["players"]):
         pl["hand_size"] = en.hand_size(pl["hand"])
         if p != viewer and viewer != HOST:
@@ -50,10 +57,14 @@ def public_view(ix, state: dict, viewer=None) -> dict:
 
 
 def public_move(ix, move: dict, viewer=None) -> dict:
-    """A logged move as `viewer` may see it: a starting hand entered for another seat is hidden."""
+    """A logged move as `viewer` may see it: a starting hand entered for another seat is hidden, and
+    which cards another seat's correction swapped."""
     if (viewer != HOST and isinstance(move, dict) and move.get("type") == "deal-hand"
             and isinstance(move.get("cards"), list) and move.get("player") != viewer):
         return {**move, "cards": len(move["cards"])}
+    if (viewer != HOST and isinstance(move, dict) and move.get("type") == "correct-card"
+            and move.get("player") != viewer):
+        return {**move, "was": None, "now": None}
     return move
 
 
@@ -75,6 +86,8 @@ def describe(ix, state: dict, move: dict) -> str:
     using = f" (using {', '.join(abil)})" if abil else ""
     if t == "deal-hand":
         return f"{who}'s starting hand is entered"
+    if t == "correct-card":      # (the history is public: which cards, only the hand knows)
+        return f"{who} corrects a card entered in their hand"
     if t == "fill-harbour":
         return f"The harbour is laid out: {_cards(ix, move.get('cards'))}"
     if t == "refill":
