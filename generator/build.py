@@ -50,6 +50,7 @@ class BuildOptions:
     duplex: str = "long"               # long, short or fold
     png_dpi: float = 100.0
     bleed: float = 0.0                 # mm of art past each card's trim on the sheets
+    back_bleed: float = 3.0            # mm the backs' art runs past the outer cut lines
     back_offset: tuple[float, float] = (0.0, 0.0)   # mm the back pages move (right, down)
 
 
@@ -82,7 +83,7 @@ def build(options: BuildOptions, kits: dict[str, Kit] | None = None) -> dict:
     try:
         sheet_options = SheetOptions(ink_saver=options.ink_saver, duplex=options.duplex,  # type: ignore[arg-type]
                                      bleed=options.bleed, back_offset=tuple(options.back_offset),  # type: ignore[arg-type]
-                                     companion_url=options.companion_url)
+                                     companion_url=options.companion_url, back_bleed=options.back_bleed)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
     if options.duplex == "fold" and any(options.back_offset):

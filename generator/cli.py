@@ -35,6 +35,9 @@ def parser() -> argparse.ArgumentParser:
                         "each front beside its back on one side, to fold (printers without duplex)")
     b.add_argument("--bleed", type=_millimetres, default=0.0, metavar="MM",
                    help="cards spaced apart, their art run MM past the trim, marks moved out (default: 0)")
+    b.add_argument("--back-bleed", type=_millimetres, default=3.0, metavar="MM",
+                   help="how far the backs' art runs past the outer cut lines of each block of cards, so "
+                        "a back printed a little off still reaches every edge (default: 3; 0: none)")
     b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                    help="move the back pages X mm right and Y mm down (as the back is seen), read off "
                         "the back-offset calibration sheet (default: 0,0)")
@@ -87,7 +90,8 @@ def _build(args: argparse.Namespace) -> int:
         raise BuildError(f"--companion-url must start with http:// or https://, got {url!r}")
     options = BuildOptions(games=tuple(args.game), papers=tuple(args.paper), formats=tuple(args.format),
                            out=args.out, companion_url=url, ink_saver=args.ink_saver,
-                           duplex=args.duplex, bleed=args.bleed, back_offset=args.back_offset)
+                           duplex=args.duplex, bleed=args.bleed, back_offset=args.back_offset,
+                           back_bleed=args.back_bleed)
     manifest = build(options)
     files = manifest["files"]
     pdfs = [f for f in files if f["format"] == "pdf"]

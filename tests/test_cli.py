@@ -196,7 +196,7 @@ def test_bad_print_options_are_one_line(tmp_path, args, words):
 
 
 @pytest.mark.parametrize("args", [["--back-offset", "1.5"], ["--back-offset", "a,b"], ["--bleed", "-1"],
-                                  ["--bleed", "thick"], ["--duplex", "sideways"]])
+                                  ["--bleed", "thick"], ["--duplex", "sideways"], ["--back-bleed", "11"]])
 def test_malformed_print_options_are_refused_with_usage(tmp_path, args):
     result = run("build", "--out", str(tmp_path), *args)
     assert result.returncode == 2 and "Traceback" not in result.stderr
@@ -219,3 +219,26 @@ def test_new_print_options_build_the_same_bytes_twice(tmp_path):
     assert one == two and any(p.suffix == ".png" for p in one) and any("calibration" in p.name for p in one)
     for rel in one:
         assert (tmp_path / "one" / rel).read_bytes() == (tmp_path / "two" / rel).read_bytes(), str(rel)
+
+
+def test_back_bleed_runs_the_backs_past_the_outer_cuts_and_zero_turns_it_off(tmp_path):
+    """The default 3 mm of back bleed is recorded as each page of backs' BleedBox round its block of
+    cards (its TrimBox); `--back-bleed 0` leaves the backs at the cut, as before issue 22."""
+    import pymupdf
+
+    for value in ("3", "0"):
+        result = run("build", "--game", "shinjuku", "--paper", "a4", "--format", "pdf", "--back-bleed", value,
+                     "--out", str(tmp_path / value))
+        assert result.returncode == 0, result.stderr
+        manifest = json.loads((tmp_path / value / "manifest.json").read_text())
+        (cards,) = [f for f in manifest["files"] if f["path"].endswith("shinjuku-cards-a4.pdf")]
+        with pymupdf.open(tmp_path / value / cards["path"]) as pdf:
+            backs = [back for _, back in cards["duplex"][1:]]
+            assert backs
+            for back in backs:
+                page = pdf[back - 1]
+                if float(value):
+                    grown = (page.trimbox.x0 - page.bleedbox.x0) * 25.4 / 72
+                    assert abs(grown - float(value)) < 0.01, (back, grown)
+                else:   # no BleedBox written: pymupdf reports the page's box
+                    assert page.bleedbox == page.cropbox, back

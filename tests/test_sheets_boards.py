@@ -73,18 +73,18 @@ def test_board_pdf_is_cover_assembly_then_tiles(out):
     plan = plan_tiles(BOARD, LAYOUT.papers["letter"].size, LAYOUT)
     assert plan.count == 4 and (plan.rows, plan.cols) == (2, 2)
     reader = pypdf.PdfReader(out / BOARD_PDF)
-    assert len(reader.pages) == 2 + plan.count
-    assembly = reader.pages[1].extract_text()
+    assert len(reader.pages) == 3 + plan.count          # the cover, its verso, the assembly, the tiles
+    assembly = reader.pages[2].extract_text()
     assert "How to assemble" in assembly
     for name in ("A1", "A2", "B1", "B2"):
         assert name in assembly
-        assert f"tile {name}" in " ".join(p.extract_text() for p in reader.pages[2:])
+        assert f"tile {name}" in " ".join(p.extract_text() for p in reader.pages[3:])
 
 
 def test_tiles_line_up_the_next_tiles_edge_on_the_guide_line(out):
     """On A1 the dashed guide sits where A2's cut edge shows the same point of the board."""
     with open_pdf(out / BOARD_PDF) as pdf:
-        a1, a2, b1 = pdf.pages[2], pdf.pages[3], pdf.pages[4]
+        a1, a2, b1 = pdf.pages[3], pdf.pages[4], pdf.pages[5]
         o1, o2, o3 = board_frame(a1), board_frame(a2), board_frame(b1)
         vertical = [g for g in guide_lines(a1) if g.w < 0.01]
         horizontal = [g for g in guide_lines(a1) if g.h < 0.01]
@@ -103,7 +103,7 @@ def test_tiles_show_the_board_only_inside_their_cut_area(out):
     """The board is clipped to each tile: beyond the tile edge the paper stays white."""
     dpi = 72
     with open_pdf(out / BOARD_PDF) as pdf:
-        for index in range(2, 6):
+        for index in range(3, 7):
             page = pdf.pages[index]
             marks = crop_lines(page)
             left = min(m.x0 for m in marks if m.w < 0.01)
@@ -130,13 +130,13 @@ def test_the_whole_board_at_real_size_on_one_large_sheet(out):
     pid, sheet = found
     assert pid in LAYOUT.papers["letter"].large
     reader = pypdf.PdfReader(out / LARGE_PDF)
-    assert len(reader.pages) == 2
-    w, h = float(reader.pages[1].mediabox.width), float(reader.pages[1].mediabox.height)
+    assert len(reader.pages) == 3   # the cover, its verso and the board
+    w, h = float(reader.pages[2].mediabox.width), float(reader.pages[2].mediabox.height)
     assert (w * 25.4 / 72, h * 25.4 / 72) == pytest.approx(sheet.size, abs=0.01)
     with open_pdf(out / LARGE_PDF) as pdf:
-        frame = board_frame(pdf.pages[1])
+        frame = board_frame(pdf.pages[2])
         assert frame.w == pytest.approx(BOARD[0], abs=TOL) and frame.h == pytest.approx(BOARD[1], abs=TOL)
-        assert not guide_lines(pdf.pages[1])
+        assert not guide_lines(pdf.pages[2])
     # and the board PDF's cover says where it is
     assert LARGE_PDF in pypdf.PdfReader(out / BOARD_PDF).pages[0].extract_text()
 
@@ -150,10 +150,10 @@ def test_a_board_that_fits_is_one_page_without_assembly(tmp_path):
     folder = tmp_path / "a4" / GAME
     assert sorted(p.name for p in folder.iterdir()) == [f"{GAME}-board-a4.pdf"]
     reader = pypdf.PdfReader(folder / f"{GAME}-board-a4.pdf")
-    assert len(reader.pages) == 2
-    assert "How to assemble" not in reader.pages[1].extract_text()
+    assert len(reader.pages) == 3   # the cover, its verso and the board
+    assert "How to assemble" not in reader.pages[2].extract_text()
     with open_pdf(folder / f"{GAME}-board-a4.pdf") as pdf:
-        marks = crop_lines(pdf.pages[1])
+        marks = crop_lines(pdf.pages[2])
         xs = sorted({round(m.x0, 2) for m in marks if m.w < 0.01})
         ys = sorted({round(m.top, 2) for m in marks if m.h < 0.01})
         assert len(xs) == 2 and len(ys) == 2     # cut on all four sides
@@ -172,7 +172,7 @@ def test_registration_ticks_cross_each_seam_at_the_same_board_points_on_both_til
     """A1 carries ticks across its guide line; A2 (glued over it) carries ticks from its cut edge at the
     same board heights, so laid right each tick runs on straight across the seam."""
     with open_pdf(out / BOARD_PDF) as pdf:
-        a1, a2 = pdf.pages[2], pdf.pages[3]
+        a1, a2 = pdf.pages[3], pdf.pages[4]
         o1, o2 = board_frame(a1), board_frame(a2)
         guide = next(g for g in guide_lines(a1) if g.w < 0.01).x0
         across = [t for t in registration_ticks(a1) if t.h < 0.01 and t.x0 < guide - 1 < guide + 1 < t.x1]

@@ -68,9 +68,10 @@ def test_pdf_pages_names_and_card_trims(out, data, paper, size):
         assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == size
     with open_pdf(path) as pdf:
         # the cut lines the crop marks continue are 63 and 88 mm apart on the first card sheet;
-        # the marks are the lines outside the page's TrimBox (the block of cards)
-        page = pdf.pages[1]
-        tx0, ty0, tx1, ty1 = (float(v) * 25.4 / 72 for v in reader.pages[1].trimbox)
+        # the marks are the lines outside the page's TrimBox (the block of cards); page 3, after
+        # the cover and its verso
+        page = pdf.pages[2]
+        tx0, ty0, tx1, ty1 = (float(v) * 25.4 / 72 for v in reader.pages[2].trimbox)
         top, bottom = size[1] * 25.4 / 72 - ty1, size[1] * 25.4 / 72 - ty0
         marks = [s for s in shapes(page, "lines") if (s.w < 0.01 or s.h < 0.01) and
                  (s.x1 < tx0 or s.x0 > tx1 or s.bottom < top or s.top > bottom)]
@@ -86,7 +87,7 @@ def test_pdf_pages_names_and_card_trims(out, data, paper, size):
 
 def test_no_ink_in_the_margin_of_the_first_card_sheets(out):
     path = out / "letter" / "shinjuku" / "shinjuku-cards-letter.pdf"
-    for page in (1, 2, 3):
+    for page in (1, 2, 3, 4):     # the cover, its verso, the first fronts and backs
         assert ink_in_margin(path, page) == [], page
 
 
