@@ -263,3 +263,72 @@ def test_site_card_page_without_a_table_folds_the_other_side(client):
     page = client.get("/q/jutaku/site-card/meguro-1").get_data(as_text=True)
     assert 'data-side="white"' in page and '<details class="card jt-face jt-blue" id="other-side">' in page
     assert "look only once a black drink flips the card" in page
+
+
+# -- issue 26: reveals are final for seats ------------------------------------------------------------
+def undo(client, code, who):
+    seq = client.get(f"/api/tables/{code}").json["seq"]
+    return client.post(f"/api/tables/{code}/undo", json={"expected_seq": seq}, headers=who, auth=False)
+
+
+def test_izakaya_the_last_bidder_cannot_undo_the_reveal_but_the_host_can(client):
+    """Izakaya: "All reveal simultaneously". The last bidder sees every bid; undoing with their own
+    token would let them bid again knowing the others': 422 with the reason. The host may (a ruling),
+    and the history says it took back a reveal. A bid before the reveal stays one undo to fix."""
+    code, host, seats = create(client, ["Aki", "Ben"], mode="izakaya")
+    move(client, code, {"type": "turn-order", "order": [0, 1]}, seats[1])
+    move(client, code, {"type": "bid", "player": 0, "amount": 500}, seats[0])
+    r = undo(client, code, seats[0])                       # a mistake before the reveal: undone
+    assert r.status_code == 200, r.json
+    move(client, code, {"type": "bid", "player": 0, "amount": 500}, seats[0])
+    move(client, code, {"type": "bid", "player": 1, "amount": 300}, seats[1])
+    assert table(client, code, seats[1])["state"]["last"]["bids"] == {"0": 500, "1": 300}
+    r = undo(client, code, seats[1])
+    assert r.status_code == 422
+    assert "only the host" in r.json["error"] and "revealed every sealed bid" in " ".join(r.json["reasons"])
+    assert "Aki ¥500 · Ben ¥300 → Aki first" in " ".join(r.json["reasons"])
+    assert table(client, code)["state"]["phase"] == "actions"          # nothing was taken back
+    r = undo(client, code, host)
+    assert r.status_code == 200, r.json
+    t = table(client, code, seats[1])
+    assert t["state"]["phase"] == "bid" and t["state"]["bids"] == {"0": "sealed"}
+    events = client.get(f"/api/tables/{code}/events?since=0",
+                        headers={"Accept": "application/json"}).json["events"]
+    assert "The host took back a reveal" in events[-1]["summary"]
+
+
+def test_izakaya_a_sealed_bid_can_be_changed_until_the_reveal(client):
+    """Your own sealed amount stays yours to change until every bid is in (the page's Change)."""
+    code, host, seats = create(client, ["Aki", "Ben", "Cleo"], mode="izakaya")
+    move(client, code, {"type": "turn-order", "order": [0, 1, 2]}, seats[1])
+    move(client, code, {"type": "bid", "player": 0, "amount": 500}, seats[0])
+    move(client, code, {"type": "bid", "player": 1, "amount": 200}, seats[1])
+    move(client, code, {"type": "bid", "player": 0, "amount": 100}, seats[0])   # Ben bid since: still changeable
+    t = table(client, code, seats[0])
+    assert t["state"]["bids"] == {"0": 100, "1": "sealed"} and t["state"]["phase"] == "bid"
+    assert t["sealed"]["seats"] == [{"seat": 0, "sealed": True}, {"seat": 1, "sealed": True},
+                                    {"seat": 2, "sealed": False}]
+    move(client, code, {"type": "bid", "player": 2, "amount": 0}, seats[2])
+    t = table(client, code, seats[2])
+    assert t["sealed"]["seats"] == [] and t["sealed"]["reveal"]["text"] == \
+        "Aki ¥100 · Ben ¥200 · Cleo ¥0 → Ben first, then Aki, Cleo"
+    r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": t["seq"], "move": {
+        "type": "bid", "player": 0, "amount": 900}}, headers=seats[0], auth=False)
+    assert r.status_code == 422 and "bids are made at the start of a round" in " ".join(r.json["reasons"])
+
+
+def test_bottle_bonus_the_move_on_which_the_companion_draws_is_final_for_seats(client):
+    """Bottle Bonus with the companion's chance: the verdict that ends the round draws the drinks
+    from the box; its sender cannot undo it and judge again knowing them (the host can)."""
+    code, host, seats = create(client, ["Aki", "Ben"], bottle_bonus=True, chance="companion")
+    for p in (0, 1):
+        legal = client.get(f"/api/tables/{code}/legal?player={p}", headers=seats[p], auth=False).json["moves"]
+        move(client, code, next(m for m in legal if m["type"] == "start"), seats[p])
+    move(client, code, {"type": "begin"}, seats[0])
+    move(client, code, {"type": "stop", "player": 0}, seats[0])
+    move(client, code, {"type": "verdict", "player": 1, "builder": 0, "ok": True}, seats[1])
+    assert table(client, code)["state"]["phase"] == "grab"
+    r = undo(client, code, seats[1])
+    assert r.status_code == 422 and "companion drew drinks" in " ".join(r.json["reasons"])
+    assert undo(client, code, host).status_code == 200
+    assert table(client, code)["state"]["phase"] == "check"

@@ -48,7 +48,8 @@ Countdown (countdown.py): phase "ready" | "floor" (the clock runs) | "count" | "
   {"type": "end-floor"} (the table ends the floor early). Timer "floor".
 Izakaya (izakaya.py): phase "order" (table chance: {"type": "turn-order", "order": [seats]}, the table's)
   | "bid" | "actions" | "over"; {"type": "bid", "player", "amount"}
-  (secret until all have bid), then in turn order, 3 discs each: {"type": "bottle", "player",
+  (secret until all have bid; sent again before then, it replaces the sealed bid),
+  then in turn order, 3 discs each: {"type": "bottle", "player",
   "drink", "corner": [x, y]}, {"type": "price", "player", "from", "to"}, {"type": "claim", "player",
   "edge": [[c, r], [c, r]], "site": [c, r]}, {"type": "build", "player", "site": [c, r],
   "building": 0 | 1, "floors": n (the building's floors with the new piece)}, {"type": "pass", "player"}.
@@ -412,9 +413,29 @@ class JutakuRules(contract.Rules):
         return main.describe(self, state, move)
 
     def can_undo(self, state: dict, move: dict) -> list[str]:
-        if isinstance(move, dict) and move.get("type") == "bid":
-            return []
         return []
+
+    def reveals(self, state: dict, move: dict) -> list[str]:
+        """Izakaya: the bid that completes the bids reveals them all ("All reveal simultaneously").
+        Bottle Bonus with the companion's chance: the move that ends a round with a winner (its last
+        verdict) draws the drinks from the box. Nothing else shows what was hidden (Izakaya's grid
+        and first order, drawn by the companion, are dealt at set-up, before any move)."""
+        if not isinstance(move, dict) or not isinstance(state, dict):
+            return []
+        try:
+            after = self.apply(state, move)
+        except Exception:  # noqa: BLE001 - a move that cannot be applied reveals nothing
+            return []
+        if state.get("mode") == "izakaya":
+            return izakaya.reveal_reasons(state, move, after)
+        if state.get("mode") == "jutaku" and state.get("chance") == "companion" \
+                and after.get("draws", 0) > state.get("draws", 0):
+            drawn = ", ".join(after.get("offer") or []) or "none"
+            return [f"it ended the round and the companion drew drinks from the box ({drawn})"]
+        return []
+
+    def sealed(self, state: dict) -> dict | None:
+        return izakaya.sealed(state) if state.get("mode") == "izakaya" else None
 
     def table_facts(self, state: dict) -> dict:
         return _at_table.table_facts(self.data, state)

@@ -176,8 +176,8 @@ def validate(rules, state: dict, move: dict, ctx) -> list[str]:
     if t == "bid":
         if phase != "bid":
             return ["bids are made at the start of a round, before the actions"]
-        if str(p) in state["bids"]:
-            return [f"{pl['name']} has bid already"]
+        # a sealed bid may be changed until every bid is in (the coins are still in the hand):
+        # sending a bid again replaces it; the last bid reveals them all
         a = move.get("amount")
         coin = rules.data.izakaya.coin
         if not is_int(a) or a < 0 or a % coin:
@@ -370,6 +370,8 @@ def _reveal(s: dict) -> None:
         s["players"][p]["yen"] -= a
     s["pile"] += sum(bids.values())
     s["last"] = {"bids": {str(p): a for p, a in sorted(bids.items())}, "order": list(s["order"])}
+    # the last reveal stays known (the table's "sealed" view shows it until the next one)
+    s["revealed"] = {"phase_no": s["phase_no"], **s["last"]}
     s["bids"] = {}
     if s["pile"] >= s["threshold"]:
         s["final"] = True
@@ -405,7 +407,7 @@ def legal(rules, state: dict, player=None) -> Legal:
     if phase == "bid":
         moves = []
         for p, pl in enumerate(state["players"]):
-            if str(p) not in state["bids"] and player in (None, p):
+            if player in (None, p):
                 moves += [{"type": "bid", "player": p, "amount": a} for a in range(0, pl["yen"] + 1, coin)]
         return Legal(moves)
     p = current(state)
@@ -498,6 +500,8 @@ def describe(rules, state: dict, move: dict) -> str:
         return "Turn order drawn: " + ", ".join(name(state, p) for p in move["order"]) + "."
     who = name(state, move["player"])
     if t == "bid":
+        if str(move["player"]) in state.get("bids", {}):
+            return f"{who} changes their sealed bid."
         return f"{who} bids (sealed)."
     if t == "bottle":
         return f"{who} places a {move['drink']} drink on corner {move['corner']}."
@@ -530,6 +534,44 @@ def prompt(state: dict) -> str:
             return f"{cur}: a line of 3! Place {'a free piece' if left == 1 else f'{left} free pieces'}."
         return f"Actions: {cur}'s turn."
     return "The game is over."
+
+
+def reveal_reasons(state: dict, move: dict, after: dict) -> list[str]:
+    """The bid that completes the bids reveals them all ("All reveal simultaneously")."""
+    if move.get("type") == "bid" and state["phase"] == "bid" and after["phase"] != "bid":
+        r = after.get("revealed") or {}
+        return [f"{name(state, move['player'])}'s bid was the last: it revealed every sealed bid ("
+                + reveal_text(after, r) + ")"]
+    return []
+
+
+def reveal_text(state: dict, r: dict) -> str:
+    """"Aki ¥500 · Ben ¥300 → Aki first" (then the others in order, with more than two)."""
+    bids = r.get("bids", {})
+    order = r.get("order", [])
+    head = " · ".join(f"{name(state, int(p))} {yen(a)}" for p, a in sorted(bids.items(), key=lambda kv: int(kv[0])))
+    tail = f"{name(state, order[0])} first" if order else ""
+    if len(order) > 2:
+        tail += ", then " + ", ".join(name(state, p) for p in order[1:])
+    return f"{head} → {tail}" if tail else head
+
+
+def sealed(state: dict) -> dict | None:
+    """The bids as the table sees them: who has sealed (while bidding) and the last reveal."""
+    r = state.get("revealed")
+    if state["phase"] not in ("bid", "actions", "over") or (state["phase"] != "bid" and not r):
+        return None
+    seats = ([{"seat": p, "sealed": str(p) in state["bids"]} for p in range(len(state["players"]))]
+             if state["phase"] == "bid" else [])
+    reveal = None
+    if r:
+        values = [{"seat": int(p), "value": a, "text": yen(a)}
+                  for p, a in sorted(r["bids"].items(), key=lambda kv: int(kv[0]))]
+        reveal = {"id": f"bids-{r['phase_no']}-" + "-".join(f"{v['seat']}:{v['value']}" for v in values)
+                  + "-" + "".join(str(p) for p in r["order"]),
+                  "title": f"Bids revealed (round {r['phase_no']})",
+                  "text": reveal_text(state, r), "values": values}
+    return {"label": "bids", "seats": seats, "reveal": reveal}
 
 
 def secret_paths(state: dict, seat: int) -> list[tuple]:
