@@ -364,41 +364,76 @@
   }
 
   // ---------------------------------------------------------------- Izakaya
+  /** The sealed bid being chosen (kept across redraws: another phone's move redraws the page):
+   * per seat and bidding round; `changing`: the seat sealed and taps Change. */
+  const bid = { key: null, n: 0, changing: false };
+  /** What was tapped on the grid: {kind: "card" | "edge" | "corner", k} (cleared when the turn moves on). */
+  let pick = null, pickTurn = null;
+  /** The price adjustment chosen so far: the colour losing ¥100. */
+  let priceFrom = null;
+  window.tkIzakaya = { taps: 0 };   // taps on the Izakaya controls (the browser test counts a round's)
+  const tap = (fn) => (ev) => { window.tkIzakaya.taps += 1; fn(ev); };
+
   function renderIzakaya(t, s) {
     const a = actor();
     $("#map").hidden = true; $("#stop").hidden = true; $("#clock-box").hidden = true; $("#checks").replaceChildren();
     $("#checks").hidden = true; setCall([]);
     const cur = s.phase === "actions" ? (s.bonus !== null ? s.bonus : s.order[s.turn % s.order.length]) : null;
     const free = s.bonus_left > 1 ? s.bonus_left + " free pieces" : "a free piece";
+    const turnKey = s.phase + "@" + s.phase_no + "@" + s.turn + "@" + s.bonus + "@" + t.seq;
+    if (pickTurn !== turnKey) { pick = null; priceFrom = null; pickTurn = turnKey; }
+    const mine = s.phase === "actions" && cur === a && a !== null;
     $("#prompt").textContent = s.phase === "order" ? "Draw the players' discs 1 at a time and enter the turn order." :
       s.phase === "bid" ? "Bid for turn order, in secret." :
-      s.phase === "actions" ? (s.bonus !== null ? name(cur) + ": a line of 3! Place " + free + "." : "Actions: " + name(cur) + "'s turn.") : "The game is over.";
+      s.phase === "actions" ? (s.bonus !== null ? name(cur) + ": a line of 3! Place " + free + " (tap a card)." :
+        mine ? "Your turn: tap a card, an edge or a corner of the grid." : "Actions: " + name(cur) + "'s turn.") : "The game is over.";
     $("#info").textContent = "Izakaya · yen bid so far " + yen(s.pile) + " of " + yen(s.threshold) + (s.final ? " · last action phase!" : "") +
       (s.phase === "order" ? "" : " · order " + s.order.map(name).join(", "));
     const controls = [];
     if (s.phase === "order") controls.push(orderForm(s));
-    if (has("bid")) {
-      let n = 0;
-      const out = el("output", null, "0");
-      const max = s.players[a].yen;
-      const step = (d) => { n = Math.min(max, Math.max(0, n + d)); out.textContent = String(n); };
-      controls.push(el("div", { class: "card" }, el("div", { class: "stepper" }, el("span", { class: "name" }, "My sealed bid (yen)"),
-        el("span", { class: "ctl" }, button("−", () => step(-B.coin), "secondary"), out, button("+", () => step(B.coin), "secondary"))),
-        button("Seal my bid", () => send({ type: "bid", player: a, amount: n }, "Bid sealed."), "wide")));
-    } else if (s.phase === "bid") {
-      controls.push(el("p", { class: "small" }, "Sealed: " + (Object.keys(s.bids).map((p) => name(Number(p))).join(", ") || "nobody yet")));
-    }
-    if (s.phase === "actions" && cur === a) controls.push(actionForm(s, a));
-    controls.push(el("div", { class: "card small" }, el("strong", null, "Market "), Object.entries(s.prices).map(([d, v]) =>
-      el("span", { style: "margin-right:.6rem;white-space:nowrap" }, el("span", { class: "jt-dot", style: "background:" + B.drinks[d].hex }),
-        B.drinks[d].name + " " + yen(v) + " (" + s.crates[d] + " left)"))));
+    if (s.phase === "bid" && a !== null) controls.push(bidBox(s, a));
     $("#controls").replaceChildren(...controls);
-    drawGrid(s);
+    drawGrid(s, mine ? a : null);
+    const after = [];
+    if (mine) after.push(actionPanel(s, a));
+    after.push(market(s, mine ? a : null));
+    $("#grid").append(...after);
     $("#players").replaceChildren(...s.players.map((pl, i) => el("li", { class: (i === me() ? "me " : "") + (i === cur ? "turn" : "") },
       el("span", { class: "seat-mark", "data-seat": String(i), "data-symbol": B.metro[pl.colour].symbol || null,
                    style: "--seat:" + B.metro[pl.colour].hex, title: B.metro[pl.colour].name }),
       el("span", { class: "grow" }, pl.name, el("div", { class: "small muted" }, tk.count(pl.discs, "claim disc") + " · " + tk.count(pl.pyramids, "pyramid"))),
       el("strong", null, yen(pl.yen)))));
+  }
+
+  /** The sealed bid: quick amount chips, − / +, Seal; once sealed the amount stays shown with a
+   * Change (the bid sent again replaces it until every bid is in). */
+  function bidBox(s, a) {
+    const key = a + "@" + s.phase_no;
+    if (bid.key !== key) Object.assign(bid, { key, n: 0, changing: false });
+    const own = s.bids[String(a)];
+    const max = s.players[a].yen;
+    if (typeof own === "number" && !bid.changing) {
+      return el("div", { class: "card jt-bid", id: "bid-box" },
+        el("div", { class: "jt-bid-sealed" }, el("span", null, "Your sealed bid"), el("strong", { id: "my-bid" }, yen(own))),
+        el("div", { class: "small muted" }, "Nobody else sees it until every bid is in."),
+        button("Change", tap(() => { bid.changing = true; bid.n = own; render(); }), "secondary wide"));
+    }
+    const set = (n) => { bid.n = Math.min(max, Math.max(0, n)); render(); };
+    const chips = [0, 1, 2, 3, 5].map((k) => k * B.coin).filter((v) => v < max).concat([max]);
+    return el("div", { class: "card jt-bid", id: "bid-box" },
+      el("strong", null, typeof own === "number" ? "Change your sealed bid" : "Your sealed bid"),
+      el("div", { class: "jt-chips", role: "group", "aria-label": "Quick amounts" }, chips.map((v) =>
+        el("button", { type: "button", class: "secondary", "aria-pressed": String(v === bid.n), "data-amount": String(v),
+                       onclick: tap(() => set(v)) }, v === max && v > 0 ? "All " + yen(v) : yen(v)))),
+      el("div", { class: "stepper" }, el("span", { class: "name" }, "Amount"),
+        el("span", { class: "ctl" }, button("−", tap(() => set(bid.n - B.coin)), "secondary"), el("output", { id: "bid-amount" }, yen(bid.n)),
+          button("+", tap(() => set(bid.n + B.coin)), "secondary"))),
+      el("div", { class: "row" },
+        typeof own === "number" ? button("Keep " + yen(own), tap(() => { bid.changing = false; render(); }), "secondary") : "",
+        button("Seal my bid: " + yen(bid.n), tap(async () => {
+          const r = await send({ type: "bid", player: a, amount: bid.n });
+          if (r.ok) { bid.changing = false; render(); }
+        }), "grow")));
   }
 
   /** "Using players' remaining disc, randomly draw them 1 at a time, and create the turn order": the
@@ -439,89 +474,168 @@
     for (const t of s.spots) if (tiers[t] && tiers[t].length) return tiers[t];
     return [];
   }
-  const spotName = (i) => String.fromCharCode(65 + (i % 26)) + (i >= 26 ? Math.floor(i / 26) : "");
+  const P = (k) => k.split(",").map(Number);
+  const cardName = (s, k) => { const [c, r] = P(k); const site = s.cards[k]; return (site ? B.sites[site].label + " " : "") + "(row " + (r + 1) + ", column " + (c + 1) + ")"; };
+  const edgeKey = (a, b) => [a, b].sort((x, y) => (x[0] - y[0]) || (x[1] - y[1])).map((p) => p.join(",")).join("|");
+  const bottleFree = (s, d) => (!s.limits.bottle || s.used.filter((u) => u === d).length < s.limits.bottle) && s.crates[d] > 0;
+  const priceOpen = (s) => !s.limits.price || s.price_uses < s.limits.price;
+  const claimable = (s, k) => k !== s.blocked && !(k in s.owners);
 
-  function sel(options, value) {
-    const s = el("select", { style: "width:auto" }, options.map(([v, label]) => el("option", { value: String(v) }, label)));
-    if (value !== undefined) s.value = String(value);
-    return s;
-  }
-
-  function actionForm(s, a) {
-    const n = s.size;
-    const cards = []; for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
-      const site = s.cards[c + "," + r];
-      cards.push([c + "," + r, "r" + (r + 1) + " c" + (c + 1) + (site ? " " + B.sites[site].label : "")]);
-    }
-    const corners = cornerSpots(s).map((k, i) => [k, "spot " + spotName(i)]);
-    const colours = Object.keys(s.prices).map((d) => [d, B.drinks[d].name]);
-    const pos = (v) => v.split(",").map(Number);
-    const box = el("div", { class: "card stack" });
+  /** The buttons of what was tapped on the grid, beside it. */
+  function actionPanel(s, a) {
     const bonus = s.bonus !== null;
-    if (!bonus) {
-      const bc = sel(colours.filter(([d]) => (!s.limits.bottle || s.used.filter((u) => u === d).length < s.limits.bottle) && s.crates[d] > 0)), bk = sel(corners.length ? corners : [["", "no spot left"]]);
-      box.append(el("div", { class: "row" }, el("strong", null, "Bottle"), bc, "corner", bk,
-        button("Place", () => send({ type: "bottle", player: a, drink: bc.value, corner: pos(bk.value) }))));
-      if (!s.limits.price || s.price_uses < s.limits.price) {
-        const pf = sel(colours), pt = sel(colours, colours[1][0]);
-        box.append(el("div", { class: "row" }, el("strong", null, "Price"), pf, "→", pt,
-          button("Move ¥100", () => send({ type: "price", player: a, from: pf.value, to: pt.value }))));
+    const box = el("div", { class: "card stack jt-act", id: "act" });
+    const head = (text) => el("strong", null, text);
+    const row = (...b) => el("div", { class: "row" }, ...b);
+    const sendAct = (m) => tap(async () => { const r = await send(m); if (r.ok) pick = null; });
+    if (!pick) {
+      box.append(el("div", { class: "small" }, bonus ? "Tap a card to place your free piece." :
+        "Tap a card to build or claim it, an edge between two cards to claim, a green corner spot for a bottle."));
+    } else if (pick.kind === "card") {
+      const k = pick.k, [c, r] = P(k);
+      box.append(head(cardName(s, k)));
+      if (k === s.blocked) box.append(el("div", { class: "small" }, "The blue centre card is no building site and cannot be claimed."));
+      else {
+        const have = s.buildings[k] || [];
+        const builds = [];
+        have.forEach((b, i) => {
+          const which = have.length > 1 || i ? (i ? "2nd building" : "1st building") + ": " : "";
+          builds.push(button(which + "piece on its top floor (" + b.floors + "F)", sendAct({ type: "build", player: a, site: [c, r], building: i, floors: b.floors }), "secondary"));
+          builds.push(button(which + "new floor (" + (b.floors + 1) + "F)", sendAct({ type: "build", player: a, site: [c, r], building: i, floors: b.floors + 1 })));
+        });
+        if (have.length < 2) builds.push(button(have.length ? "Start a 2nd building (1F)" : "Build here (1F)",
+          sendAct({ type: "build", player: a, site: [c, r], building: have.length, floors: 1 }), have.length ? "secondary" : ""));
+        if (s.pieces_left > 0) box.append(el("div", { class: "small muted" }, "Build (" + tk.count(s.pieces_left, "piece") + " left)"), row(...builds));
+        if (!bonus) {
+          const pl = s.players[a];
+          const dirs = [["left", [c - 1, r]], ["right", [c + 1, r]], ["top", [c, r - 1]], ["bottom", [c, r + 1]]]
+            .filter(([, q]) => q[0] >= 0 && q[1] >= 0 && q[0] < s.size && q[1] < s.size && !(edgeKey([c, r], q) in s.edges));
+          if (!claimable(s, k)) box.append(el("div", { class: "small muted" }, name(s.owners[k]) + " has claimed this card."));
+          else if (!pl.discs || !pl.pyramids) box.append(el("div", { class: "small muted" }, "You have no claim disc or pyramid left."));
+          else if (dirs.length) box.append(el("div", { class: "small muted" }, "Claim it: your disc on its"),
+            row(...dirs.map(([d, q]) => button("Claim · disc " + d, sendAct({ type: "claim", player: a, edge: [[c, r], q], site: [c, r] }), "secondary"))));
+        }
       }
-      const ca = sel(cards), cd = sel([["right", "and the card to its right"], ["down", "and the card below"]]),
-        cp = sel([["0", "pyramid on the first"], ["1", "pyramid on the second"]]);
-      box.append(el("div", { class: "row" }, el("strong", null, "Claim"), ca, cd, cp, button("Claim", () => {
-        const [c, r] = pos(ca.value);
-        const other = cd.value === "right" ? [c + 1, r] : [c, r + 1];
-        send({ type: "claim", player: a, edge: [[c, r], other], site: cp.value === "0" ? [c, r] : other });
-      })));
+    } else if (pick.kind === "edge") {
+      const [x, y] = pick.k.split("|"), [pa, pb] = [P(x), P(y)];
+      const across = pa[1] === pb[1];
+      box.append(head("The edge between " + (across ? "row " + (pa[1] + 1) + ", columns " + (pa[0] + 1) + " and " + (pb[0] + 1)
+        : "column " + (pa[0] + 1) + ", rows " + (pa[1] + 1) + " and " + (pb[1] + 1))));
+      const opts = [[pa, across ? "left" : "upper"], [pb, across ? "right" : "lower"]].filter(([q]) => claimable(s, q.join(",")));
+      box.append(opts.length ? row(...opts.map(([q, w]) => button("Claim the " + w + " card", sendAct({ type: "claim", player: a, edge: [pa, pb], site: q }))))
+        : el("div", { class: "small muted" }, "Neither card can be claimed."));
+    } else if (pick.kind === "corner") {
+      const [x, y] = P(pick.k);
+      const colours = Object.keys(s.prices).filter((d) => bottleFree(s, d));
+      box.append(head("A bottle on this corner"),
+        colours.length ? el("div", { class: "row jt-drinks" }, colours.map((d) => el("button", {
+          type: "button", class: "secondary jt-drink", "data-drink": d, onclick: sendAct({ type: "bottle", player: a, drink: d, corner: [x, y] }) },
+          el("span", { class: "jt-dot", style: "background:" + B.drinks[d].hex }), B.drinks[d].name + " (" + s.crates[d] + ")")))
+          : el("div", { class: "small muted" }, "Every stock card with drinks left holds a disc this action phase."));
     }
-    const bs = sel(cards.filter(([k]) => k !== s.blocked)), bb = sel([["0", "building 1"], ["1", "building 2"]]);
-    const bf = el("input", { type: "number", min: "1", value: "1", inputmode: "numeric", style: "width:4.5rem" });
-    box.append(el("div", { class: "row" }, el("strong", null, "Build"), bs, bb, "floors after", bf,
-      button("Build", () => send({ type: "build", player: a, site: pos(bs.value), building: Number(bb.value), floors: Number(bf.value) }))));
-    if (has("pass")) box.append(button(bonus ? "No free piece" : "Pass (no action possible)", () => send({ type: "pass", player: a }), "secondary"));
+    const tail = [];
+    if (pick) tail.push(button("Cancel", tap(() => { pick = null; render(); }), "secondary"));
+    if (has("pass")) tail.push(button(bonus ? "No free piece" : "Pass (no action possible)", tap(() => send({ type: "pass", player: a })), "secondary"));
+    if (tail.length) box.append(row(...tail));
     return box;
   }
 
-  function drawGrid(s) {
+  /** The market: prices, crates; on your turn the price adjustment spot (from, to, Move ¥100), or why
+   * it is closed. */
+  function market(s, a) {
+    const box = el("div", { class: "card small jt-market", id: "market" }, el("strong", null, "Market "),
+      Object.entries(s.prices).map(([d, v]) => el("span", { style: "margin-right:.6rem;white-space:nowrap" },
+        el("span", { class: "jt-dot", style: "background:" + B.drinks[d].hex }), B.drinks[d].name + " " + yen(v) + " (" + s.crates[d] + " left)")));
+    if (s.phase !== "actions") return box;
+    if (!priceOpen(s)) {
+      box.append(el("div", { class: "jt-closed", id: "price-closed" }, "Price adjustment: closed. Its spot takes " +
+        tk.count(s.limits.price, "disc") + " per action phase, and " + (s.limits.price > 1 ? "they are" : "it is") + " used in this one."));
+      return box;
+    }
+    if (a === null || s.bonus !== null) return box;
+    const cols = Object.keys(s.prices);
+    box.append(el("div", { class: "stack", id: "price" }, el("strong", null, "Price adjustment: move ¥" + B.coin + " " + (priceFrom ? "from " + B.drinks[priceFrom].name + " to…" : "from…")),
+      el("div", { class: "row jt-drinks" }, (priceFrom ? cols.filter((d) => d !== priceFrom) : cols.filter((d) => s.prices[d] >= B.coin)).map((d) =>
+        el("button", { type: "button", class: "secondary jt-drink", "data-drink": d, onclick: tap(async () => {
+          if (!priceFrom) { priceFrom = d; render(); return; }
+          const r = await send({ type: "price", player: a, from: priceFrom, to: d });
+          if (r.ok) priceFrom = null;
+        }) }, el("span", { class: "jt-dot", style: "background:" + B.drinks[d].hex }), B.drinks[d].name))),
+      priceFrom ? button("Cancel", tap(() => { priceFrom = null; render(); }), "secondary") : ""));
+    return box;
+  }
+
+  /** The grid as the input: on your turn, cards, edges between them and the corner spots open for a
+   * drink are buttons (the tapped one is outlined, its actions below the grid). Drinks are round and
+   * filled; claim discs are squares outlined in the seat's colour with its printed symbol. */
+  function drawGrid(s, a) {
     const wrap = $("#grid");
     wrap.hidden = false;
-    const n = s.size, u = 60, pad = 10, size = n * u + 2 * pad;
+    const n = s.size, u = 60, pad = 12, size = n * u + 2 * pad;
     const NS = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", "0 0 " + size + " " + size);
-    const add = (tag, attrs, text) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text !== undefined) e.textContent = text; svg.append(e); return e; };
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", "The Izakaya grid");
+    const add = (tag, attrs, text, parent) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text !== undefined) e.textContent = text; (parent || svg).append(e); return e; };
+    const live = a !== null;
+    const hit = (attrs, label, p) => {
+      if (!live) return;
+      const g = add("g", { class: "hit", role: "button", tabindex: "0", "aria-label": label, "data-pick": p.kind + ":" + p.k });
+      const on = tap(() => { pick = p; priceFrom = null; render(); const act = document.getElementById("act"); if (act) act.scrollIntoView({ block: "nearest", behavior: "smooth" }); });
+      g.addEventListener("click", on);
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); on(); } });
+      add(attrs.r ? "circle" : "rect", { ...attrs, fill: "transparent" }, undefined, g);
+    };
+    const picked = (kind, k) => pick && pick.kind === kind && pick.k === k;
+    // cards
     for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
       const k = c + "," + r, owner = s.owners[k];
-      add("rect", { x: pad + c * u + 2, y: pad + r * u + 2, width: u - 4, height: u - 4, rx: 4,
-        fill: k === s.blocked ? "#dbe9f7" : owner !== undefined ? B.metro[s.players[owner].colour].hex + "55" : "#fafafa", stroke: "#555" });
+      add("rect", { x: pad + c * u + 3, y: pad + r * u + 3, width: u - 6, height: u - 6, rx: 5,
+        fill: k === s.blocked ? "#dbe9f7" : owner !== undefined ? B.metro[s.players[owner].colour].hex + "33" : "#fafafa",
+        stroke: picked("card", k) ? "#1f4fa8" : "#555", "stroke-width": picked("card", k) ? 4 : 1 });
       const b = s.buildings[k] || [];
       if (b.length) add("text", { x: pad + c * u + u / 2, y: pad + r * u + u / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700 },
         b.map((x) => x.floors + "F").join(" / "));
-      if (owner !== undefined) add("text", { x: pad + c * u + 6, y: pad + r * u + 16, "font-size": 11 }, "▲" + s.players[owner].name.slice(0, 4));
-    }
-    if (s.phase === "actions") cornerSpots(s).forEach((k, i) => {
-      const [x, y] = k.split(",").map(Number);
-      add("circle", { cx: pad + x * u, cy: pad + y * u, r: 7, fill: "#fff", stroke: "#2e7d32", "stroke-width": 1.5 });
-      add("text", { x: pad + x * u, y: pad + y * u + 3.5, "text-anchor": "middle", "font-size": 9, "font-weight": 700 }, spotName(i));
-    });
-    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
-      const site = s.cards[c + "," + r];
+      if (owner !== undefined) {       // the pyramid: a triangle in the owner's colour
+        const x0 = pad + c * u + 8, y0 = pad + r * u + 8;
+        add("polygon", { points: [x0 + 7, y0, x0 + 14, y0 + 12, x0, y0 + 12].join(" "), fill: B.metro[s.players[owner].colour].hex, stroke: "#111", "stroke-width": 1 });
+        add("text", { x: x0 + 17, y: y0 + 11, "font-size": 10, "font-weight": 700 }, s.players[owner].name.slice(0, 5));
+      }
+      const site = s.cards[k];
       add("text", { x: pad + c * u + u - 6, y: pad + r * u + u - 7, "text-anchor": "end", "font-size": 8, fill: "#555" },
         site ? B.sites[site].label : "r" + (r + 1) + " c" + (c + 1));
+      hit({ x: pad + c * u + 8, y: pad + r * u + 8, width: u - 16, height: u - 16 }, "Card " + cardName(s, k), { kind: "card", k });
     }
+    // edges: claim discs placed, and (on your turn, outside a free piece) the free ones to tap
+    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) for (const q of [[c + 1, r], [c, r + 1]]) {
+      if (q[0] >= n || q[1] >= n) continue;
+      const ek = edgeKey([c, r], q);
+      const cx = pad + ((c + q[0]) / 2 + 0.5) * u, cy = pad + ((r + q[1]) / 2 + 0.5) * u;
+      const p = s.edges[ek];
+      if (p !== undefined) {
+        const m = B.metro[s.players[p].colour];
+        const g = add("g", { class: "claim-disc", "data-symbol": m.symbol || "circle", "data-seat": String(p) });
+        add("rect", { x: cx - 9, y: cy - 9, width: 18, height: 18, rx: 3, fill: "#fff", stroke: m.hex, "stroke-width": 3.5 }, undefined, g);
+        if (m.shape) add("polygon", { points: m.shape.map(([x, y]) => (cx + 5.5 * x).toFixed(1) + "," + (cy + 5.5 * y).toFixed(1)).join(" "), fill: m.hex }, undefined, g);
+        else add("circle", { cx, cy, r: 4.5, fill: m.hex }, undefined, g);
+      } else if (live && s.bonus === null && (claimable(s, c + "," + r) || claimable(s, q.join(",")))) {
+        if (picked("edge", ek)) add("rect", { x: cx - 10, y: cy - 10, width: 20, height: 20, rx: 3, fill: "#fff", stroke: "#1f4fa8", "stroke-width": 3 });
+        else add("rect", { x: cx - 5, y: cy - 5, width: 10, height: 10, rx: 2, fill: "#fff", stroke: "#888", "stroke-dasharray": "2 2" });
+        hit({ x: cx - 13, y: cy - 13, width: 26, height: 26 }, "Edge between " + cardName(s, c + "," + r) + " and " + cardName(s, q.join(",")), { kind: "edge", k: ek });
+      }
+    }
+    // drinks: round, filled with the drink's colour
     for (const [k, d] of Object.entries(s.corners)) {
-      const [x, y] = k.split(",").map(Number);
-      add("circle", { cx: pad + x * u, cy: pad + y * u, r: 8, fill: B.drinks[d].hex, stroke: "#111", "stroke-width": 2 });
+      const [x, y] = P(k);
+      add("circle", { cx: pad + x * u, cy: pad + y * u, r: 9, fill: B.drinks[d].hex, stroke: "#111", "stroke-width": 2, class: "drink", "data-drink": d });
     }
-    for (const [k, p] of Object.entries(s.edges)) {
-      const [a, b] = k.split("|").map((v) => v.split(",").map(Number));
-      const cx = pad + ((a[0] + b[0]) / 2 + 0.5) * u, cy = pad + ((a[1] + b[1]) / 2 + 0.5) * u;
-      const m = B.metro[s.players[p].colour];       // the player's colour in its printed symbol's shape
-      if (m.shape) add("polygon", { points: m.shape.map(([x, y]) => (cx + 7.5 * x).toFixed(1) + "," + (cy + 7.5 * y).toFixed(1)).join(" "),
-                                    fill: m.hex, stroke: "#111", "stroke-width": 1.5, "data-symbol": m.symbol });
-      else add("circle", { cx, cy, r: 6.5, fill: m.hex, stroke: "#111", "stroke-width": 1.5, "data-symbol": m.symbol || "circle" });
-    }
+    // the corner spots a drink may go on now
+    if (s.phase === "actions" && s.bonus === null) cornerSpots(s).forEach((k) => {
+      const [x, y] = P(k);
+      add("circle", { cx: pad + x * u, cy: pad + y * u, r: picked("corner", k) ? 10 : 7, fill: "#fff", stroke: picked("corner", k) ? "#1f4fa8" : "#2e7d32", "stroke-width": picked("corner", k) ? 3.5 : 2 });
+      hit({ cx: pad + x * u, cy: pad + y * u, r: 14 }, "Corner spot for a bottle", { kind: "corner", k });
+    });
     wrap.replaceChildren(svg);
   }
 
