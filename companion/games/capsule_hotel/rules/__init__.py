@@ -43,6 +43,7 @@ companion (chance mode "companion", seeded) or entered from real dice ("roll", m
 Moves (JSON; "player" is the seat making the move)
 ----------------------------------------------------
     {"type": "choose-loan", "player": 0, "amount": 6000}
+    {"type": "withdraw-loan", "player": 0}               (before the reveal: choose again)
     {"type": "leave-queue"|"join-queue"|"pass", "player": 1}
     {"type": "start-count", "player": 1, "head": 0}      (head: optional, the seat counted on)
     {"type": "declare", "player": 0, "item": "lot"|"capsules"|"vending-machine"|"cemetery"|
@@ -76,8 +77,18 @@ Decisions where the Italian text is silent
   * Setup (house, game.toml): each player claims one starting lot in an order drawn from the seed;
     a player left without one takes the data's coupons. The random first player among tied seals is
     drawn by the companion from the seed in both chance modes (there is no physical die for it).
-  * A loan choice is final once made (like marking the ledger); the loans are revealed when the
-    last player has chosen.
+  * A sealed loan may be taken back ("withdraw-loan", the page's Change) and chosen again until the
+    reveal; the loans are revealed when the last player has chosen, and from then on they are final:
+    that choice is a reveal (reveals()), which only the host may undo (issue 26), and so is a move
+    after which the companion rolls the bonus dice or draws the first of tied seals.
+  * A player's holdings change only by their own seat or the host (sender_reasons, 403): a
+    correction takes that player's token, a golden-rule penalty the hotel owner's, a bonus die the
+    building owner's ("the building's owner rolls"); a die once entered is changed only by the host
+    (or an undo). No correction takes a balance below 0 (the penalty, too, "paga tutto ciò che ha").
+    A seat may send the golden-rule penalty only on a hotel that breaks the rule in the companion's
+    record; the host may rule it on any hotel (the table's ruling).
+  * sealed(): round 1's loans, who has sealed while they are chosen, then the reveal ("Aki ¥8,000 ·
+    Ben ¥6,000") until round 1's income is paid (one reveal per game; the ledger keeps the loans).
   * Coupons pay at most the price (no change is given); a cemetery (negative price) takes none.
   * The 5-second count may be started by any other seat (or the host) while nobody counts and the
     head has not declared; the head's declaration, purchase, leaving or passing stops it. At its end
@@ -150,6 +161,8 @@ class CapsuleHotelRules(Rules):
     move_types = (
         MoveType("choose-loan", "Choose the loan", (SEAT, Field("amount", INT, "yen, one of the ledger's loans")),
                  doc="round 1, secret and simultaneous; revealed when everyone has chosen"),
+        MoveType("withdraw-loan", "Change my sealed loan", (SEAT,),
+                 doc="round 1, before the reveal: takes your sealed loan back to choose again"),
         MoveType("declare", "Declare a purchase", (
             SEAT, Field("item", {"enum": list(E.ITEMS)}, "the kind of purchase declared")),
                  doc="the head of the queue says which single purchase it makes: the count stops, "
@@ -265,12 +278,20 @@ class CapsuleHotelRules(Rules):
             if move.get("amount") not in self.loan_amounts or isinstance(move.get("amount"), bool):
                 return ["amount must be one of " + ", ".join(E.yen(a) for a in self.loan_amounts)]
             return []
+        if t == "withdraw-loan":
+            if phase != "loans" or str(p) not in state["loan_choices"]:
+                return [f"{E.name(state, p)} has no sealed loan to change (the loans are revealed "
+                        "together once everyone has chosen; after that they are final)"]
+            return []
         if t == "correction":
             y, c = move.get("yen"), move.get("coupons", 0)
             if not E.is_int(y) or not E.is_int(c):
                 return ["yen and coupons must be whole numbers"]
             if state["players"][p]["coupons"] + c < 0:
                 return ["coupons would go below 0"]
+            if state["players"][p]["yen"] + y < 0:
+                return [f"{E.name(state, p)} has {E.yen(state['players'][p]['yen'])}: a balance never goes "
+                        f"below 0 (even the golden-rule penalty takes only what the player has)"]
             if not isinstance(move.get("note"), str) or not move["note"].strip():
                 return ["note: say why the correction is made"]
             return []
@@ -280,6 +301,10 @@ class CapsuleHotelRules(Rules):
                 return ["hotel must be a hotel of the map (H1, H2, …)"]
             if h["withheld"]:
                 return [f"{h['id']} is already withheld from income"]
+            kept = E.golden_kept(self.data, state, h)
+            if kept and not (isinstance(ctx, Ctx) and ctx.seat == HOST):
+                return [f"{h['id']} keeps the golden rule in the companion's record ({kept}): only the "
+                        "host may rule a penalty on it"]
             return []
         if t in ("roll", "pay-income"):
             if phase != "income":
@@ -296,6 +321,9 @@ class CapsuleHotelRules(Rules):
             f = move.get("face")
             if not E.is_int(f) or not 0 <= f < len(faces):
                 return [f"face: 0 to {len(faces) - 1}"]
+            if b["id"] in state["rolls"] and not (isinstance(ctx, Ctx) and ctx.seat == HOST):
+                return [f"the bonus die of {b['id']} is entered already (face {state['rolls'][b['id']]}): "
+                        "only the host may change it (or undo the entry)"]
             return []
         if phase != "purchase":
             return ["this is done in the purchase/barter phase"]
@@ -379,6 +407,85 @@ class CapsuleHotelRules(Rules):
         player = move.get("player")
         return player if E.is_int(player) else None
 
+    def holder(self, state, move):
+        """The seat whose holdings a table move changes: a correction's player, the owner of the
+        hotel a golden-rule penalty is on, the owner of the building whose bonus die is entered
+        ("the building's owner rolls"); None for other moves (or ids not on the map)."""
+        if not isinstance(move, dict) or not isinstance(state, dict):
+            return None
+        t = move.get("type")
+        if t == "correction":
+            return seat_index(move.get("player"), len(state["players"]))
+        land = None
+        if t == "golden-rule-penalty":
+            land = next((h["land"] for h in state["hotels"] if h["id"] == move.get("hotel")), None)
+        elif t == "roll":
+            land = next((b["land"] for b in state["buildings"] if b["id"] == move.get("building")), None)
+        ld = state["lands"].get(land) if isinstance(land, str) else None
+        return ld["owner"] if ld else None
+
+    def sender_reasons(self, state, move, ctx):
+        """Contract's (a seat's moves: that seat or the host), and a player's holdings change only by
+        their own seat or the host: a correction takes that player's token or the host's, a
+        golden-rule penalty its hotel owner's or the host's, a bonus die its building owner's or the
+        host's (the rules: the building's owner rolls)."""
+        reasons = super().sender_reasons(state, move, ctx)
+        if reasons or not isinstance(ctx, Ctx) or ctx.seat == HOST:
+            return reasons
+        owner = self.holder(state, move)
+        if owner is None or ctx.seat == owner:
+            return []
+        who = E.name(state, owner)
+        what = {"correction": f"a correction of {who}'s ledger",
+                "golden-rule-penalty": f"a golden-rule penalty on {who}'s hotel",
+                "roll": f"the bonus die of {who}'s building"}[move["type"]]
+        return [f"Only {who} (or the host) may enter {what}: a player's holdings change only by "
+                "their own phone or the host's."]
+
+    def reveals(self, state, move):
+        """Round 1's last loan choice reveals every loan ("ogni giocatore sceglie simultaneamente …
+        Quando tutti hanno scelto, rivelate"); a move that ends the purchase phase where the companion
+        rolls the bonus dice (chance mode "companion") shows their faces; a move after which the
+        companion draws the first player among tied seals shows that draw. A seat cannot undo these
+        (it would choose again knowing them); the host can. Each roll depends only on the seed, the
+        round and the building, so a purchase the host undoes and replaces gets the same faces: fine
+        for the host, whose undo is the table's ruling, not a second chance at the dice."""
+        try:
+            after = self.apply(state, move, Ctx())
+        except (IllegalMove, KeyError, TypeError, ValueError, AttributeError, IndexError):
+            return []
+        reasons = []
+        if state["phase"] == "loans" and state["loan_choices"] and not after["loan_choices"] \
+                and after["phase"] != "loans":
+            reasons.append(f"{E.name(state, move.get('player'))}'s choice revealed every loan: "
+                           + _loans_text(after))
+        if state["phase"] == "purchase" and after["phase"] == "income" and after["rolls"] \
+                and state["options"].get("dice") == "companion":
+            reasons.append("the companion rolled the bonus dice of "
+                           + ", ".join(sorted(after["rolls"])) + " when the purchase phase ended")
+        if len(after["tie_orders"]) > len(state["tie_orders"]) and after["tie_orders"][-1]["ties"]:
+            reasons.append("the companion drew who goes first among the tied seals "
+                           + ", ".join(E.name(after, t["first"]) for t in after["tie_orders"][-1]["ties"]))
+        return reasons
+
+    def sealed(self, state):
+        """Round 1's loans: while they are chosen, who has sealed a choice (never an amount); once
+        revealed, the reveal (every loan) until round 1 ends (its income paid). There is one reveal
+        per game; after round 1 each loan stays in the ledger, so the banner is news for round 1
+        only. Works on a full state or a public view: it reads only who has chosen and, after the
+        reveal, the loans every phone sees."""
+        if state.get("round") != 1 or state.get("phase") == "over":
+            return None
+        if state["phase"] == "loans":
+            return {"label": "loans", "seats": [{"seat": i, "sealed": str(i) in state["loan_choices"]}
+                                                for i in range(len(state["players"]))], "reveal": None}
+        if any(p["loan"] is None for p in state["players"]):
+            return None
+        return {"label": "loans", "seats": [], "reveal": {
+            "id": "loans-1", "text": _loans_text(state),
+            "values": [{"seat": i, "value": p["loan"], "text": _yen(p["loan"])}
+                       for i, p in enumerate(state["players"])]}}
+
     def apply(self, state, move, ctx=Ctx()):
         reasons = self.validate(state, move, ctx)
         if reasons:
@@ -387,7 +494,9 @@ class CapsuleHotelRules(Rules):
         s["last"] = None
         data, t, by = self.data, move["type"], ctx.seat if isinstance(ctx, Ctx) else None
         p = move.get("player")
-        if t == "choose-loan":
+        if t == "withdraw-loan":
+            del s["loan_choices"][str(p)]
+        elif t == "choose-loan":
             s["loan_choices"][str(p)] = move["amount"]
             if len(s["loan_choices"]) == len(s["players"]):
                 E.reveal_loans(data, s, by)
@@ -540,6 +649,8 @@ class CapsuleHotelRules(Rules):
         who = E.name(state, move.get("player"))
         if t == "choose-loan":
             return f"{who} chooses a loan (sealed)."
+        if t == "withdraw-loan":
+            return f"{who} takes back their sealed loan to choose again."
         if t == "purchase":
             return f"{who} purchases: {move.get('item')}" + "".join(
                 f", {k} {move[k]}" for k in ("board", "colour", "count", "building", "land", "capsules", "coupons")
@@ -588,7 +699,7 @@ class CapsuleHotelRules(Rules):
         players = list(self.actors(state).seats)
         if ph == "loans":
             return {"phase": "loans", "prompt": "Round 1: every player chooses a loan on their phone (secret).",
-                    "players": players, "moves": ["choose-loan"]}
+                    "players": players, "moves": ["choose-loan", "withdraw-loan"]}
         if ph == "purchase":
             head = state["queue"][0] if state["queue"] else None
             declared = state.get("declared")
@@ -645,6 +756,15 @@ class CapsuleHotelRules(Rules):
                 "entries": [e for e in state["entries"] if e["seat"] == seat]}
 
 
+def _yen(n):
+    return f"¥{n:,}"
+
+
+def _loans_text(state):
+    """"Aki ¥8,000 · Ben ¥6,000 · Chie ¥4,000": every loan, once revealed."""
+    return " · ".join(f"{p['name']} {_yen(p['loan'])}" for p in state["players"])
+
+
 def _clean_offer(o):
     out = {k: v for k, v in o.items() if v not in (0, "", [], {}, None)}
     if "promise" in out:
@@ -661,6 +781,8 @@ def _legal(rules, state):
         for p in range(n):
             if str(p) not in state["loan_choices"]:
                 moves += [{"type": "choose-loan", "player": p, "amount": a} for a in rules.loan_amounts]
+            else:
+                moves.append({"type": "withdraw-loan", "player": p})
         return moves
     if ph == "income":
         missing = [b for b in E.rolling_buildings(data, state) if b["id"] not in state["rolls"]]

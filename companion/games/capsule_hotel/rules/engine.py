@@ -262,6 +262,20 @@ def golden_room(data: CapsuleHotel, state: dict, land: str, extra: int = 1) -> b
         len(hotels_on(state, land)) + extra <= ld["vending"] + ld["cemeteries"]
 
 
+def golden_kept(data: CapsuleHotel, state: dict, hotel: dict) -> str:
+    """How `hotel` keeps the golden rule in the companion's record ("" if it breaks it): its land
+    area's hotels against its vending machines and cemeteries, or a building waiving the rule."""
+    land = hotel["land"]
+    if golden_waived(data, state, land):
+        return f"a building on its lot waives the golden rule for {land}"
+    ld = state["lands"][land]
+    hotels = len(hotels_on(state, land))
+    if hotels <= ld["vending"] + ld["cemeteries"]:
+        return (f"{count(hotels, 'hotel')} on {land}, {count(ld['vending'], 'vending machine')} and "
+                f"{count(ld['cemeteries'], 'cemetery', 'cemeteries')}")
+    return ""
+
+
 def card_side(data: CapsuleHotel, state: dict, kind: str, asked: Any) -> tuple[list[str], str | None]:
     """The attraction card side a newly bought building uses, or reasons."""
     mode = state["options"].get("attraction_cards", "off")
