@@ -211,7 +211,7 @@ def _page(section: CardSection, plan: CardPlan, paper: tuple[float, float], layo
                     halo = dataclasses.replace(s.crop_marks, colour="#ffffff", width=s.crop_marks.width + 0.5)
                     draw_marks(canvas, lines, halo, role="mark-halo")
                 draw_marks(canvas, lines, s.crop_marks)
-            side_label(canvas, label, grid, paper, layout)
+            side_label(canvas, label, grid, paper, layout, marks=section.shape == "rect")
 
     trim = bounds(moved) if section.shape == "rect" else None
     bleed = grow(trim, plan.bleed or outer) if trim is not None and (plan.bleed or outer) > 0 else None

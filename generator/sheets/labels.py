@@ -40,13 +40,17 @@ def _draw_lines(canvas: Canvas, lines: list[str], size: float, first_baseline: f
 
 
 def side_label(canvas: Canvas, text: str | tuple[str, ...], grid: Grid, paper: tuple[float, float],
-               layout: Layout, size_pt: float = 6.5) -> None:
+               layout: Layout, size_pt: float = 6.5, marks: bool = True) -> None:
     """Write `text` up the left margin beside the middle row, clear of cut marks and trims (on two
     lines if the margin holds them and one line would need type under 6 pt). `text` may be several
-    wordings, longest first: the first that fits whole is written."""
+    wordings, longest first: the first that fits whole is written. Without crop `marks` in the
+    margin (round tokens) the whole height of the margin is the label's."""
     left, right = layout.margin + 0.3, grid.origin[0] - 0.6
     _, top, _, height = grid.box(grid.rows // 2, 0)
     length = height - 4.0              # keep clear of the crop marks at the row's cut lines
+    if not marks:
+        top, height = layout.margin, paper[1] - 2 * layout.margin
+        length = height - 4.0
     lanes = lanes_for(right - left, LABEL_MIN_PT)
     if lanes == 0 or length <= 0:
         return
