@@ -431,3 +431,40 @@ def test_moving_away_puts_the_card_back_and_no_card_in_reach_means_any(R):
     far["0,5"] = "setagaya-3"
     s2 = {**s, "map": far}
     assert main.destinations(R, s2, 1) == ({"0,5"}, True)
+
+
+# -- issue 25: a fair Begin! in Bottle Bonus -----------------------------------------------------------
+def test_bottle_bonus_the_round_begins_when_every_drink_holder_is_ready(R):
+    """"BLACK: Spend this drink to flip over your site card before you start building on it", "WHITE:
+    ... place 1 piece on your site card before the round begins", "BLUE: Spend this drink before one
+    round of building": whoever taps Begin! first must not close that window for the others. A
+    seat's Begin! is refused while a player holding such a drink has not said Ready (the host may
+    begin: the table's ruling); the last holder's Ready begins the round."""
+    s = R.setup(NAMES[:3], {"bottle_bonus": True}, 1)
+    s = play(R, s, *[{"type": "start", "player": p, "site": site}
+                     for p, site in enumerate(["suginami-1", "taito-2", "setagaya-3"])])
+    s["players"][0]["drinks"] = {"black": 1}
+    s["players"][1]["drinks"] = {"white": 1, "mint": 1}
+    s["players"][2]["drinks"] = {"mint": 1}                       # spent during the round: not waited for
+    seat2 = Ctx(0, 2)
+    reasons = R.validate(s, {"type": "begin"}, seat2)
+    assert reasons and "Aki and Ben are still deciding" in reasons[0]
+    assert R.actors(s).seats == (0, 1) and "Aki and Ben may spend a drink now" in R.needs(s)["prompt"]
+    assert {"type": "begin"} not in R.legal_moves(s).moves
+    assert R.validate(s, {"type": "ready", "player": 2}) == ["Chie holds no drink to spend before the round"]
+    s = play(R, s, {"type": "spend", "player": 0, "drink": "black"})        # Aki spent her only one: done
+    assert R.validate(s, {"type": "begin"}, seat2) and R.actors(s).seats == (1,)
+    assert R.describe(s, {"type": "ready", "player": 1}) == "Ben is ready. Round 1 begins: everyone builds!"
+    s = play(R, s, {"type": "ready", "player": 1})                          # Ben keeps his white drink
+    assert s["phase"] == "building" and s["round"] == 1 and s["players"][1]["drinks"] == {"white": 1, "mint": 1}
+    assert R.validate(s, {"type": "ready", "player": 1})                    # too late now
+
+
+def test_bottle_bonus_begin_is_as_before_when_nobody_holds_a_drink_to_spend(R):
+    s = R.setup(NAMES[:2], {"bottle_bonus": True}, 1)
+    s = play(R, s, {"type": "start", "player": 0, "site": "suginami-1"},
+             {"type": "start", "player": 1, "site": "taito-2"})
+    assert R.validate(s, {"type": "begin"}, Ctx(0, 1)) == [] and {"type": "begin"} in R.legal_moves(s).moves
+    assert "Round 1: press Begin!" in R.needs(s)["prompt"]
+    s["players"][0]["drinks"] = {"blue": 1}
+    assert R.validate(s, {"type": "begin"}, Ctx(0, 1)) and R.validate(s, {"type": "begin"}, Ctx(0, "host")) == []

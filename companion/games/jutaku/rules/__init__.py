@@ -37,7 +37,9 @@ Main game (main.py): state
   Moves: {"type": "start", "player", "site", "architect"?} (a perimeter card; everyone at once; "each
          player chooses one architect token": a token held by a player who has not placed yet is
          swapped with yours, one already placed is refused)
-         {"type": "begin"} (the table: "begin!"; starts the round's clock)
+         {"type": "begin"} (the table: "begin!"; starts the round's clock; in Bottle Bonus a seat's
+         Begin! waits for every player holding a drink to spend before the round: they spend or tap
+         {"type": "ready", "player"}, and the last one's Ready begins the round; the host may begin)
          {"type": "stop", "player", "floors"?, "pieces"?} (counts, when given, must match the card)
          {"type": "verdict", "player" (the checker), "builder", "ok": bool}
          {"type": "draw-drinks", "drinks": [colour, ...]} (table chance), {"type": "grab", "player",
@@ -170,6 +172,8 @@ MOVE_TYPES = (
                                                 "spend a purple drink: any free card", False)),
              doc="Jutaku: up to 2 orthogonal spaces, gaps passed through."),
     MoveType("stay", "Keep your site card", (_P,), doc="Jutaku: a player who did not complete stays."),
+    MoveType("ready", "Ready", (_P,), doc="Bottle Bonus, before a round: a player holding a drink to spend "
+             "now has spent what they wish (or passes); the last one's Ready begins the round."),
     MoveType("pieces", "Pieces added", (_P, _f("pieces", {"type": "integer", "minimum": 0},
                                                "pieces added on this floor (0: you are out)")),
              doc="Countdown."),
@@ -194,7 +198,7 @@ MOVE_TYPES = (
 )
 
 MODE_MOVES = {
-    "jutaku": {"start", "begin", "stop", "verdict", "draw-drinks", "grab", "spend", "move", "stay"},
+    "jutaku": {"start", "begin", "stop", "verdict", "draw-drinks", "grab", "spend", "move", "stay", "ready"},
     "countdown": {"begin", "pieces", "end-floor"},
     "izakaya": {"turn-order", "bid", "bottle", "price", "claim", "build", "pass"},
 }
@@ -317,7 +321,7 @@ class JutakuRules(contract.Rules):
             return countdown.actors(state)
         if mode == "izakaya":
             return izakaya.actors(state)
-        return main.actors(state)
+        return main.actors(state, main.deciding(self, state))
 
     def timers(self, state: dict) -> dict:
         mode = state["mode"]
@@ -446,7 +450,7 @@ class JutakuRules(contract.Rules):
     def needs(self, state: dict) -> dict | None:
         a = self.actors(state)
         if state["mode"] == "jutaku":
-            text = main.prompt(state, self.data.rules.end_sites)
+            text = main.prompt(state, self.data.rules.end_sites, main.deciding(self, state))
         else:
             text = {"countdown": countdown.prompt, "izakaya": izakaya.prompt}[state["mode"]](state)
         return {"phase": state["phase"], "mode": state["mode"], "prompt": text, "players": list(a.seats),

@@ -33,6 +33,9 @@ def setup(rules, players: list[str], o: dict, seed: int) -> dict:
         # the face a card lies on where it differs from the map's side (a card flipped by a black
         # drink and left behind), and the cards flipped at this table (their backs have been seen)
         "turned": {}, "flipped": [],
+        # Bottle Bonus: the seats holding a drink spent before the round who have said they are ready
+        # (spent what they wish, or pass): the round begins when the last of them is
+        "readied": [],
     }
 
 
@@ -45,7 +48,21 @@ def copy(state: dict) -> dict:
     s["box"], s["grabbed"], s["powers"] = dict(state["box"]), dict(state["grabbed"]), list(state["powers"])
     s["offer"] = list(state["offer"]) if state["offer"] is not None else None
     s["turned"], s["flipped"] = dict(state.get("turned", {})), list(state.get("flipped", []))
+    s["readied"] = list(state.get("readied", []))
     return s
+
+
+READY_WHENS = ("before-building", "before-round")
+
+
+def deciding(rules, state: dict) -> list[int]:
+    """Bottle Bonus, before a round: the seats that hold a drink they may spend now (black, white,
+    blue) and have not said they are ready. Begin! waits for them (a seat's Begin! is refused
+    while any is deciding; the host may begin anyway); the last one's Ready begins the round."""
+    if state["phase"] != "ready" or not state.get("bottle_bonus"):
+        return []
+    ready = set(state.get("readied", []))
+    return sorted({m["player"] for m in _spends(rules, state, lambda p: True, READY_WHENS)} - ready)
 
 
 def face_up(state: dict, site: str) -> str:
@@ -127,7 +144,14 @@ def validate(rules, state: dict, move: dict, ctx) -> list[str]:
         return ["the game is over"]
     n = len(state["players"])
     if t == "begin":
-        return [] if phase == "ready" else [_not_now(phase, "begin a round")]
+        if phase != "ready":
+            return [_not_now(phase, "begin a round")]
+        waiting = deciding(rules, state)
+        if waiting and getattr(ctx, "seat", "host") != "host":
+            return [f"{_and([name(state, p) for p in waiting])} {'is' if len(waiting) == 1 else 'are'} still "
+                    "deciding whether to spend a drink before the round: the round begins when "
+                    "they tap Ready (or the host begins it)"]
+        return []
     if t == "draw-drinks":
         if phase != "draw":
             return [_not_now(phase, "enter the drinks drawn")]
@@ -221,6 +245,15 @@ def validate(rules, state: dict, move: dict, ctx) -> list[str]:
         if d not in left:
             return [f"no {d!r} drink came out of the machine" + (f" (left: {', '.join(left)})" if left else "")]
         return []
+    if t == "ready":
+        if phase != "ready" or not state.get("bottle_bonus"):
+            return [_not_now(phase, "say you are ready") if phase != "ready"
+                    else "Ready is for Bottle Bonus's drinks before a round: press Begin!"]
+        if p not in deciding(rules, state):
+            if p in state.get("readied", []):
+                return [f"{pl['name']} is ready already"]
+            return [f"{pl['name']} holds no drink to spend before the round"]
+        return []
     if t == "spend":
         d = move.get("drink")
         drink = rules.data.drink.get(d) if isinstance(d, str) else None
@@ -293,11 +326,7 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
     t = move["type"]
     s["last"] = None
     if t == "begin":
-        s["phase"], s["round"] = "building", s["round"] + 1
-        s["stops"], s["verdicts"], s["checks"] = [], {}, 0
-        s["round_started_ms"] = ctx.now_ms
-        s["timer"] = clock.start(s["round_ms"], ctx.now_ms) if s["round_ms"] else None
-        return s
+        return _begin(s, ctx)
     if t == "draw-drinks":
         return _offer(s, list(move["drinks"]))
     p = move["player"]
@@ -353,6 +382,11 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
             s["box"][d] -= 1                      # held beside the cards until the round is decided
         s["powers"].append({"player": p, "drink": d, "round": s["round"] + (1 if s["phase"] == "ready" else 0)})
         return s
+    if t == "ready":
+        s["readied"].append(p)
+        if not deciding(rules, s):
+            return _begin(s, ctx)                 # the last drink holder is ready: the round begins
+        return s
     if t == "stay":
         return _next_mover(s)
     if t == "move":
@@ -364,6 +398,14 @@ def apply(rules, state: dict, move: dict, ctx) -> dict:
         take(s, pl, k)
         return _next_mover(s)
     raise AssertionError(t)
+
+
+def _begin(s: dict, ctx) -> dict:
+    s["phase"], s["round"] = "building", s["round"] + 1
+    s["stops"], s["verdicts"], s["checks"], s["readied"] = [], {}, 0, []
+    s["round_started_ms"] = ctx.now_ms
+    s["timer"] = clock.start(s["round_ms"], ctx.now_ms) if s["round_ms"] else None
+    return s
 
 
 def _spend(s: dict, p: int, d: str) -> None:
@@ -483,15 +525,16 @@ def could_be_last(state: dict, end: int) -> str:
             f"{count(end - 1, 'site card')}, and completing one more ends the game.")
 
 
-def prompt(state: dict, end: int | None = None) -> str:
+def prompt(state: dict, end: int | None = None, waiting: list[int] = ()) -> str:
     """What the table does now, in a sentence (needs' "prompt"; the board page says the same), and
-    whether the round could be the last (with `end`, the site cards that end the game)."""
-    text = _prompt(state)
+    whether the round could be the last (with `end`, the site cards that end the game); `waiting`:
+    the seats still deciding on their drinks before a Bottle Bonus round (`deciding`)."""
+    text = _prompt(state, waiting)
     note = could_be_last(state, end) if end else ""
     return f"{text} {note}" if note else text
 
 
-def _prompt(state: dict) -> str:
+def _prompt(state: dict, waiting: list[int] = ()) -> str:
     phase = state["phase"]
     if phase == "start":
         return "Each player chooses an architect token and a starting site card on the outer ring."
@@ -500,7 +543,11 @@ def _prompt(state: dict) -> str:
         head = (f"Time! Nobody finished round {state['round']}: everyone keeps their site card. "
                 if last.get("timeout") else "Ready? ")
         if state.get("bottle_bonus"):
-            return head + "Spend drinks now if you wish, then press Begin!"
+            if waiting:
+                who = _and([name(state, p) for p in waiting])
+                return (head + f"Round {state['round'] + 1}: {who} may spend a drink now, then tap Ready; "
+                        "the round begins when everyone holding one is ready.")
+            return head + f"Round {state['round'] + 1}: press Begin! and everyone builds."
         return head + ("Press Begin! to start the round again." if last.get("timeout")
                        else "Press Begin! and everyone builds.")
     if phase == "building":
@@ -552,9 +599,11 @@ def legal(rules, state: dict, player=None) -> Legal:
             if pl["at"] is None and mine(p):
                 moves += [{"type": "start", "player": p, "site": state["map"][k]} for k in free]
     elif phase == "ready":
-        if player is None:
+        waiting = deciding(rules, state)
+        if player is None and not waiting:
             moves.append({"type": "begin"})
-        moves += _spends(rules, state, mine, ("before-building", "before-round"))
+        moves += _spends(rules, state, mine, READY_WHENS)
+        moves += [{"type": "ready", "player": p} for p in waiting if mine(p)]
     elif phase in ("building", "check"):
         for p, pl in enumerate(state["players"]):
             if pl["site"] is not None and p not in state["stops"] and not state["verdicts"] and mine(p):
@@ -615,11 +664,13 @@ def _spends(rules, state, mine, whens) -> list[dict]:
     return out
 
 
-def actors(state: dict) -> Actors:
+def actors(state: dict, waiting: list[int] = ()) -> Actors:
     phase, n = state["phase"], len(state["players"])
     everyone = tuple(range(n))
     if phase == "start":
         return Actors("all", tuple(p for p, pl in enumerate(state["players"]) if pl["at"] is None))
+    if phase == "ready" and waiting:
+        return Actors("all", tuple(waiting))
     if phase in ("ready", "draw"):
         return Actors("all", everyone)
     if phase == "building":
@@ -673,6 +724,9 @@ def describe(rules, state: dict, move: dict) -> str:
         return f"{who} spends a {move['drink']} drink: {rules.data.drink[move['drink']].text}"
     if t == "stay":
         return f"{who} keeps their site card."
+    if t == "ready":
+        later = [p for p in deciding(rules, state) if p != move["player"]]
+        return f"{who} is ready." + ("" if later else f" Round {state['round'] + 1} begins: everyone builds!")
     if t == "move":
         via = " (purple drink)" if move.get("purple") else ""
         return f"{who} moves to {rules.site_label(move['site'])}{via}."

@@ -138,22 +138,23 @@
     const phase = s.phase;
     // the same sentences as the rules' needs().prompt (main.prompt), from the state at hand
     const timedOut = !!(s.last && s.last.timeout);
-    const ready = (timedOut ? "Time! Nobody finished round " + s.round + ": everyone keeps their site card. " : "Ready? ") +
-      (s.bottle_bonus ? "Spend drinks now if you wish, then press Begin!"
-        : timedOut ? "Press Begin! to start the round again." : "Press Begin! and everyone builds.");
+    // Bottle Bonus: the rules say who is still deciding on their drinks (needs' prompt)
+    const ready = s.bottle_bonus && t.needs && t.needs.prompt ? t.needs.prompt.replace(/ This could be the last round.*$/, "") :
+      (timedOut ? "Time! Nobody finished round " + s.round + ": everyone keeps their site card. " : "Ready? ") +
+      (timedOut ? "Press Begin! to start the round again." : "Press Begin! and everyone builds.");
     const prompts = {
       start: "Choose your starting site card on the outer ring of the map.",
       ready,
       building: "Everyone builds! Press STOP! when your building meets your card.",
       check: andList(s.stops.map(name)) + " called stop! Check the building" + (s.stops.length > 1 ? "s" : "") + ": confirm or reject.",
-      draw: "Enter the drinks drawn from the box.",
+      draw: (s.completed && s.completed.length ? name(s.completed[0]) + " draws drinks from the box and enters them." : "Enter the drinks drawn from the box."),
       grab: "Grab at most one drink from the machine.",
       move: "Move: " + name(s.movers[s.mover]) + " — up to 2 spaces, no diagonals, gaps passed through.",
       over: "The game is over.",
     };
     const last = couldBeLast(s);
     $("#prompt").textContent = (prompts[phase] || phase) + (last ? " " + last : "");
-    $("#info").textContent = (s.bottle_bonus ? "Bottle Bonus · " : "") + "Round " + Math.max(1, s.round) + " · map on its " + s.side + " side";
+    $("#info").textContent = (s.bottle_bonus ? "Bottle Bonus · " : "") + "Round " + (phase === "start" || phase === "ready" ? s.round + 1 : Math.max(1, s.round)) + " · map on its " + s.side + " side";
     const g = gameTimer(t);
     $("#clock-box").hidden = !(phase === "building" || phase === "check" || g);
     $("#clock-note").textContent = !g ? "building time" : g.status === "expired" ? "time is up" :
@@ -180,14 +181,28 @@
     }) : []));
     // the call: Begin! (the box, not the button, is what a set-up step's "Enter it now" brings
     // into view: it must not begin the round for the players)
-    setCall(phase === "ready" && link.token ? [el("div", { "data-enter": "begin" },
-      button("Begin!", () => send({ type: "begin" }), "wide jt-big"))] : []);
+    // In Bottle Bonus the round waits for every player holding a drink to spend now (black, white,
+    // blue): each taps Ready; Begin! says who is still deciding (the host may begin anyway).
+    const canBegin = !!(t.needs && (t.needs.moves || []).includes("begin"));
+    const waiting = phase === "ready" && t.actors ? (canBegin ? [] : t.actors.seats) : [];
+    const call = [];
+    if (phase === "ready" && has("ready")) call.push(button("Ready", () => send({ type: "ready", player: a }), "wide jt-big"));
+    if (phase === "ready" && link.token && !has("ready")) {
+      call.push(el("div", { "data-enter": "begin", class: "stack" }, canBegin ? button("Begin!", () => send({ type: "begin" }), "wide jt-big") :
+        el("div", { class: "jt-waiting", id: "begin-wait", role: "status" }, "Begin! waits for " + andList(waiting.map(name)) +
+          ": " + (waiting.length > 1 ? "they decide" : "deciding") + " whether to spend a drink, then tap Ready."),
+        !canBegin && host() ? button("Begin anyway (host)", () => send({ type: "begin" }), "secondary wide") : ""));
+    }
+    setCall(call);
     // controls
     const controls = [];
     if (phase === "start" && has("start")) controls.push(architectPicker(s, a));
     const spends = legal.filter((m) => m.type === "spend");
-    if (spends.length) controls.push(el("div", { class: "card jt-drinks" }, el("strong", null, "Spend a drink"),
-      el("div", { class: "row" }, spends.map((m) => button(B.drinks[m.drink].name, () => send(m, B.drinks[m.drink].text), "secondary")))));
+    // each drink button says what it does
+    if (spends.length) controls.push(el("div", { class: "card jt-drinks", id: "spend" }, el("strong", null, "Spend a drink"),
+      el("div", { class: "stack" }, spends.map((m) => el("button", { type: "button", class: "secondary jt-spend", "data-drink": m.drink, onclick: () => send(m, B.drinks[m.drink].text) },
+        el("span", { class: "jt-dot", style: "background:" + B.drinks[m.drink].hex }), el("strong", null, B.drinks[m.drink].name),
+        el("span", { class: "small" }, B.drinks[m.drink].text))))));
     if (phase === "grab") {
       const grabs = legal.filter((m) => m.type === "grab");
       controls.push(el("div", { class: "card jt-drinks" },
@@ -195,10 +210,17 @@
         grabs.length ? el("div", { class: "row" }, grabs.map((m) => button(m.drink ? B.drinks[m.drink].name : "Nothing",
           () => send(m), m.drink ? "" : "secondary"))) : el("div", { class: "small muted" }, "Waiting for the others to grab.")));
     }
-    if (phase === "draw") controls.push(drawForm(s));
+    // the player who completed draws: only their phone (or the host's, acting for no seat) enters it
+    if (phase === "draw") {
+      const drawer = s.completed[0];
+      controls.push(a === drawer || (me() === null && host()) ? drawForm(s)
+        : el("div", { class: "card small", id: "draw-wait" }, name(drawer) + " draws " + tk.count(Math.min(s.players.length - 1, Object.values(s.box).reduce((x, y) => x + y, 0)), "drink") +
+          " from the box and enters them on their phone; then grab at most one."));
+    }
     if (phase === "move" && has("stay")) controls.push(button("Keep my site card", () => send({ type: "stay", player: a }), "secondary wide"));
     $("#controls").replaceChildren(...controls);
     drawMap(s);
+    bringIntoView(s, a);
     // players
     $("#players").replaceChildren(...s.players.map((pl, i) => {
       const arch = B.architects[pl.architect];
@@ -211,6 +233,21 @@
           site + " · " + pl.kept.length + " done" + (drinks ? " · " + drinks : ""))),
         el("strong", null, yen(total)));
     }));
+  }
+
+  /** The current action brought into view on every phone when it changes (the grab buttons, the
+   * draw, the map for the one who moves, Ready / Begin!, the checks). */
+  let shownAction = null;
+  function bringIntoView(s, a) {
+    const k = [s.phase, s.round, s.mover, s.draws, s.checks].join("/");
+    if (k === shownAction) return;
+    const first = shownAction === null;
+    shownAction = k;
+    if (first) return;                                  // the page just opened: leave it at the top
+    const target = { grab: "#controls", draw: "#controls", ready: "#call", check: "#checks",
+                     move: s.movers && s.movers[s.mover] === a ? "#map" : "#prompt" }[s.phase];
+    const node = target && document.querySelector(target);
+    if (node && !node.hidden) requestAnimationFrame(() => node.scrollIntoView({ block: "center", behavior: "smooth" }));
   }
 
   /** "Each player chooses one architect token": the tokens not on the map yet (one held by a player

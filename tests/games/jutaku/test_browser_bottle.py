@@ -1,0 +1,126 @@
+"""Bottle Bonus at the table on two phones (390 x 844 and 360 x 740, Debian's chromium), issue 25
+point 3, a fair Begin!: only the player who completed enters the drinks drawn; the grab buttons are
+brought into view on the other phone; the ready screen before round 2 says "Round 2"; Begin! says who
+is still deciding on their drinks, each drink button says what it does, and the holder's Ready
+begins the round on every phone."""
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from phones import require_chromium  # noqa: E402
+
+sync_api = require_chromium()
+
+from companion import create_app  # noqa: E402
+from companion.testing import ServerThread  # noqa: E402
+
+AKI, BEN = (390, 844), (360, 740)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("jutaku-bottle"), "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s:
+        yield s
+
+
+def api(server, path, body=None, token=None):
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
+                                 headers=headers, method="GET" if body is None else "POST")
+    with urllib.request.urlopen(req) as r:
+        return json.loads(r.read())
+
+
+def play(server, code, token, move):
+    seq = api(server, f"/api/tables/{code}")["seq"]
+    return api(server, f"/api/tables/{code}/moves", {"expected_seq": seq, "move": move}, token)
+
+
+def phone(browser, server, code, seat, token, size):
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True,
+                              bypass_csp=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server.url + "/")
+    seats = {code: {"game": "jutaku", "player": seat, "token": token}}
+    page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
+    page.goto(server.url + f"/t/{code}/board")
+    page.wait_for_function("window.tkTable && tkTable.mode === 'live' && tkTable.table", timeout=10_000)
+    return ctx, page, errors
+
+
+IN_VIEW = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"""
+
+
+def test_a_fair_begin_in_bottle_bonus_on_two_phones(server, browser):
+    t = api(server, "/api/tables", {"game": "jutaku", "players": ["Aki", "Ben"],
+                                    "options": {"bottle_bonus": True, "chance": "table"}})
+    code, host = t["code"], t["host_token"]
+    aki_t, ben_t = [api(server, f"/api/tables/{code}/seats", {"player": p})["token"] for p in (0, 1)]
+    play(server, code, host, {"type": "start", "player": 0, "site": "suginami-1"})
+    play(server, code, host, {"type": "start", "player": 1, "site": "taito-2"})
+    c1, aki, e1 = phone(browser, server, code, 0, aki_t, AKI)
+    c2, ben, e2 = phone(browser, server, code, 1, ben_t, BEN)
+    try:
+        assert "Round 1" in aki.locator("#info").inner_text()
+        aki.get_by_role("button", name="Begin!").click()      # nobody holds a drink: Begin! as before
+        ben.wait_for_function("tkTable.table.state.phase === 'building'", timeout=5_000)
+        play(server, code, aki_t, {"type": "stop", "player": 0})
+        play(server, code, ben_t, {"type": "verdict", "player": 1, "builder": 0, "ok": True})
+        # Aki completed: she draws; only her phone enters the draw
+        for page in (aki, ben):
+            page.wait_for_function("tkTable.table.state.phase === 'draw'", timeout=5_000)
+        ben.locator("#draw-wait").wait_for(timeout=5_000)
+        assert "Aki draws 1 drink" in ben.locator("#draw-wait").inner_text()
+        assert ben.get_by_role("button", name="Enter").count() == 0
+        ben.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        aki.locator("#controls").get_by_role("button", name="Black").click()
+        aki.get_by_role("button", name="Enter").click()
+        # the grab buttons come into view on Ben's phone, scrolled to the bottom
+        ben.wait_for_function("tkTable.table.state.phase === 'grab'", timeout=5_000)
+        ben.wait_for_function(IN_VIEW, arg="#controls .jt-drinks", timeout=5_000)
+        ben.locator("#controls").get_by_role("button", name="Black").click()
+        aki.wait_for_function("tkTable.table.state.phase === 'move'", timeout=5_000)
+        legal = api(server, f"/api/tables/{code}/legal?player=0")["moves"]
+        play(server, code, host, next(m for m in legal if m["type"] == "move"))
+        play(server, code, host, {"type": "stay", "player": 1})
+        # the ready screen of round 2: Ben holds a black drink, Aki's Begin! says he is deciding
+        for page in (aki, ben):
+            page.wait_for_function("tkTable.table.state.phase === 'ready'", timeout=5_000)
+            assert "Round 2" in page.locator("#info").inner_text()
+        wait = aki.locator("#begin-wait")
+        wait.wait_for(timeout=5_000)
+        assert "Begin! waits for Ben" in wait.inner_text()
+        assert aki.get_by_role("button", name="Begin!", exact=True).count() == 0
+        spend = ben.locator(".jt-spend[data-drink='black']")
+        assert "Flip your site card" in spend.inner_text()
+        assert "Ben may spend a drink now" in ben.locator("#prompt").inner_text()
+        ben.screenshot(path=f"/tmp/bottle-ready-{BEN[0]}.png", full_page=True)
+        aki.screenshot(path=f"/tmp/bottle-ready-{AKI[0]}.png")
+        # a seat's Begin! over the API is refused while Ben decides
+        seq = api(server, f"/api/tables/{code}")["seq"]
+        req = urllib.request.Request(server.url + f"/api/tables/{code}/moves", method="POST",
+                                     data=json.dumps({"expected_seq": seq, "move": {"type": "begin"}}).encode(),
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {aki_t}"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(req)
+        assert refused.value.code == 422 and "Ben is still deciding" in refused.value.read().decode()
+        # Ben keeps his drink and taps Ready: round 2 begins on both phones
+        ben.get_by_role("button", name="Ready", exact=True).click()
+        for page in (aki, ben):
+            page.wait_for_function("tkTable.table.state.phase === 'building' && tkTable.table.state.round === 2",
+                                   timeout=5_000)
+        assert api(server, f"/api/tables/{code}")["state"]["players"][1]["drinks"] == {"black": 1}
+        assert e1 == [] and e2 == []
+    finally:
+        c1.close()
+        c2.close()
