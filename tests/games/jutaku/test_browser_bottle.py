@@ -124,3 +124,57 @@ def test_a_fair_begin_in_bottle_bonus_on_two_phones(server, browser):
     finally:
         c1.close()
         c2.close()
+
+
+@pytest.mark.parametrize("size", [AKI, BEN], ids=["390", "360"])
+def test_the_new_table_page_shows_only_what_the_variant_uses(server, browser, size, tmp_path):
+    """Issue 25 point 4: Map side and Round limit belong to Tokyo Jutaku and Bottle Bonus, the floors
+    to Countdown; Izakaya uses none of them; who draws is said in the variant's words."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{server.url}/new/jutaku")
+        page.locator("#names input").first.wait_for()
+        shown = {"jutaku": ("#jt-side", "#jt-round"), "bottle": ("#jt-side", "#jt-round"),
+                 "countdown": ("#jt-floors",), "izakaya": ()}
+        for mode, visible in shown.items():
+            page.locator(f"input[name=jt-mode][value={mode}]").check()
+            for sel in ("#jt-side", "#jt-round", "#jt-floors"):
+                assert page.locator(sel).is_visible() == (sel in visible), (mode, sel)
+        page.locator("input[name=jt-mode][value=izakaya]").check()
+        assert "deals the grid" in page.locator("#jt-chance").inner_text()
+        page.screenshot(path=f"/tmp/jutaku-options-izakaya-{size[0]}.png")
+        page.locator("input[name=jt-mode][value=bottle]").check()
+        assert "The drinks come from the companion" in page.locator("#jt-chance").inner_text()
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_the_table_page_words_follow_izakaya_turns(server, browser):
+    """The table page: "Everyone plays at once." never for Izakaya's actions (in turn order): the
+    bids say they are secret, the actions whose turn it is."""
+    t = api(server, "/api/tables", {"game": "jutaku", "players": ["Aki", "Ben"],
+                                    "options": {"mode": "izakaya", "chance": "companion"}})
+    code = t["code"]
+    tokens = [api(server, f"/api/tables/{code}/seats", {"player": p})["token"] for p in (0, 1)]
+    ctx = browser.new_context(viewport={"width": BEN[0], "height": BEN[1]}, is_mobile=True, has_touch=True,
+                              bypass_csp=True)
+    page = ctx.new_page()
+    try:
+        page.goto(server.url + "/")
+        seats = {code: {"game": "jutaku", "player": 1, "token": tokens[1]}}
+        page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
+        page.goto(server.url + f"/t/{code}")
+        page.wait_for_function("window.tkTable && tkTable.table", timeout=10_000)
+        page.wait_for_function("document.querySelector('#turn').textContent.includes('Bid for turn order')",
+                               timeout=5_000)
+        play(server, code, tokens[0], {"type": "bid", "player": 0, "amount": 200})
+        play(server, code, tokens[1], {"type": "bid", "player": 1, "amount": 100})
+        page.wait_for_function("tkTable.table.state.phase === 'actions'", timeout=5_000)
+        page.wait_for_function("document.querySelector('#turn').textContent === 'Aki is playing.'", timeout=5_000)
+        assert "at once" not in page.locator("main").inner_text()
+    finally:
+        ctx.close()
