@@ -67,7 +67,7 @@ def test_two_phones_share_the_purchase_queue_and_the_count(server, browser, cloc
             page.wait_for_function("window.tkLink && tkLink.table && tkLink.mode === 'live'", timeout=10_000)
         shot(aki, "loans")
         aki.locator("#loan-buttons button", has_text="6,000").click()
-        ben.locator("#loan-status", has_text="Aki: chosen (sealed)").wait_for(timeout=3000)
+        ben.locator('#sealed li[data-seat="0"]', has_text="Aki sealed ✓").wait_for(timeout=3000)
         ben.locator("#loan-buttons button", has_text="8,000").click()
         # revealed together: Aki has fewer yen, so Aki's seal heads the queue
         for page in (aki, ben):
@@ -149,7 +149,7 @@ def test_setup_walk_leads_to_the_secret_loan_and_the_loans_check_shows(server, b
         assert walk.locator(".walk-title").inner_text() == "Starting loans"
         walk.get_by_role("link", name="Enter it now").click()
         page.wait_for_url("**/board?enter=choose-loan")
-        page.wait_for_function("scrollY > 0 && (r => r.top >= 0 && r.top < 120)"
+        page.wait_for_function("scrollY > 0 && (r => r.top > -1 && r.top < 120)"      # (sub-pixel)
                                "(document.querySelector('#loans').getBoundingClientRect())", timeout=5_000)
         assert page.locator("#loan-buttons button", has_text="6,000").is_visible()
         shot(page, "enter-loan")

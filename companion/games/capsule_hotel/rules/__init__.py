@@ -482,7 +482,7 @@ class CapsuleHotelRules(Rules):
         if any(p["loan"] is None for p in state["players"]):
             return None
         return {"label": "loans", "seats": [], "reveal": {
-            "id": "loans-1", "text": _loans_text(state),
+            "id": "loans-1", "title": "Loans revealed", "text": _loans_text(state),
             "values": [{"seat": i, "value": p["loan"], "text": _yen(p["loan"])}
                        for i, p in enumerate(state["players"])]}}
 

@@ -141,18 +141,40 @@
         : [el("p", { class: "small muted" }, "No hotel yet.")]));
   }
 
+  // Round 1's loans: who has sealed is sealed.js's line on every phone ("Aki sealed ✓ · Ben
+  // choosing…", from the table's "sealed"); this phone's own sealed amount stays shown with a Change
+  // until the reveal (withdraw-loan: the choice is taken back, the amounts are offered again). The
+  // reveal is sealed.js's banner, on every phone until dismissed.
+  async function changeLoan(w) {
+    let r = await send({ type: "withdraw-loan", player: w });
+    // another seat sealed meanwhile (the table moved on): still before the reveal, so send it again
+    if (r.status === 409 && st.phase === "loans" && (st.loan_choices || {})[String(w)] !== undefined) {
+      r = await send({ type: "withdraw-loan", player: w });
+    }
+    return r;
+  }
   function renderLoans(w) {
     const sec = $("#loans");
     sec.hidden = st.phase !== "loans";
     if (sec.hidden) return;
     const chosen = st.loan_choices || {};
-    const mine = w !== null && chosen[String(w)] !== undefined;
-    $("#loan-buttons").replaceChildren(...B.loans.map((o) => el("button", {
-      type: "button", disabled: w === null || mine, class: mine && chosen[String(w)] === o.amount ? "" : "secondary",
+    const amount = w === null ? undefined : chosen[String(w)];
+    const mine = amount !== undefined;
+    const buttons = $("#loan-buttons");
+    buttons.hidden = mine;
+    buttons.replaceChildren(...B.loans.map((o) => el("button", {
+      type: "button", disabled: w === null, class: "secondary",
       onclick: () => send({ type: "choose-loan", player: w, amount: o.amount }),
     }, yen(o.amount), el("br"), el("span", { class: "small" }, "interest " + yen(o.interest) + "/round" + (o.coupons ? " · +" + o.coupons + " coupon" : "")))));
-    $("#loan-status").textContent = data.players.map((n, i) => n + ": " +
-      (chosen[String(i)] === undefined ? "choosing…" : chosen[String(i)] === "sealed" ? "chosen (sealed)" : "chose " + yen(chosen[String(i)]))).join(" · ");
+    const box = $("#loan-mine");
+    box.hidden = !mine;
+    if (mine) {
+      box.replaceChildren(
+        el("span", { class: "ch-loan-mine-text" }, (me() === w ? "Your loan: " : name(w) + "'s loan: "),
+          el("strong", null, typeof amount === "number" ? yen(amount) : "sealed"), " · sealed until everyone has chosen"),
+        el("button", { type: "button", class: "secondary", id: "loan-change", onclick: () => changeLoan(w) }, "Change"));
+    }
+    $("#loan-status").textContent = w === null ? "" : mine ? "" : "Tap an amount: nobody sees it until everyone has chosen.";
   }
 
   // the count: the game's own timer, counted down from the server's deadline
