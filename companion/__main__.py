@@ -96,6 +96,11 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="requests each process works on at once (default 8; 0: as many as there are "
                         "threads); the others wait their turn, so that live streams are not held up "
                         "behind them")
+    p.add_argument("--connections-per-address", type=int, default=None, metavar="N",
+                   help="connections one address may hold at once (default 24); behind a reverse proxy "
+                        "every phone has the proxy's address: raise it")
+    p.add_argument("--streams-per-address", type=int, default=None, metavar="N",
+                   help="live streams one address may hold at once (default 4); as above")
     p.add_argument("--database", metavar="URL",
                    help="postgresql://user:password@host/db: keep the tables in PostgreSQL instead of a "
                         "SQLite data folder (the hosted companion; several workers may share it)")
@@ -146,6 +151,14 @@ def main(argv=None) -> int:
         config["SSE_MAX_STREAMS"] = max(1, args.threads - 8)
     if args.requests_at_once is not None:
         config["REQUESTS_AT_ONCE"] = args.requests_at_once or None
+    for option, key in (("connections_per_address", "CONNECTIONS_PER_ADDRESS"),
+                        ("streams_per_address", "SSE_PER_CLIENT")):
+        value = getattr(args, option)
+        if value is not None:
+            if value < 1:
+                print(f"error: --{option.replace('_', '-')} must be 1 or more", file=sys.stderr)
+                return 2
+            config[key] = value
     host = "0.0.0.0" if args.lan else args.host
     lan_ip = lan_address() if args.lan else ""
     mdns_name = None if args.no_mdns or not args.lan else args.mdns_name
@@ -167,6 +180,8 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, stop_serving)      # as Ctrl-C: the server closes, then the process ends
     threading.Thread(target=warm_up, args=(app,), name="warm-up", daemon=True).start()
     port = server.effective_port
+    if lan_ip:        # a phone that opens the LAN address instead of the name may write too
+        app.config["ALLOWED_ORIGINS"] = [f"http://{lan_ip}:{port}"]
     if args.port == 0 and not args.base_url:      # a free port was asked for: now it is known
         app.config["BASE_URL"] = lan.base_url(lan=args.lan, host=host, port=port, mdns_name=mdns_name,
                                               lan_ip=lan_ip)
@@ -276,6 +291,8 @@ def _serve_workers(args, config: dict, host: str, lan_ip: str, mdns_name: str | 
     port = sock.getsockname()[1]
     config["BASE_URL"] = lan.base_url(lan=args.lan, host=host, port=port, mdns_name=mdns_name,
                                       lan_ip=lan_ip, explicit=args.base_url)
+    if lan_ip:
+        config["ALLOWED_ORIGINS"] = [f"http://{lan_ip}:{port}"]
     advertised = start_mdns(None, mdns_name, port, lan_ip, explicit=True) if mdns_name else None
     parent = os.getpid()
     # a pipe nobody writes: a worker whose read end sees EOF knows this process is gone (where

@@ -55,6 +55,10 @@ DEFAULTS: dict = {
     "SSE_MAX_STREAMS": 24,
     # Live streams one client address may hold (a phone needs one; a laptop with a few tabs more).
     "SSE_PER_CLIENT": 4,
+    # Connections one client address may hold at once (companion.server). Behind a reverse proxy
+    # every phone comes from the proxy's address: raise both (--connections-per-address,
+    # --streams-per-address).
+    "CONNECTIONS_PER_ADDRESS": 24,
     # A comment line this often keeps proxies and phones from dropping an idle stream and frees the
     # thread of a phone that went away (the write fails).
     "SSE_HEARTBEAT_S": 15.0,

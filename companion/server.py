@@ -250,9 +250,10 @@ def stream_server(app) -> StreamServer:
 
 
 def create_server(app, host: str = "127.0.0.1", port: int = 5000, *, threads: int = 32,
-                  per_client: int = PER_CLIENT, request_deadline: float = REQUEST_DEADLINE,
+                  per_client: int | None = None, request_deadline: float = REQUEST_DEADLINE,
                   live_streams: bool = True, sock=None, **adjustments) -> CompanionServer:
-    """`live_streams=False`: every live stream holds a thread (at most SSE_MAX_STREAMS).
+    """`per_client`: connections one address may hold (default: the app's CONNECTIONS_PER_ADDRESS).
+    `live_streams=False`: every live stream holds a thread (at most SSE_MAX_STREAMS).
     `sock`: serve this socket, already bound and listening (the workers of `--workers N` share
     their parent's), instead of binding host:port."""
     # Bodies over the app's own limit are refused before they are buffered (as JSON: the app
@@ -267,6 +268,8 @@ def create_server(app, host: str = "127.0.0.1", port: int = 5000, *, threads: in
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
     gated = Admission(app, app.config.get("REQUESTS_AT_ONCE"))
+    if per_client is None:
+        per_client = int(app.config.get("CONNECTIONS_PER_ADDRESS") or PER_CLIENT)
     return CompanionServer(gated, map={}, dispatcher=dispatcher, adj=adj, sockinfo=adj.listen[0],
                            per_client=per_client, request_deadline=request_deadline,
                            _sock=sock, bind_socket=sock is None,

@@ -189,3 +189,19 @@ def served(folder: Path, dump: dict) -> tuple[list[int], list, str]:
         proc.terminate()
         proc.wait(timeout=10)
     return statuses, wrong, proc.stderr.read()
+
+
+def test_the_per_address_limits_are_options(tmp_path):
+    """Behind a reverse proxy every phone has the proxy's address: the limits per address (24
+    connections, 4 live streams) are options, and a nonsense value is one line and exit 2."""
+    from companion import create_app
+    from companion.server import create_server
+    app = create_app({"DATA_DIR": tmp_path / "a", "CONNECTIONS_PER_ADDRESS": 300, "SSE_PER_CLIENT": 200})
+    server = create_server(app, port=0)
+    try:
+        assert server.per_client == 300
+        assert app.extensions["tokyo"].hub.per_client == 200
+    finally:
+        server.close()
+    bad = companion("--data", str(tmp_path / "b"), "--streams-per-address", "0")
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: --streams-per-address must be 1 or more"
