@@ -114,3 +114,53 @@ def test_sealed_loans_change_and_the_reveal_on_two_phones(server, browser):
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)])
+def test_a_phone_offers_only_what_its_seat_may_change(server, browser, size):
+    """"il proprietario di ciascun Edificio nel Lotto … tira il Dado bonus": the owner's phone has the
+    die's faces, another seat's phone says who rolls; a seat corrects only its own ledger."""
+    _, made = api(server, "/api/tables", {"game": "capsule-hotel", "players": ["Aki", "Ben"], "seed": 2,
+                                          "options": {"dice": "table"}})
+    code, host = made["code"], made["host_token"]
+    tokens = [api(server, f"/api/tables/{code}/seats", {"player": p})[1]["token"] for p in range(2)]
+
+    def move(m):
+        seq = api(server, f"/api/tables/{code}")[1]["seq"]
+        status, body = api(server, f"/api/tables/{code}/moves", {"expected_seq": seq, "move": m}, host)
+        assert status == 200, body
+
+    for p in (0, 1):
+        move({"type": "choose-loan", "player": p, "amount": 10000})
+    state = api(server, f"/api/tables/{code}")[1]["state"]
+    head = state["queue"][0]
+    land = next(k for k, v in state["lands"].items() if v["owner"] == head)
+    move({"type": "purchase", "player": head, "item": "building", "building": "coin-laundry", "land": land})
+    for p in (0, 1):
+        move({"type": "pass", "player": p})
+    names = ["Aki", "Ben"]
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True)
+    errors = []
+    try:
+        for seat in (head, 1 - head):
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + "/")
+            seats = {code: {"game": "capsule-hotel", "player": seat, "token": tokens[seat]}}
+            page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
+            page.goto(server.url + f"/t/{code}/board")
+            rolls = page.locator("#rolls")
+            if seat == head:
+                rolls.locator("button").first.wait_for(timeout=10_000)
+            else:
+                rolls.get_by_text(f"{names[head]} rolls its die and enters it.").wait_for(timeout=10_000)
+                assert rolls.locator("button").count() == 0
+                page.screenshot(path=f"/tmp/ch-roll-other-{size[0]}.png")
+            page.locator("#corrections summary").click()
+            who = page.locator("#correction-form select")
+            assert who.is_disabled() and who.input_value() == str(seat)
+            assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+            page.close()
+        assert errors == []
+    finally:
+        ctx.close()

@@ -117,28 +117,42 @@
 
   // ---------- corrections (entries of the table, any phone) ----------
   const corr = { player: 0, yen: 0, coupons: 0, note: "" };
+  // A player's holdings change only by their own phone or the host's: a seat's phone corrects its
+  // own ledger and enters the penalty only on its own hotel that breaks the golden rule in the
+  // record; the host corrects anyone and may rule the penalty on any hotel.
   function renderCorrections() {
     const box = $("#correction-form");
     if (st.phase === "over") { $("#corrections").hidden = true; return; }
+    const mine = host() ? null : me();
+    if (mine !== null && mine >= 0) corr.player = mine;
     if (box.dataset.built !== String(table.seq)) {
       box.dataset.built = String(table.seq);
       const note = el("input", { type: "text", value: corr.note, placeholder: "why (shown in the ledger)" });
       note.oninput = () => { corr.note = note.value; };
       const num = (key) => { const i = el("input", { type: "number", inputmode: "numeric", value: String(corr[key]) }); i.onchange = () => { corr[key] = parseInt(i.value, 10) || 0; }; return i; };
-      const who = el("select", null, st.players.map((p, i) => el("option", { value: String(i), selected: i === corr.player ? "" : null }, p.name)));
+      const who = el("select", { disabled: mine !== null && mine >= 0 ? "" : null },
+        st.players.map((p, i) => el("option", { value: String(i), selected: i === corr.player ? "" : null }, p.name)));
       who.onchange = () => { corr.player = parseInt(who.value, 10); };
-      box.replaceChildren(field("Player", who), field("Yen (negative: taken)", num("yen")), field("Coupons (negative: taken)", num("coupons")),
+      box.replaceChildren(field("Player", who),
+        mine !== null && mine >= 0 ? el("p", { class: "small muted" }, "Your own ledger only; the host's phone corrects anyone's. A balance never goes below 0.") : "", field("Yen (negative: taken)", num("yen")), field("Coupons (negative: taken)", num("coupons")),
         field("Note", note), el("button", { type: "button", class: "secondary", onclick: async () => {
           const r = await send({ type: "correction", player: corr.player, yen: corr.yen, coupons: corr.coupons, note: corr.note });
           if (r.ok) { corr.yen = 0; corr.coupons = 0; corr.note = ""; box.dataset.built = ""; }
         } }, "Record the correction"));
     }
-    const hs = (st.hotels || []).filter((h) => !h.withheld);
+    const broken = (h) => {
+      const land = st.lands[h.land] || {};
+      return (st.hotels || []).filter((x) => x.land === h.land).length > (land.vending || 0) + (land.cemeteries || 0);
+    };
+    const owner = (h) => (st.lands[h.land] ? st.lands[h.land].owner : null);
+    const hs = (st.hotels || []).filter((h) => !h.withheld &&
+      (mine === null || mine < 0 || (owner(h) === mine && broken(h))));
     $("#penalties").replaceChildren(el("h3", null, "Golden rule broken"),
       el("p", { class: "small muted" }, "A hotel that should not have been built: its owner pays " + yen(B.penalty) + " per capsule per income phase since it was built, and it earns nothing until a vending machine or cemetery is added to its land."),
       ...(hs.length ? hs.map((h) => el("div", { class: "row" }, el("span", { class: "grow" }, swatch(h.colour), h.id + " on " + h.land + " (" + tk.count(h.capsules, colour(h.colour).name + " capsule") + ")"),
         el("button", { type: "button", class: "secondary", onclick: () => { if (confirm("Record the golden rule penalty for " + h.id + "?")) send({ type: "golden-rule-penalty", hotel: h.id }); } }, "Penalty")))
-        : [el("p", { class: "small muted" }, "No hotel yet.")]));
+        : [el("p", { class: "small muted" }, mine === null || mine < 0 || !(st.hotels || []).length ? "No hotel yet."
+          : "None of your hotels breaks the golden rule in the record; the host's phone may rule a penalty on any hotel.")]));
   }
 
   // Round 1's loans: who has sealed is sealed.js's line on every phone ("Aki sealed ✓ · Ben
@@ -557,6 +571,11 @@
       const face = st.rolls[b.id];
       if (st.options.dice === "companion" || face !== undefined) {
         return el("p", null, el("strong", null, bb.name + " " + b.id + " (" + b.land + "): "), face === undefined ? "…" : faceText(bb.faces[face]));
+      }
+      // "il proprietario di ciascun Edificio … tira il Dado bonus": its owner's phone (or the host's)
+      const owner = st.lands[b.land] ? st.lands[b.land].owner : null;
+      if (!host() && owner !== null && me() !== owner) {
+        return el("p", null, el("strong", null, bb.name + " " + b.id + " (" + b.land + "): "), name(owner) + " rolls its die and enters it.");
       }
       return el("div", { class: "row" }, el("span", { class: "grow" }, bb.name + " " + b.id + " (" + b.land + ") rolled:"),
         ...bb.faces.map((f, i) => el("button", { type: "button", class: "secondary", onclick: () => send({ type: "roll", building: b.id, face: i }) }, faceText(f))));
