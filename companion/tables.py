@@ -835,6 +835,15 @@ class Tables:
                 ctx = Ctx(e.at_ms, b.get("by", HOST))
                 try:
                     state = game.apply(view.state, b["move"], ctx)
+                except IllegalMove:
+                    # A log written under older rules: a move its sender may no longer send (a
+                    # player's holdings are now theirs or the host's alone) was accepted then, and
+                    # replays as the host's rather than leave the table unreadable.
+                    try:
+                        state = game.apply(view.state, b["move"], Ctx(e.at_ms, HOST))
+                    except Exception as exc:  # noqa: BLE001 - a log that does not replay is damaged
+                        raise sqlite3.DatabaseError(f"the log of table {table.code} does not replay "
+                                                    f"at event {e.seq}: {exc}") from None
                 except Exception as exc:  # noqa: BLE001 - a log that does not replay is damaged
                     raise sqlite3.DatabaseError(f"the log of table {table.code} does not replay at "
                                                 f"event {e.seq}: {exc}") from None
@@ -862,6 +871,8 @@ class Tables:
                     view = View(e.seq, state, view.timers, view.undo)
                 else:
                     view = View(e.seq, view.state, timers.expire(view.timers, b["timer"]), view.undo)
+            else:   # "walk" (companion/walk.py): the set-up walk-through's step, outside the game
+                view = View(e.seq, view.state, view.timers, view.undo)
             seen[e.seq] = view
         return view
 

@@ -81,3 +81,21 @@ def test_an_idempotency_key_is_the_senders_own(client):
     at_seq = client.post(f"/api/tables/{code}/moves", json={**body, "expected_seq": 2}, auth=False,
                          headers={**ben, "Idempotency-Key": "k1"})
     assert at_seq.status_code == 403                                      # not his seat
+
+
+def test_a_log_written_under_older_rules_still_replays(storage, clock):
+    """A move its sender may no longer send (here: seat 1 entering seat 0's Shinjuku move, stored by
+    an older companion) replays as the host's instead of making the table unreadable (503)."""
+    import json
+
+    from pg_cluster import run_sql
+    app = create_app({**storage, "CLOCK": clock, "SNAPSHOT_EVERY": 1000})
+    client = token_client(app)
+    code = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"]}).json["code"]
+    move = next(m for m in client.get(f"/api/tables/{code}/legal").json["moves"] if m.get("player") == 0)
+    body = json.dumps({"move": move, "by": 1, "summary": "an older companion's record"})
+    run_sql(storage, "INSERT INTO events (code, seq, kind, body, at_ms) VALUES (?, 1, 'move', ?, 0)",
+            (code, body))
+    fresh = token_client(create_app({**storage, "CLOCK": clock}))
+    r = fresh.get(f"/api/tables/{code}")
+    assert r.status_code == 200 and r.json["seq"] == 1
