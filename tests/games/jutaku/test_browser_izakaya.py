@@ -167,7 +167,8 @@ def test_sealed_bids_seen_by_the_table_and_a_round_played_on_the_grid(server, br
         action_taps = taps(aki) - before["aki"] + taps(ben) - before["ben"]
         print(f"\nIzakaya taps, round 1 (2 players): bids {2 + bid_taps['ben']} "
               f"(Aki 2 with a chip; her Change to ¥400 took {before['aki'] - bid_taps['aki']} more), "
-              f"6 actions {action_taps}; before (issue 25): bids 8-14, claim 7, bottle 5, price 5, build 6-7")
+              f"6 actions {action_taps}; before (the same round on the dropdown page of b92f9a9, a select "
+              "changed = 2 taps): bids 9 (Aki ¥400 5, Ben ¥300 4), 6 actions 22 (5, 3, 1, 5, 1, 7)")
         assert action_taps == 12 and bid_taps["ben"] == 2
         # round 2's bids: the reveal of round 1 stays on Aki's phone, statuses are new
         aki.locator("#sealed").get_by_text("Aki choosing…").wait_for(timeout=5_000)
