@@ -56,12 +56,36 @@
     $("#prompt").textContent = needs.prompt || "";
     $("#turninfo").textContent = "Turn " + st.turn + (st.phase === "coats" ? " · coat-of-arms actions left: " + st.coats : "");
     $("#deckinfo").textContent = "deck: " + (st.deck_size === undefined || st.deck_size === null ? "? cards" : tk.count(st.deck_size, "card")) + (needs.last_cards ? " · the end card may come now" : "");
+    renderConflicts();
     renderHarbour();
     if (viewSeat === null) viewSeat = me() !== null && me() >= 0 ? me() : (st.current || 0);
     renderSeats();
     renderFacade();
     renderActions();
     renderSummary();
+  }
+
+  /**
+   * Table mode: an entry that cannot be right with a hand (more cards of a colour than the game
+   * has). Only the hand's owner and the host are told (the state's "conflicts"); each hand this phone
+   * may correct gets one tap per colour the card really was ("correct-card").
+   */
+  function renderConflicts() {
+    const list = Array.isArray(st.conflicts) ? st.conflicts : [];
+    $("#conflicts").hidden = !list.length;
+    $("#conflict-list").replaceChildren(...list.map((c) => {
+      const fixers = (c.players || []).filter((p) => tk.isHost(code) || me() === p);
+      return el("div", { class: "conflict" }, el("p", { style: "margin:.2rem 0" }, c.text),
+        ...fixers.map((p) => el("div", { class: "row small", style: "align-items:center;gap:.3rem" },
+          (fixers.length > 1 || tk.isHost(code) ? st.players[p].name + "'s " : "Your ") + colourName(c.card) + " card was really:",
+          ...page.colours.filter((k) => k.id !== "white" && k.id !== c.card).map((k) => {
+            const b = el("button", { type: "button", class: "secondary", "data-correct": p + ":" + k.id,
+                                     "aria-label": colourName(k.id), style: "min-height:44px;min-width:44px",
+                                     onclick: () => send({ type: "correct-card", player: p, was: c.card, now: k.id }) });
+            b.append(SBM.chip(page, k.id));
+            return b;
+          }))));
+    }));
   }
 
   function renderHarbour() {
