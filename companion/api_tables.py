@@ -158,6 +158,28 @@ def undo(code):
     return answer(response, status)
 
 
+@bp.post("/tables/<code>/walk")
+def walk_to(code):
+    """The set-up walk-through's step for every phone (companion/walk.py)."""
+    from . import walk
+    code = jsonapi.table_code(code)
+    body = jsonapi.body()
+    expected = jsonapi.integer(body, "expected_seq")
+    step = jsonapi.integer(body, "step", maximum=walk.MAX_STEPS)
+    extra = sorted(set(body) - {"expected_seq", "step"})
+    if extra:
+        raise ApiError(400, f"A walk request has expected_seq and step only, not {extra[0][:40]!r}.")
+    status, response = walk.walk(services().tables, code, expected, step, jsonapi.idempotency_key(),
+                                 jsonapi.request_fingerprint(body), _who(code, required=True))
+    return answer(response, status)
+
+
+@bp.get("/tables/<code>/walk")
+def walk_read(code):
+    from . import walk
+    return jsonify(walk.read(services().tables, jsonapi.table_code(code)))
+
+
 @bp.post("/tables/<code>/timers")
 def timer(code):
     code = jsonapi.table_code(code)

@@ -271,7 +271,20 @@ SCHEMAS: dict[str, Any] = {
             "unit": {"type": ["string", "null"]},
             "scores": {"type": "array", "items": {"type": "object"}},
             "started_ms": {"type": "integer"}, "ended_ms": {"type": "integer"},
-            "duration_ms": {"type": "integer"}, "seq": {"type": "integer"}}}}}},
+            "duration_ms": {"type": "integer"}, "seq": {"type": "integer"},
+            "bgstats": {"type": "string", "description": "BG Stats' push link "
+                        "(https://app.bgstatsapp.com/createPlay.html?data=…): opens the play in "
+                        "BG Stats' import dialog."}}}}}},
+    "WalkRequest": {"type": "object", "required": ["expected_seq", "step"], "additionalProperties": False,
+                    "properties": {"expected_seq": _ref("Seq"),
+                                   "step": {"type": "integer", "minimum": 0, "maximum": 99,
+                                            "description": "The step every phone shows now (0 = the "
+                                                           "first; the number of steps = done)."}}},
+    "Walk": {"type": "object", "required": ["seq", "step", "steps", "playing"], "properties": {
+        "seq": {"type": "integer"}, "step": {"type": "integer"},
+        "steps": {"type": "array", "items": {"type": "object"}},
+        "playing": {"type": "boolean", "description": "Play has begun: the steps are those of the "
+                                                      "set-up, all done, kept to read."}}},
     "Timer": {"type": "object", "required": ["name", "status", "deadline_ms", "remaining_ms"],
               "properties": {"name": {"type": "string"},
                              "status": {"type": "string",
@@ -414,7 +427,9 @@ PATHS: dict[str, Any] = {
         "operationId": "plays", "summary": "Records of finished plays, newest first (?game=…).",
         "tags": ["plays"],
         "parameters": [{"name": "game", "in": "query", "required": False,
-                        "schema": {"type": "string"}}],
+                        "schema": {"type": "string"}},
+                       {"name": "table", "in": "query", "required": False,
+                        "schema": {"type": "string"}, "description": "Only this table's play."}],
         "responses": {"200": _json(_ref("PlayList"), "Plays."), "404": ERR[404]}}},
     "/api/plays.csv": {"get": {
         "operationId": "playsCsv", "summary": "The same records as a CSV spreadsheet.",
@@ -427,6 +442,14 @@ PATHS: dict[str, Any] = {
                                        "MoveRequest", "StateResult"),
     "/api/tables/{code}/undo": _write("undo", "Undo the latest move not yet undone (itself an "
                                       "event).", "UndoRequest", "StateResult"),
+    "/api/tables/{code}/walk": {
+        **_write("walk", "Move the table's set-up walk-through to a step: every phone shows that "
+                         "step (a `walk` event, outside the game; not undoable).",
+                 "WalkRequest", "Walk"),
+        "get": {"operationId": "getWalk", "tags": ["tables"], "parameters": [CODE],
+                "summary": "The set-up steps and the step the table's walk-through is at (after "
+                           "play began: the set-up's steps, kept to read).",
+                "responses": {"200": _json(_ref("Walk"), "The walk."), "404": ERR[404]}}},
     "/api/tables/{code}/timers": _write("timer", "Start, pause, resume or reset a timer.",
                                         "TimerRequest", "TimersResult"),
     "/api/tables/{code}/events": {"get": {

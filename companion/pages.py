@@ -30,6 +30,13 @@ def home():
                            plays=s.tables.plays(limit=RECENT_PLAYS))
 
 
+@bp.app_template_filter("bgstats")
+def bgstats_filter(play: dict) -> str:
+    """{{ play|bgstats }}: the link that opens the play in BG Stats (api_plays.bgstats_link)."""
+    from .api_plays import bgstats_link
+    return bgstats_link(play)
+
+
 @bp.get("/plays")
 def plays():
     return render_template("plays.html", plays=services().tables.plays())

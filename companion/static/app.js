@@ -481,19 +481,168 @@
   }
 
   // ---------- the end of a game ----------
+  /** A score in its unit: "−7,100 ¥" (yen), "12 points", "1 point", "9 fame". */
+  tk.formatScore = function (n, unit) {
+    if (typeof n !== "number") return String(n);
+    const abs = Math.abs(n).toLocaleString("en-US"), sign = n < 0 ? "−" : "";
+    if (unit === "yen") return sign + abs + " ¥";
+    if (unit === "") return sign + abs;
+    const u = unit || "points";
+    return sign + abs + " " + (Math.abs(n) === 1 && /s$/.test(u) ? u.slice(0, -1) : u);
+  };
+  /** "1st", "2nd", "3rd", "4th"… */
+  tk.ordinal = (n) => n + ((n % 100 >= 11 && n % 100 <= 13) ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"));
+  /** Each player's place: the winners first (the game's tie-breaks chose them), then by score; equal places are shared. */
+  tk.places = function (res) {
+    const key = (s) => [res.winners.includes(s.player) ? 1 : 0, s.score];
+    const better = (a, b) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+    const out = {};
+    for (const s of res.scores) out[s.player] = 1 + res.scores.filter((o) => better(key(o), key(s))).length;
+    return out;
+  };
+  const joinNames = (names) => names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0] || "";
+  const SCORE_KEYS = new Set(["player", "name", "score", "breakdown", "colour", "color", "symbol"]);
   /**
-   * The end screen in `box`: the winner(s), each player's score with its breakdown, the play's
-   * length and a link to the whole history. Hidden while `t.result` is null.
+   * Why the game ended and how a tie was broken, in sentences, from what the result and the public
+   * state say: "ended" ({"why"} or a sentence; a bare code is left for the last move's summary,
+   * which is what ended it) and "tiebreak"; without them, the winners and their scores, and for a
+   * tie, the numbers of the result that set the tied players apart (Shin Bikkuri Man's empty squares).
+   */
+  tk.resultSentences = function (t, res, events) {
+    const out = [];
+    const unit = res.unit || "points";
+    const ended = res.ended || (t.state && t.state.ended) || null;
+    const why = ended && typeof ended === "object" ? ended.why : ended;
+    const moves = events.filter((e) => e.kind === "move");
+    const last = moves.length ? moves[moves.length - 1] : null;
+    if (typeof why === "string" && /\s/.test(why)) out.push("The game ended at " + why.replace(/\.$/, "") + ".");
+    else if (last && last.summary) out.push("The game ended with the last move: " + last.summary.replace(/\.$/, "") + ".");
+    const byPlayer = {}; for (const s of res.scores) byPlayer[s.player] = s;
+    const winners = res.winners.map((w) => byPlayer[w]).filter(Boolean);
+    if (!winners.length) { out.push("Nobody wins."); return out; }
+    const best = Math.max(...winners.map((w) => w.score));
+    const tied = res.scores.filter((s) => s.score === best && !res.winners.includes(s.player));
+    const wn = joinNames(winners.map((w) => w.name));
+    if (winners.length > 1) out.push(wn + " share the victory with " + tk.formatScore(best, unit) + " each.");
+    else out.push(wn + " wins with " + tk.formatScore(best, unit) + ".");
+    if (tied.length) {
+      const all = winners.concat(tied);
+      let how = typeof res.tiebreak === "string" ? res.tiebreak : null;
+      if (!how) {
+        const keys = Object.keys(all[0]).filter((k) => !SCORE_KEYS.has(k) && all.every((s) => typeof s[k] === "number")
+          && new Set(all.map((s) => s[k])).size > 1);
+        how = keys.length ? keys.map((k) => k.replace(/_/g, " ") + ": " + all.map((s) => s.name + " " + s[k].toLocaleString("en-US")).join(", ")).join("; ")
+          : null;
+      }
+      out.push(joinNames(all.map((s) => s.name)) + " tied at " + tk.formatScore(best, unit) + "; the rules' tie-break gave the win to " + wn +
+        (how ? " (" + how + ")." : "."));
+    }
+    return out;
+  };
+  /** A player's colour and symbol where the game has them (the score row's, else the public state's player's). */
+  tk.seatMark = function (t, s) {
+    const p = (t.state && Array.isArray(t.state.players) && t.state.players[s.player]) || {};
+    const colour = s.colour || s.color || (typeof p.colour === "string" ? p.colour : null) || (typeof p.color === "string" ? p.color : null);
+    const symbol = s.symbol || (typeof p.symbol === "string" ? p.symbol : null);
+    if (!colour || !(window.CSS && CSS.supports("color", colour))) return null;
+    return tk.el("span", { class: "seat-mark", style: "--seat: " + colour, "data-symbol": symbol || "circle",
+                           title: colour, "aria-label": colour });
+  };
+  /**
+   * The chart of the game (GET /api/plays/<code>/chart): each player's running score in the
+   * result's unit, by round or by move, as an inline SVG line per player in the player's colour
+   * (a palette otherwise) with a legend; nothing where the game keeps no running score.
+   */
+  const PALETTE = ["#0b57d0", "#c5221f", "#188038", "#a142f4", "#e37400", "#007b83"];
+  const charts = {};
+  tk.renderChart = async function (box, t, res) {
+    const key = t.code + ":" + t.seq;
+    if (!(key in charts)) charts[key] = tk.api("GET", "/api/plays/" + encodeURIComponent(t.code) + "/chart").then((r) => r.status === 200 ? r.body : null);
+    const c = await charts[key];
+    if (!c || !c.points || c.points.length < 2) { box.hidden = true; return; }
+    // the result's scores close the line where they differ from the running number (Capsule
+    // Hotel's debt paid back, Sapporo 1876's end-of-game fame)
+    const final = t.players.map((_, p) => { const s = res.scores.find((r) => r.player === p); return s ? s.score : null; });
+    const points = c.points.slice();
+    if (final.every((v) => typeof v === "number") && final.some((v, p) => v !== points[points.length - 1].values[p]))
+      points.push({ final: true, values: final });
+    c.points = points;
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = (tag, attrs, text) => {
+      const n = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+      if (text !== undefined) n.textContent = text;
+      return n;
+    };
+    const W = 340, H = 190, L = 64, R = 8, T = 10, B = 30;
+    const all = c.points.flatMap((p) => p.values);
+    let lo = Math.min(0, ...all), hi = Math.max(0, ...all);
+    if (hi === lo) hi = lo + 1;
+    const x = (i) => L + (W - L - R) * i / (c.points.length - 1);
+    const y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
+    const unit = c.unit === "yen" ? "yen" : "";
+    const colourOf = (p) => {
+      const s = res.scores.find((r) => r.player === p) || { player: p };
+      const m = tk.seatMark(t, s);
+      return m ? m.style.getPropertyValue("--seat") : PALETTE[p % PALETTE.length];
+    };
+    const g = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img",
+      "aria-label": "How the game went: each player's " + (c.unit || "score") + " by " + c.x + "." });
+    for (const v of [hi, 0, lo].filter((v, i, a) => a.indexOf(v) === i)) {
+      g.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0 ? "#555" : "#ccc", "stroke-width": 1 }));
+      g.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#333" }, tk.formatScore(v, unit)));
+    }
+    const first = c.points[0], lastP = c.points[c.points.length - 1];
+    const xl = (p) => p.final ? "final score" : c.x === "round" ? "round " + p.round : p.seq ? "move #" + p.seq : "start";
+    g.append(svg("text", { x: L, y: H - 8, "font-size": 11, fill: "#333" }, xl(first)));
+    g.append(svg("text", { x: W - R, y: H - 8, "text-anchor": "end", "font-size": 11, fill: "#333" }, xl(lastP)));
+    const n = first.values.length;
+    for (let p = 0; p < n; p++) {
+      const col = colourOf(p);
+      const pts = c.points.map((q, i) => x(i).toFixed(1) + "," + y(q.values[p]).toFixed(1)).join(" ");
+      // an ink outline under each line keeps white and yellow visible on the card
+      g.append(svg("polyline", { points: pts, fill: "none", stroke: "#222", "stroke-width": 4.5, "stroke-linejoin": "round", opacity: .55 }));
+      g.append(svg("polyline", { points: pts, fill: "none", stroke: col, "stroke-width": 2.5, "stroke-linejoin": "round", "data-player": p }));
+    }
+    box.replaceChildren(
+      tk.el("h3", { style: "margin:.6rem 0 .2rem" }, "How it went: " + (c.unit || "score") + " by " + c.x +
+        (lastP.final ? ", then the final score" : "")),
+      g,
+      tk.el("ul", { class: "legend small" }, t.players.map((name, p) => {
+        const s = res.scores.find((r) => r.player === p) || { player: p };
+        return tk.el("li", null, tk.seatMark(t, s) || tk.el("span", { class: "seat-mark", style: "--seat: " + colourOf(p), "data-symbol": "circle" }),
+          name);
+      })));
+    box.hidden = false;
+  };
+  /** The link that logs this play in BG Stats (api_plays.bgstats_link), fetched once per table. */
+  const bgstats = {};
+  async function bgstatsLink(code) {
+    if (!(code in bgstats)) bgstats[code] = tk.api("GET", "/api/plays?table=" + encodeURIComponent(code))
+      .then((r) => { const p = r.status === 200 && r.body.plays[0]; if (!p) delete bgstats[code]; return p ? p.bgstats : null; });
+    return bgstats[code];
+  }
+  /**
+   * The end screen in `box`: places (shared ones said so), each player's colour and symbol, the
+   * scores in their unit with their breakdown, why the game ended and how a tie was broken, a chart
+   * of the game where the game's history gives a running score (tk.renderChart), the play's length,
+   * "Log this play in BG Stats" and links to the history and all plays. Hidden while `t.result` is
+   * null. While a result is in, the page's <html> carries data-game-over: what the page said for
+   * the game in progress (its prompt, its notes) is hidden under GAME OVER (app.css).
    */
   tk.renderResult = function (box, t, link) {
     if (!box) return;
     const res = t && t.result;
+    document.documentElement.toggleAttribute("data-game-over", !!res);
     box.hidden = !res;
-    if (!res) { box.replaceChildren(); return; }
-    const names = res.winners.map((w) => t.players[w]);
-    const head = names.length > 1 ? "Shared victory: " + names.join(" and ") + "!"
-      : names.length ? names[0] + " wins!" : "The game is over.";
+    if (!res) { box.replaceChildren(); box.dataset.drawn = ""; return; }
     const events = link ? [...link.events.values()].sort((a, b) => a.seq - b.seq) : [];
+    const stamp = t.code + ":" + t.seq + ":" + events.length;
+    if (box.dataset.drawn === stamp) return;    // the same end: keep what is open (breakdowns)
+    box.dataset.drawn = stamp;
+    const names = res.winners.map((w) => t.players[w]);
+    const head = names.length > 1 ? "Shared victory: " + joinNames(names) + "!"
+      : names.length ? names[0] + " wins!" : "The game is over.";
     let length = null;
     if (events.length) {
       const ms = events[events.length - 1].at_ms - events[0].at_ms;
@@ -501,24 +650,38 @@
       length = min >= 60 ? Math.floor(min / 60) + " h " + (min % 60) + " min" : min + " min";
     }
     const unit = res.unit || "points";
-    const rows = [...res.scores].sort((a, b) => b.score - a.score);
+    const place = tk.places(res);
+    const shared = {}; for (const p of Object.values(place)) shared[p] = (shared[p] || 0) + 1;
+    const rows = [...res.scores].sort((a, b) => place[a.player] - place[b.player] || b.score - a.score);
+    const el = tk.el;
+    const log = el("a", { class: "button wide bgstats", href: "#", target: "_blank", rel: "noopener", hidden: "" }, "Log this play in BG Stats");
+    const chart = el("div", { class: "result-chart", hidden: "" });
     box.replaceChildren(
-      tk.el("p", { class: "badge-over" }, "Game over"),
-      tk.el("h2", { style: "margin-top:.2rem" }, head),
-      tk.el("p", { class: "small muted" }, "Scores in " + unit + (length ? " · played in " + length : "") + "."),
-      tk.el("ol", { class: "list scores" }, rows.map((s) =>
-        tk.el("li", { class: res.winners.includes(s.player) ? "winner" : "" },
-          tk.el("div", { class: "row" }, tk.el("strong", { class: "grow" }, s.name,
-            res.winners.includes(s.player) ? tk.el("span", { class: "badge win" }, "winner") : null),
-            tk.el("strong", { class: "score" }, String(s.score))),
-          tk.el("details", null, tk.el("summary", { class: "small" }, "How it adds up"),
-            tk.el("table", { class: "breakdown small" }, s.breakdown.map((b) =>
-              tk.el("tr", null, tk.el("td", null, b.label), tk.el("td", { class: "num" }, String(b.value)))),
-              tk.el("tr", { class: "sum" }, tk.el("td", null, "Total"), tk.el("td", { class: "num" }, String(s.score)))))))),
-      tk.el("p", { class: "small" },
-        tk.el("a", { href: "/t/" + encodeURIComponent(t.code) + "#history-section" }, "The whole history"), " · ",
-        tk.el("a", { href: "/plays" }, "All plays"), " · ",
-        tk.el("a", { href: "/api/plays.csv", download: "" }, "CSV")));
+      el("p", { class: "badge-over" }, "Game over"),
+      el("h2", { style: "margin-top:.2rem" }, head),
+      el("p", { class: "result-why" }, tk.resultSentences(t, res, events).join(" ")),
+      el("ol", { class: "list scores" }, rows.map((s) => {
+        const won = res.winners.includes(s.player), pl = place[s.player];
+        return el("li", { class: won ? "winner" : "", "data-place": String(pl) },
+          el("div", { class: "row" },
+            el("span", { class: "place" }, tk.ordinal(pl), shared[pl] > 1 ? el("span", { class: "small" }, " shared") : null),
+            el("strong", { class: "grow name" }, tk.seatMark(t, s), s.name,
+              won ? el("span", { class: "badge win" }, "winner") : null),
+            el("strong", { class: "score" }, tk.formatScore(s.score, unit))),
+          el("details", null, el("summary", { class: "small" }, "How it adds up"),
+            el("table", { class: "breakdown small" }, s.breakdown.map((b) =>
+              el("tr", null, el("td", null, b.label), el("td", { class: "num" }, tk.formatScore(b.value, unit === "yen" ? "yen" : "")))),
+              el("tr", { class: "sum" }, el("td", null, "Total"), el("td", { class: "num" }, tk.formatScore(s.score, unit))))));
+      })),
+      chart,
+      el("p", { class: "small muted" }, (length ? "Played in " + length + " · " : "") + t.seq + " steps."),
+      log,
+      el("p", { class: "small links" },
+        el("a", { href: "/t/" + encodeURIComponent(t.code) + "#history-section" }, "The whole history"), " · ",
+        el("a", { href: "/plays" }, "All plays"), " · ",
+        el("a", { href: "/api/plays.csv", download: "" }, "CSV")));
+    bgstatsLink(t.code).then((href) => { if (href) { log.href = href; log.hidden = false; } });
+    if (tk.renderChart) tk.renderChart(chart, t, res);
   };
 
   // Times the server wrote as epoch ms (<time data-ms>) in the phone's own time zone and language.
@@ -547,6 +710,30 @@
       if (navigator.vibrate) navigator.vibrate([120, 80, 120]);
       tk.alarm.chime();
     }
+  };
+
+  /**
+   * Whose turn it is, said to this phone: "Your turn, Aki!" to the seat to play, "Ben's turn." to
+   * the others, "Ben's turn: this phone can enter it." on the host phone when the turn is another
+   * seat's (the host phone never says "your" for someone else's turn). Null when nobody's turn.
+   */
+  tk.turnLine = function (code, t) {
+    if (!t) return null;
+    if (t.result) return "The game is over.";
+    const acts = t.actors || {};
+    if (acts.mode === "all") return (t.needs && t.needs.prompt) || "Everyone plays at once.";
+    const seats = (acts.seats && acts.seats.length ? acts.seats : (typeof t.turn === "number" ? [t.turn] : []))
+      .filter((p) => p >= 0 && p < t.players.length);
+    if (!seats.length) return null;
+    const me = tk.me(code), host = tk.isHost(code);
+    const names = seats.map((p) => t.players[p]);
+    const list = names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0];
+    if (me !== null && me >= 0 && seats.includes(me)) {
+      const others = names.filter((_, j) => seats[j] !== me);
+      return "Your turn, " + t.players[me] + "!" + (others.length ? " (with " + others.join(", ") + ")" : "");
+    }
+    const whose = names.length > 1 ? list + " play." : list + "'s turn.";
+    return host ? whose.replace(/\.$/, "") + ": this phone can enter it." : whose;
   };
 
   // ---------- "Who are you?" on a game's own page ----------
@@ -588,6 +775,10 @@
     }
     render() {
       const target = tk.undoTarget(this.link);
+      // a watcher (no seat, not the host) can undo nothing: no button at all
+      const can = !!tk.token(this.link.code);
+      this.b.hidden = !can;
+      if (!can) { this.b.disabled = true; return; }
       this.b.disabled = !target;
       if (!this.armed) this.b.textContent = target ? "Undo #" + target.seq : "Nothing to undo";
     }

@@ -20,51 +20,116 @@
         el("li", null, el("span", null, c.label), el("strong", { class: "n" }, String(c.n))))) : "");
   };
 
-  /** The set-up, one step at a time, with Back / Next and the count of steps left. */
+  /**
+   * The set-up, one step at a time, with Back / Next and the count of steps left: one walk for the
+   * whole table. The step shown is the table's (GET/POST /api/tables/<code>/walk, a `walk` event in
+   * its log): a Next or Back on one phone moves every phone's walk. A phone without a seat or the
+   * host's token (a watcher) follows it and may look back and forth on its own. Once play has begun
+   * the steps stay readable, folded under "Set-up steps". Folding is this phone's own choice.
+   */
   tk.SetupWalk = class {
     constructor(root, link) {
-      this.root = root; this.link = link; this.steps = [];
+      this.root = root; this.link = link; this.steps = []; this.i = 0; this.shared = null;
+      this.playing = false; this.asked = -1; this.seq = -1;
       this.key = "tk.setup." + link.code;
       const saved = (() => { try { return JSON.parse(localStorage.getItem(this.key)) || {}; } catch (e) { return {}; } })();
-      this.i = saved.i || 0; this.closed = !!saved.closed;
+      this.closed = !!saved.closed;
       this.board = root.dataset.board || null;
     }
-    save() { try { localStorage.setItem(this.key, JSON.stringify({ i: this.i, closed: this.closed })); } catch (e) { /* private */ } }
+    save() { try { localStorage.setItem(this.key, JSON.stringify({ closed: this.closed })); } catch (e) { /* private */ } }
     update(table) {
-      const steps = (table && !table.result && table.setup) || [];
-      const same = JSON.stringify(steps.map((s) => s.title)) === JSON.stringify(this.steps.map((s) => s.title));
-      this.steps = steps;
-      if (!same && this.i >= steps.length) this.i = 0;
+      if (!table) return;
+      this.over = !!table.result;
+      const live = table.setup || [];
+      if (live.length) {
+        this.playing = false;
+        this.steps = live;
+        if (this.i >= live.length) this.i = live.length - 1;
+      }
+      this.render();
+      // the table's step (and, once play has begun, the set-up's steps kept to read): once per seq
+      if (table.seq !== this.seq) { this.seq = table.seq; this.fetch(); }
+    }
+    async fetch() {
+      const seq = this.seq;
+      const r = await tk.api("GET", "/api/tables/" + encodeURIComponent(this.link.code) + "/walk");
+      if (r.status !== 200 || seq !== this.seq || this.sending) return;   // (this phone's own walk goes first)
+      this.adopt(r.body);
+    }
+    adopt(w) {
+      this.playing = !!w.playing;
+      this.steps = w.steps || [];
+      const n = this.steps.length;
+      if (w.step !== this.shared) {
+        const first = this.shared === null;
+        this.shared = w.step;
+        // the table moved its walk: this phone shows that step (done: the walk folds)
+        if (w.step >= n) { this.closed = true; this.i = this.playing ? 0 : Math.max(0, n - 1); }
+        else { this.i = w.step; if (!first) this.closed = false; }
+      }
       this.render();
     }
-    go(i) { this.i = Math.max(0, Math.min(this.steps.length - 1, i)); this.save(); this.render(); this.root.scrollIntoView({ block: "nearest" }); }
+    canWalk() { return !this.playing && !!tk.token(this.link.code); }
+    async go(i) {
+      const n = this.steps.length;
+      i = Math.max(0, Math.min(n, i));
+      if (i < n) this.i = i;
+      if (i === n) this.closed = true;
+      this.render();
+      this.root.scrollIntoView({ block: "nearest" });
+      if (!this.canWalk()) { this.save(); return; }
+      this.shared = i;
+      this.want = i;
+      if (!this.sending) this.flush();
+    }
+    /** Sends the step this phone walked to, one request at a time (the latest tap wins). */
+    async flush() {
+      this.sending = true;
+      try {
+        while (this.want !== null && this.want !== undefined) {
+          const i = this.want;
+          this.want = null;
+          let r = await this.link.send("/walk", { step: i });
+          if (r.status === 409) r = await this.link.send("/walk", { step: i });   // another phone was first
+          if (!r.ok && r.status !== 0) tk.say(this.root.querySelector(".walk-msg"), "bad", tk.explain(r));
+        }
+      } finally { this.sending = false; }
+      this.fetch();
+    }
     render() {
-      const r = this.root, n = this.steps.length;
+      const r = this.root, n = this.over ? 0 : this.steps.length;
       r.hidden = !n;
       if (!n) { r.replaceChildren(); return; }
       if (this.closed) {
-        r.replaceChildren(el("button", { type: "button", class: "secondary wide", onclick: () => { this.closed = false; this.save(); this.render(); } },
-          "Show the set-up steps (" + n + ")"));
+        r.replaceChildren(el("button", { type: "button", class: "secondary wide", "aria-expanded": "false",
+                                         onclick: () => { this.closed = false; this.save(); this.render(); } },
+          (this.playing ? "Set-up steps (" : "Show the set-up steps (") + n + ")"));
         return;
       }
-      const s = this.steps[this.i], left = n - this.i - 1;
-      const input = s.input ? el("div", { class: "walk-input" },
+      const s = this.steps[this.i], left = n - this.i - 1, walks = this.canWalk();
+      const input = s.input && !this.playing ? el("div", { class: "walk-input" },
         s.done ? el("p", { class: "msg good" }, "✓ Entered.") : null,
         this.board ? el("a", { class: "button wide" + (s.done ? " secondary" : ""), href: this.board + "?enter=" + encodeURIComponent(s.input) },
           s.done ? "Change it on the board" : "Enter it now") : null) : null;
+      const fold = () => { this.closed = true; this.save(); this.render(); };
       r.replaceChildren(
-        el("div", { class: "walk-head" }, el("h2", null, "Set-up"),
+        el("div", { class: "walk-head" }, el("h2", null, this.playing ? "Set-up steps" : "Set-up"),
           el("span", { class: "walk-count", "aria-live": "polite" }, "Step " + (this.i + 1) + " of " + n)),
         el("ol", { class: "walk-dots", "aria-hidden": "true" }, this.steps.map((x, j) =>
           el("li", { class: (j === this.i ? "on " : "") + (j < this.i || x.done ? "past" : "") }))),
         el("h3", { class: "walk-title" }, s.title),
         el("p", { class: "walk-text" }, s.text),
         input || "",
-        el("p", { class: "small muted walk-left" }, left ? left + (left === 1 ? " step" : " steps") + " left after this one." : "This is the last step."),
+        el("p", { class: "small muted walk-left" }, this.playing ? "Play has begun: these are the set-up's steps, to read again."
+          : (left ? left + (left === 1 ? " step" : " steps") + " left after this one." : "This is the last step.") +
+            (walks ? " Every phone at the table follows this walk." : " This phone follows the table's walk.")),
+        el("div", { class: "walk-msg msg", role: "status" }),
         el("div", { class: "row walk-nav" },
           el("button", { type: "button", class: "secondary", disabled: this.i === 0, onclick: () => this.go(this.i - 1) }, "Back"),
           left ? el("button", { type: "button", class: "grow", onclick: () => this.go(this.i + 1) }, "Next")
-            : el("button", { type: "button", class: "grow", onclick: () => { this.closed = true; this.save(); this.render(); } }, "Done: set up")));
+            : this.playing ? el("button", { type: "button", class: "grow secondary", onclick: fold }, "Fold the steps")
+              : el("button", { type: "button", class: "grow", onclick: () => this.go(n) }, "Done: set up")),
+        this.playing && left ? el("button", { type: "button", class: "secondary wide", onclick: fold }, "Fold the steps") : "");
     }
   };
 
@@ -85,6 +150,35 @@
     control.scrollIntoView({ block: "start" });
   }
 
+  /**
+   * A game's own page: under its prompt, whose turn it is said to this phone (tk.turnLine: the host
+   * phone names the seat to play), and a heading "Your move(s)" names that seat when the move is
+   * not this phone's seat's. The table page says it itself (#turn).
+   */
+  function turnOnBoard(link, t) {
+    const prompt = document.getElementById("prompt");
+    if (!prompt || document.getElementById("turn")) return;
+    let line = document.getElementById("turn-line");
+    if (!line) {
+      line = el("p", { id: "turn-line", class: "turn-line small" });
+      prompt.insertAdjacentElement("afterend", line);
+    }
+    const text = tk.turnLine(link.code, t);
+    line.textContent = text || "";
+    line.hidden = !text || !!t.result;
+    const acts = t.actors || {}, seats = acts.seats || [];
+    const mine = tk.myTurn(link.code, t);
+    for (const h of document.querySelectorAll("h2, h3")) {
+      const said = h.textContent.trim();
+      const orig = h.dataset.yourHeading || (/^Your moves?$/.test(said) ? said : null);
+      if (!orig) continue;
+      h.dataset.yourHeading = orig;
+      const plural = orig.endsWith("s") ? "s" : "";
+      h.textContent = mine || !seats.length || acts.mode === "all" ? orig
+        : seats.length === 1 ? t.players[seats[0]] + "'s move" + plural : "Their move" + plural;
+    }
+  }
+
   // Every page of a table: fill #facts and #setup-walk from each table the page's link receives.
   let walk = null;
   document.addEventListener("tk:table", (ev) => {
@@ -93,6 +187,7 @@
     tk.renderFacts(document.getElementById("facts"), table);
     const w = document.getElementById("setup-walk");
     if (w) { if (!walk) { walk = new tk.SetupWalk(w, link); window.tkWalk = walk; } walk.update(table); }
+    turnOnBoard(link, table);
     enterAsked();
   });
 })();

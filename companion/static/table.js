@@ -73,12 +73,7 @@
       el("li", { class: (i === t.turn ? "turn " : "") + (i === me ? "me" : "") },
         el("span", { class: "marker", "aria-hidden": "true" }, i === t.turn ? "▶" : ""),
         el("span", null, name), i === t.turn ? el("span", { class: "sr-only" }, " (to play)") : null)));
-    const turn = $("#turn");
-    if (t.turn === null || t.turn === undefined) turn.textContent = "";
-    else turn.textContent = t.turn === me ? "Your turn!" : t.players[t.turn] + " is playing.";
-    if (t.result) turn.textContent = "The game is over.";
-    else if (t.actors && t.actors.mode === "all")
-      turn.textContent = (t.needs && t.needs.prompt) || "Everyone plays at once.";
+    $("#turn").textContent = tk.turnLine(code, t) || "";
     $("#seq").textContent = String(t.seq);
   }
 
