@@ -182,19 +182,20 @@ def _job_line(job: PrintJob, edge: str) -> str:
 
 def _instructions(facts: CoverFacts, options: SheetOptions, rows: list[ChecklistRow]) -> list[str]:
     paper = facts.sheet or facts.paper
+    last = facts.jobs[-1].last if facts.jobs else 2
     lines = ["Print at 100 % / Actual size, never “Fit to page” or “Shrink”. Measure the square at "
              "the bottom of this page inside its line (50 mm) and the ruler (2 inches) before you cut.",
              f"Paper: {paper.name} ({paper.detail})."
-             + (" Have it printed at a copy shop; print this first page at home." if facts.sheet else "")]
+             + (f" Have {_pages(3, last).lower()} printed at a copy shop; print this cover sheet (pages 1–2) "
+                "at home." if facts.sheet else "")]
     edge = "long" if options.duplex == "long" else "short"
-    last = facts.jobs[-1].last if facts.jobs else 2
     if facts.duplex:
         lines.append(f"Double-sided, flip on the {edge} edge: send the whole file to a duplex printer "
                      f"as it is (pages 1–{last}), every back is printed behind its own front. Hold a "
                      "printed sheet against a light to check the backs line up.")
     else:
-        lines.append(f"Single-sided: pages 3–{last} on one side only (turn double-sided printing off "
-                     "after the cover sheet)." if last > 2 else "Single-sided.")
+        lines.append(f"Single-sided: {_pages(3, last).lower()} on one side only (turn double-sided printing "
+                     "off after the cover sheet)." if last > 2 else "Single-sided.")
     lines += [_job_line(job, edge) for job in facts.jobs]
     if facts.tiled:
         lines.append(f"Boards larger than a page come as tiles: page {facts.assembly or 3} shows how to "
