@@ -431,6 +431,17 @@ PATHS: dict[str, Any] = {
                        {"name": "table", "in": "query", "required": False,
                         "schema": {"type": "string"}, "description": "Only this table's play."}],
         "responses": {"200": _json(_ref("PlayList"), "Plays."), "404": ERR[404]}}},
+    "/api/plays/{code}/chart": {"get": {
+        "operationId": "playChart", "tags": ["plays"], "parameters": [CODE],
+        "summary": "How a finished play went: each player's running number under the result's "
+                   "unit, where the game's public state keeps one (state.players[i][unit]), by "
+                   "round where the state counts rounds, else by move; points is empty otherwise.",
+        "responses": {"200": _json({"type": "object", "required": ["unit", "x", "points"], "properties": {
+            "unit": {"type": ["string", "null"]}, "x": {"type": ["string", "null"], "enum": ["round", "move", None]},
+            "points": {"type": "array", "items": {"type": "object", "required": ["seq", "values"], "properties": {
+                "seq": {"type": "integer"}, "round": {"type": ["integer", "null"]},
+                "values": {"type": "array", "items": {"type": "integer"}}}}}}}, "The chart's points."),
+            **error_responses(400, 404, 422)}}},
     "/api/plays.csv": {"get": {
         "operationId": "playsCsv", "summary": "The same records as a CSV spreadsheet.",
         "tags": ["plays"],
