@@ -666,7 +666,7 @@
           el("div", { class: "row" },
             el("span", { class: "place" }, tk.ordinal(pl), shared[pl] > 1 ? el("span", { class: "small" }, " shared") : null),
             el("strong", { class: "grow name" }, tk.seatMark(t, s), s.name,
-              won ? el("span", { class: "badge win" }, "winner") : null),
+              won ? [" ", el("span", { class: "badge win" }, "winner")] : null),
             el("strong", { class: "score" }, tk.formatScore(s.score, unit))),
           el("details", null, el("summary", { class: "small" }, "How it adds up"),
             el("table", { class: "breakdown small" }, s.breakdown.map((b) =>
