@@ -20,7 +20,7 @@ QR codes: each player board -> /q/shin-bikkuri-man/board/<n>, each ability tile 
 """
 from __future__ import annotations
 
-from ...draw.base import PT
+from ...draw.base import PT, Style
 from ...draw.lines import ellipsize, fit_size
 from ...draw.svg import SvgCanvas
 from ...layouts import load_layout as load_sheet_layout
@@ -28,7 +28,7 @@ from ..base import BoardSection, CardSection, Item, Kit, KitContext, PageSection
 from . import components as comp
 from .facade import Palette, draw_grid, draw_tile
 from .layout import load_layout
-from .tiles import pack, tile_list
+from .tiles import bleed_boxes, pack, tile_list
 
 GAME = "shin-bikkuri-man"
 BOARD_QR_KIND = "board"
@@ -52,8 +52,21 @@ def tile_grid(layout) -> tuple[int, int]:
     return min(c for c, _ in grids), min(r for _, r in grids)
 
 
+def tile_area(layout) -> tuple[float, float]:
+    """The printable area (mm) every home paper has: a sheet of tiles fits it on Letter and A4."""
+    sheets = load_sheet_layout()
+    m = sheets.margin
+    sizes = [sheets.papers[pid].size for pid in sheets.home_papers]
+    return min(w for w, _ in sizes) - 2 * m, min(h for _, h in sizes) - 2 * m
+
+
 def tile_sheets(data, layout):
-    return pack(data, *tile_grid(layout))
+    """The sheets of tiles: colours in strips a gutter apart (tiles.py), the last sheet keeping a
+    free square for each score marker."""
+    s = layout.square
+    spare = data.score_markers.per_player * data.players[1]
+    return pack(data, *tile_grid(layout), gutter=layout.tiles.gutter / s, spare=spare,
+                width=tile_area(layout)[0] / s)
 
 
 def marker_spots(sheet, n: int) -> list[tuple[int, int]]:
@@ -122,7 +135,7 @@ def build_kit(data, ctx: KitContext) -> Kit:
         def draw(canvas, w, h):
             sheet = packed[k]
             s = layout.square
-            ox = (w - sheet.columns * s) / 2
+            ox = (w - sheet.width * s) / 2
             # The sheet's name up the free strip at its left, so a loose sheet says what it is.
             name = (f"{data.name} · façade tiles, sheet {k + 1} of {len(packed)}"
                     + (" (with the score markers)" if k == len(packed) - 1 else "")
@@ -133,19 +146,21 @@ def build_kit(data, ctx: KitContext) -> Kit:
                     with canvas.group(None, role="label"):
                         canvas.text(0, 0, ellipsize(name, min(h, sheet.rows * s) - 4, size), size,
                                     anchor="middle", fill="#555555")
+            for colour, (bx, by, bw, bh) in bleed_boxes(sheet, layout.tiles.gutter / s):
+                canvas.rect(ox + bx * s, by * s, bw * s, bh * s, Style(fill=pal.fill(colour), stroke=None))
             for placed in sheet.placed:
                 cells = dict(placed.cells)
                 mx = min(c for c, _ in cells)
                 my = min(r for _, r in cells)
                 rel = {(c - mx, r - my): ch for (c, r), ch in cells.items()}
                 with canvas.group(f"tile-{placed.tile}-{mx}-{my}", tile=placed.tile):
-                    draw_tile(canvas, pal, layout, placed.colour, rel, ox + mx * s, my * s)
+                    draw_tile(canvas, pal, layout, placed.colour, rel, ox + sheet.left(mx) * s, my * s)
             if k == len(packed) - 1:
                 d = layout.marker.size
                 for n, (c, r) in zip(markers, spots):
                     with canvas.group(f"score-marker-{n}", marker=str(n)):
                         canvas.push()
-                        canvas.translate(ox + c * s + (s - d) / 2, r * s + (s - d) / 2)
+                        canvas.translate(ox + sheet.left(c) * s + (s - d) / 2, r * s + (s - d) / 2)
                         comp.draw_score_marker(canvas, layout, pal, n)
                         canvas.pop()
         return draw

@@ -23,6 +23,7 @@ class Tiles:
     line: float
     inner: float
     symbol: float
+    gutter: float            # between tiles of different colours, each colour bled into its half
 
 
 @dataclasses.dataclass(frozen=True)

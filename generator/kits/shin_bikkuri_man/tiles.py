@@ -1,10 +1,18 @@
-"""The facade tiles packed on sheets: every copy of every tile, in its exact shape, butted together so
-one cut serves two tiles, on as few sheets as the printable area allows.
+"""The facade tiles packed on sheets: every copy of every tile, in its exact shape, tiles of one
+colour butted together so one cut serves two tiles, on as few sheets as the printable area allows.
 
-Packing works on the grid of squares that fits the printable area (`layout.square` each): it fills
-the first empty square (reading order) with the largest tile left that can cover it in any
-orientation (rotations and flips), and leaves the square empty only when nothing fits. Tiles are
-tried largest first, so the small ones fill the gaps. The result is deterministic.
+Packing works on a grid of squares (`layout.square` each). Without a gutter the whole sheet is one
+grid: it fills the first empty square (reading order) with the largest tile left that can cover it
+in any orientation (rotations and flips), and leaves the square empty only when nothing fits. Tiles
+are tried largest first, so the small ones fill the gaps.
+
+With a `gutter` (mm) tiles of different colours never share a cut: each colour fills strips of
+whole columns (the fewest columns that take all its tiles, the same greedy fill inside), and
+strips stand a gutter apart, so a sheet holds as many columns as fit its width with the gutters
+between them. A colour that does not fit what is left of a sheet fills those columns and carries
+on on the next. Several plans are tried (colours in the data's order or white first; a colour that
+would be split starting a fresh sheet instead when that costs none) and the one with the fewest
+sheets is kept, the earlier on a tie. The result is deterministic.
 """
 from __future__ import annotations
 
@@ -35,6 +43,23 @@ class Sheet:
     columns: int
     rows: int
     placed: tuple[Placed, ...]
+    #: the left edge of each column, in squares from the sheet's left edge (a gutter adds
+    #: gutter / square); empty: columns butt together (column c at c)
+    lefts: tuple[float, ...] = ()
+    #: the first column of each strip (columns of one colour; a gutter before each but the first)
+    strips: tuple[int, ...] = (0,)
+
+    def left(self, column: int) -> float:
+        """Column `column`'s left edge, in squares from the sheet's left edge."""
+        return self.lefts[column] if self.lefts else float(column)
+
+    @property
+    def width(self) -> float:
+        """The sheet's width in squares, gutters included."""
+        return self.left(self.columns - 1) + 1 if self.columns else 0.0
+
+    def strip_of(self, column: int) -> int:
+        return max(k for k, first in enumerate(self.strips) if first <= column)
 
     def count(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -51,12 +76,120 @@ def tile_list(data) -> list[tuple[str, str, dict[Cell, str], int]]:
     return out
 
 
-def pack(data, columns: int, rows: int) -> list[Sheet]:
-    todo: list[list] = []        # [tile, colour, orientations, copies left]
+def _todo(data) -> list[list]:
+    todo: list[list] = []        # [tile, colour, orientations, copies left, squares]
     for tid, colour, cells, copies in tile_list(data):
         shapes = [dict(o) for o in orientations(cells, data.building.rotate, data.building.flip)]
         todo.append([tid, colour, shapes, copies, len(cells)])
     todo.sort(key=lambda t: (-t[4], t[0]))
+    return todo
+
+
+def pack(data, columns: int, rows: int, gutter: float = 0.0, spare: int = 0,
+         width: float | None = None) -> list[Sheet]:
+    """The sheets of `columns` x `rows` squares. With a `gutter` (in squares: mm / square) tiles of
+    different colours stand in strips that far apart, and a sheet holds as many columns as fit
+    `width` squares (default `columns`) with its gutters; `spare`: the free squares the last sheet
+    keeps (the score markers), a plan without them is not taken."""
+    if gutter <= 0:
+        return _pack_grid(data, columns, rows)
+    budget = max(float(columns), width or 0.0)
+    colours = list(dict.fromkeys(colour for _, colour, _, _ in tile_list(data)))
+    orders = [colours, [WHITE] + [c for c in colours if c != WHITE]]
+    plans = []
+    for order in orders:
+        for keep_whole in (True, False):
+            plan = _pack_strips(data, budget, rows, gutter, order, keep_whole)
+            if plan and _free(plan[-1]) >= spare:
+                plans.append(plan)
+    if not plans:
+        raise ValueError(f"the facade tiles do not fit sheets of {columns} x {rows} squares "
+                         f"with {spare} squares to spare")
+    return min(plans, key=len)
+
+
+def _free(sheet: Sheet) -> int:
+    return sheet.columns * sheet.rows - sum(len(p.cells) for p in sheet.placed)
+
+
+def _fill(todo: list[list], columns: int, rows: int, first: int = 0) -> list[Placed]:
+    """Greedy fill of `columns` x `rows` squares (absolute columns from `first`), taking copies
+    off `todo`."""
+    free = {(c, r) for c in range(first, first + columns) for r in range(rows)}
+    placed: list[Placed] = []
+    for r in range(rows):
+        for c in range(first, first + columns):
+            if (c, r) not in free:
+                continue
+            hit = _cover(todo, free, c, r)
+            if hit is None:
+                free.discard((c, r))        # nothing fits here: it stays blank
+                continue
+            t, cells = hit
+            t[3] -= 1
+            for cell in cells:
+                free.discard(cell[0])
+            placed.append(Placed(t[0], t[1], tuple(sorted(cells))))
+    return placed
+
+
+def _pack_strips(data, columns: float, rows: int, gutter: float, order: list[str],
+                 keep_whole: bool) -> list[Sheet]:
+    todo = _todo(data)
+    sheets: list[Sheet] = []
+    strips: list[tuple[int, list[Placed]]] = []      # the open sheet's strips: (columns, placed)
+
+    def width(strips) -> float:
+        return sum(k for k, _ in strips) + gutter * max(0, len(strips) - 1)
+
+    def close() -> None:
+        if not strips:
+            return
+        lefts, firsts, x, col = [], [], 0.0, 0
+        for k, _ in strips:
+            firsts.append(col)
+            lefts += [x + i for i in range(k)]
+            x += k + gutter
+            col += k
+        placed = tuple(p for _, ps in strips for p in ps)
+        sheets.append(Sheet(col, rows, placed, tuple(lefts), tuple(firsts)))
+        strips.clear()
+
+    for colour in order:
+        mine = [t for t in todo if t[1] == colour]
+        while any(t[3] for t in mine):
+            room = columns - width(strips) - (gutter if strips else 0.0)
+            most = int(room + 1e-9)
+            if most < 1:
+                close()
+                continue
+            first = sum(k for k, _ in strips)
+            need = next((k for k in range(1, int(columns + 1e-9) + 1) if _fits(mine, k, rows)), None)
+            if need is None:         # more than a sheet of this colour: fill what is left
+                need = int(columns + 1e-9) + 1
+            if need > most and keep_whole and strips and need <= columns:
+                close()
+                continue
+            k = min(need, most)
+            placed = _fill(mine, k, rows, first)
+            if not placed:
+                if not strips:
+                    raise ValueError(f"no facade tile fits a sheet of {columns} x {rows} squares")
+                close()
+                continue
+            strips.append((k, placed))
+    close()
+    return sheets
+
+
+def _fits(todo: list[list], columns: int, rows: int) -> bool:
+    trial = [t[:3] + [t[3]] + t[4:] for t in todo]
+    _fill(trial, columns, rows)
+    return not any(t[3] for t in trial)
+
+
+def _pack_grid(data, columns: int, rows: int) -> list[Sheet]:
+    todo = _todo(data)
     sheets: list[Sheet] = []
     while any(t[3] for t in todo):
         free = {(c, r) for c in range(columns) for r in range(rows)}
@@ -93,3 +226,36 @@ def _cover(todo, free, c, r):
             if all(cell in free for cell, _ in cells):
                 return t, cells
     return None
+
+
+def bleed_boxes(sheet: Sheet, gutter: float) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """(colour, box in squares from the sheet's top-left corner) of the art each tile runs past its
+    cut: half the `gutter` (in squares) into the gutter beside its strip and into an empty square of
+    its strip, never where it shares a cut with another tile or at the sheet's outer edge. Drawn
+    under the tiles, so a corner that reaches a neighbour of its colour is covered by it."""
+    half = gutter / 2
+    owner = {cell: p for p in sheet.placed for cell, _ in p.cells}
+    out = []
+    for p in sheet.placed:
+        mine = {cell for cell, _ in p.cells}
+        for (c, r) in sorted(mine):
+            x = sheet.left(c)
+            sides = set()
+            for side, (dx, dy) in (("left", (-1, 0)), ("right", (1, 0)), ("top", (0, -1)), ("bottom", (0, 1))):
+                n = (c + dx, r + dy)
+                if n in mine or not (0 <= n[0] < sheet.columns and 0 <= n[1] < sheet.rows):
+                    continue
+                if n in owner and sheet.strip_of(n[0]) == sheet.strip_of(c):
+                    continue                   # a shared cut with a tile of its own colour
+                sides.add(side)
+            boxes = {"left": (x - half, r, half, 1.0), "right": (x + 1, r, half, 1.0),
+                     "top": (x, r - half, 1.0, half), "bottom": (x, r + 1, 1.0, half)}
+            for side in ("left", "right", "top", "bottom"):
+                if side in sides:
+                    out.append((p.colour, boxes[side]))
+            for a, b in (("left", "top"), ("right", "top"), ("left", "bottom"), ("right", "bottom")):
+                if a in sides and b in sides:
+                    cx = x - half if a == "left" else x + 1
+                    cy = r - half if b == "top" else r + 1
+                    out.append((p.colour, (cx, cy, half, half)))
+    return out
