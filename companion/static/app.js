@@ -593,7 +593,7 @@
       g.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#333" }, tk.formatScore(v, unit)));
     }
     const first = c.points[0], lastP = c.points[c.points.length - 1];
-    const xl = (p) => p.final ? "final score" : c.x === "round" ? "round " + p.round : p.seq ? "move #" + p.seq : "start";
+    const xl = (p) => p.final ? "final score" : !p.seq || (c.x === "round" && !p.round) ? "start" : c.x === "round" ? "round " + p.round : "move #" + p.seq;
     g.append(svg("text", { x: L, y: H - 8, "font-size": 11, fill: "#333" }, xl(first)));
     g.append(svg("text", { x: W - R, y: H - 8, "text-anchor": "end", "font-size": 11, fill: "#333" }, xl(lastP)));
     const n = first.values.length;
