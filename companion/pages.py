@@ -39,7 +39,7 @@ def bgstats_filter(play: dict) -> str:
 
 @bp.get("/plays")
 def plays():
-    return render_template("plays.html", plays=services().tables.plays())
+    return render_template("plays.html", plays=services().tables.plays(), bgstats=True)
 
 
 @bp.get("/new/<game_id>")
