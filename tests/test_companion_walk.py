@@ -87,6 +87,26 @@ def test_a_walk_event_changes_no_game_and_undo_passes_over_it(shinjuku_app):
     assert c.get(f"/api/tables/{code}/walk").get_json()["step"] == 3
 
 
+def test_a_move_made_while_another_phone_walked_is_not_refused(shinjuku_app):
+    """A walk changes no game: a move sent on the seq before it is played (no 409); a move sent on a
+    seq before anything else (here a table timer) still is refused (the table changed)."""
+    c = shinjuku_app.test_client()
+    code, host, _ = new_table(c)
+    legal = c.get(f"/api/tables/{code}/legal", headers=host).get_json()["moves"]
+    moves = [m for m in legal if m["type"] == "deal-hand"]
+    assert c.post(f"/api/tables/{code}/walk", headers=host, json={"expected_seq": 0, "step": 1}).status_code == 200
+    assert c.post(f"/api/tables/{code}/walk", headers=host, json={"expected_seq": 1, "step": 2}).status_code == 200
+    r = c.post(f"/api/tables/{code}/moves", headers=host, json={"expected_seq": 0, "move": moves[0]})
+    assert r.status_code == 200 and r.get_json()["seq"] == 3, r.get_json()
+    # a table timer started meanwhile is a change the sender did not see: still refused
+    assert c.post(f"/api/tables/{code}/timers", headers=host, json={
+        "expected_seq": 3, "timer": "round", "action": "start", "seconds": 30}).status_code == 200
+    assert c.post(f"/api/tables/{code}/walk", headers=host, json={"expected_seq": 4, "step": 3}).status_code == 200
+    other = next(m for m in moves if m["player"] != moves[0]["player"])
+    r = c.post(f"/api/tables/{code}/moves", headers=host, json={"expected_seq": 3, "move": other})
+    assert r.status_code == 409
+
+
 def test_once_play_begins_the_steps_stay_readable_and_the_walk_stops(shinjuku_app):
     c = shinjuku_app.test_client()
     code, host, _ = new_table(c)
