@@ -15,6 +15,7 @@ state, so the end screen can show both the tie-break and a chart by round."""
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 from urllib.parse import unquote
 
 import pytest
@@ -111,7 +112,7 @@ def test_the_end_screen_on_a_phone(browser, tmp_path, size):
     width, height = size
     with ServerThread(app, threads=8) as server:
         ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
-                                  bypass_csp=True)
+                                  bypass_csp=True, timezone_id="Asia/Tokyo")
         try:
             page = ctx.new_page()
             errors = []
@@ -148,6 +149,10 @@ def test_the_end_screen_on_a_phone(browser, tmp_path, size):
             assert href.startswith(BGSTATS)
             data = json.loads(unquote(href[len(BGSTATS):]))
             assert {p["name"]: p["rank"] for p in data["players"]} == {"Ben": 1, "Aki": 2, "Chie": 3}
+            # the date as the phone's clock says it (the server's link says UTC)
+            (play,) = client.get(f"/api/plays?table={code}").get_json()["plays"]
+            tokyo = datetime.fromtimestamp(play["started_ms"] / 1000, timezone(timedelta(hours=9)))
+            assert data["playDate"] == tokyo.strftime("%Y-%m-%d %H:%M:%S")       # the phone is in Tokyo
             box = log.bounding_box()
             assert box["height"] >= 44
             # scores in their unit: yen with the thousands and a true minus sign

@@ -615,11 +615,33 @@
       })));
     box.hidden = false;
   };
+  /**
+   * BG Stats' link with the play's date in this phone's own time (the server writes UTC): its
+   * playDate is "YYYY-MM-DD HH:MM:SS" of the start, as the players' clocks said.
+   */
+  tk.localBgstats = function (href, startedMs) {
+    const at = href.indexOf("?data=");
+    if (at < 0 || !startedMs) return href;
+    try {
+      const data = JSON.parse(decodeURIComponent(href.slice(at + 6)));
+      const d = new Date(Number(startedMs)), two = (n) => String(n).padStart(2, "0");
+      data.playDate = d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()) + " " +
+        two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds());
+      return href.slice(0, at + 6) + encodeURIComponent(JSON.stringify(data));
+    } catch (e) { return href; }
+  };
+  document.addEventListener("DOMContentLoaded", () => {
+    tk.$$("a.bgstats[data-started-ms]").forEach((a) => { a.href = tk.localBgstats(a.href, a.dataset.startedMs); });
+  });
   /** The link that logs this play in BG Stats (api_plays.bgstats_link), fetched once per table. */
   const bgstats = {};
   async function bgstatsLink(code) {
     if (!(code in bgstats)) bgstats[code] = tk.api("GET", "/api/plays?table=" + encodeURIComponent(code))
-      .then((r) => { const p = r.status === 200 && r.body.plays[0]; if (!p) delete bgstats[code]; return p ? p.bgstats : null; });
+      .then((r) => {
+        const p = r.status === 200 && r.body.plays[0];
+        if (!p) delete bgstats[code];
+        return p ? tk.localBgstats(p.bgstats, p.started_ms) : null;
+      });
     return bgstats[code];
   }
   /**
