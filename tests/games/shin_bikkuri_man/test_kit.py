@@ -13,7 +13,8 @@ from generator.build import BuildOptions, build
 from generator.canon import load
 from generator.draw import Canvas
 from generator.kits.base import CardSection, KitContext
-from generator.kits.shin_bikkuri_man import build_kit, render_component, sheet_grid, tile_grid, tile_sheet_count
+from generator.kits.shin_bikkuri_man import (build_kit, render_component, sheet_grid, tile_grid,
+                                             tile_sheet_count, tile_sheets)
 from generator.kits.shin_bikkuri_man.facade import Palette, draw_grid, draw_tile
 from generator.kits.shin_bikkuri_man.layout import load_layout
 from generator.kits.shin_bikkuri_man.tiles import pack, tile_list
@@ -94,25 +95,41 @@ def test_counts_match_the_data(kit, data):
 def test_tiles_are_all_packed_on_as_few_sheets_as_the_area_allows(data):
     layout = load_layout()
     sl = sheet_layout()
+    s, gutter = layout.square, layout.tiles.gutter
     cols, rows = tile_grid(layout)
     for paper in ("letter", "a4"):                 # the sheet grid fits the printable area of both
         w, h = (v - 2 * sl.margin for v in sl.papers[paper].size)
         assert cols * layout.square <= w and rows * layout.square <= h
         assert sheet_grid(layout, w, h)[0] >= cols
-    sheets = pack(data, cols, rows)
+    # Without a gutter the tiles butt together whatever their colours: the fewest sheets of the grid.
+    butted = pack(data, cols, rows)
+    squares = sum(len(p.cells) for sh in butted for p in sh.placed)
+    assert len(butted) == -(-squares // (cols * rows)) == 2
+    assert sum(len(c) for p in butted[0].placed for c in [p.cells]) == cols * rows  # sheet 1 is full
+    # The kit's sheets: colours in strips of whole columns a gutter apart (issue 22 point 2), one
+    # sheet more than butted: a colour's 32 squares need 3 columns of 12, and 3 + 3 + 3 columns with
+    # two gutters are wider than A4's printable area.
+    sheets = tile_sheets(data, layout)
     placed = Counter()
-    squares = 0
     for sh in sheets:
         cells = [c for p in sh.placed for c, _ in p.cells]
         assert len(cells) == len(set(cells))                                      # no overlap
-        assert all(0 <= c < cols and 0 <= r < rows for c, r in cells)
+        assert all(0 <= c < sh.columns and 0 <= r < sh.rows for c, r in cells)
+        for paper in ("letter", "a4"):
+            w, h = (v - 2 * sl.margin for v in sl.papers[paper].size)
+            assert sh.width * s <= w + 1e-6 and sh.rows * s <= h
+        owner = {cell: p for p in sh.placed for cell, _ in p.cells}
+        for (c, r), p in owner.items():
+            right = owner.get((c + 1, r))
+            if right is not None and right.colour != p.colour:
+                assert (sh.left(c + 1) - sh.left(c) - 1) * s >= gutter - 1e-9
+            below = owner.get((c, r + 1))
+            assert below is None or below.colour == p.colour                      # strips: one colour
         placed.update(sh.count())
-        squares += len(cells)
     wanted = {tid: copies for tid, _, _, copies in tile_list(data)}
     assert placed == Counter(wanted) and sum(wanted.values()) == 62
-    assert len(sheets) == -(-squares // (cols * rows)) == 2                     # the fewest possible
-    assert sum(len(c) for p in sheets[0].placed for c in [p.cells]) == cols * rows  # sheet 1 is full
-    assert tile_sheet_count(data, layout) == len(sheets)
+    assert len(sheets) == 3 == tile_sheet_count(data, layout)
+    assert sheets == tile_sheets(data, layout)                                    # deterministic
     # each placed tile keeps its exact shape and brick (some orientation of the data's shape)
     from generator.canon.polyomino import canonical
     shapes = {tid: canonical(cells) for tid, _, cells, _ in tile_list(data)}
@@ -151,7 +168,7 @@ def test_pdfs_page_sizes_and_files(out, manifest, data):
                 w, h = float(page.mediabox.width), float(page.mediabox.height)
                 assert abs(w - size[0]) < 1 and abs(h - size[1]) < 1
         tiles = pypdf.PdfReader(folder / f"{GAME}-tiles-{paper}.pdf")
-        assert len(tiles.pages) == 2 + 2            # the cover, its verso and two sheets of tiles
+        assert len(tiles.pages) == 2 + 3            # the cover, its verso and three sheets of tiles
     kinds = Counter(c["kind"] for c in manifest["components"] if c["game"] == GAME)
     assert kinds["player-board"] == 4 and kinds["ability-tile"] == 5 and kinds["card"] == 6
     ids = {(c["kind"], c["id"]): c["copies"] for c in manifest["components"] if c["game"] == GAME}
