@@ -47,8 +47,9 @@
         if (this.i >= live.length) this.i = live.length - 1;
       }
       this.render();
-      // the table's step (and, once play has begun, the set-up's steps kept to read): once per seq
-      if (table.seq !== this.seq) { this.seq = table.seq; this.fetch(); }
+      // the table's step, once per seq while the set-up runs; once play has begun, the set-up's
+      // steps kept to read, once (they no longer change)
+      if (table.seq !== this.seq && (live.length || !this.kept)) { this.seq = table.seq; this.fetch(); }
     }
     async fetch() {
       const seq = this.seq;
@@ -58,6 +59,7 @@
     }
     adopt(w) {
       this.playing = !!w.playing;
+      this.kept = this.playing;
       this.steps = w.steps || [];
       const n = this.steps.length;
       if (w.step !== this.shared) {
