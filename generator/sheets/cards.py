@@ -23,7 +23,7 @@ from typing import Callable
 
 from ..draw import Canvas
 from ..draw.base import SIDES, Box
-from ..draw.record import FaceCache
+from ..draw.record import FaceCache, Recording
 from ..kits.base import CardSection, Item
 from .grid import Grid, LayoutError, fit_grid, mark_room
 from .labels import side_label
@@ -36,13 +36,53 @@ Slot = tuple[Item, int, int]   # item, row, col
 FOLD_DASH = (1.5, 1.0)
 
 
+#: mm each piece's art runs into the gutter between single-sided pieces of different background
+#: colours (the gutter is twice this): a cut a little off shows the piece's own colour
+GUTTER_BLEED = 2.0
+_BACKGROUNDS: dict[int, tuple[CardSection, float]] = {}
+
+
+def _background(item: Item, section: CardSection) -> str | None:
+    """The fill of a rectangle covering the whole face, when the face starts with one."""
+    rec = Recording.of(lambda c: section.draw_front(c, item))
+    w, h = section.size
+    for op in rec.ops:
+        if op[0] in ("group", "push", "pop"):
+            continue
+        if op[0] == "rect" and len(op[1]) >= 4:
+            x, y, rw, rh = op[1][:4]
+            style = op[1][4] if len(op[1]) > 4 else op[2].get("style")
+            if (style is not None and abs(x) < 1e-6 and abs(y) < 1e-6 and abs(rw - w) < 1e-6 and abs(rh - h) < 1e-6
+                    and style.fill and not op[2].get("radius")):
+                return style.fill.lower()
+        return None
+    return None
+
+
+def gutter_bleed(section: CardSection) -> float:
+    """GUTTER_BLEED for single-sided rectangular pieces whose faces fill their trims in different
+    colours (stores, capsules, banknotes), which butting would make share a cut; else 0."""
+    if section.shape != "rect" or section.draw_back is not None:
+        return 0.0
+    known = _BACKGROUNDS.get(id(section))
+    if known is not None and known[0] is section:
+        return known[1]
+    colours = {_background(item, section) for item in section.items}
+    bleed = GUTTER_BLEED if len(colours - {None}) > 1 else 0.0
+    _BACKGROUNDS[id(section)] = (section, bleed)
+    return bleed
+
+
 def card_grid(section: CardSection, paper: tuple[float, float], layout: Layout) -> Grid:
-    """The upright grid of a section's pieces (what single-sided pieces are packed with)."""
+    """The upright grid of a section's pieces (what single-sided pieces are packed with): pieces
+    of different colours (`gutter_bleed`) stand twice their bleed apart."""
     s = layout.sheets
     what = f"{section.kind} ({section.title})"
     if section.shape == "circle":
         return fit_grid(paper, layout.margin, section.size, s.tokens.gap, s.tokens.guide_width, what)
-    return fit_grid(paper, layout.margin, section.size, s.cards.gap, mark_room(s.crop_marks), what)
+    bleed = gutter_bleed(section)
+    return fit_grid(paper, layout.margin, section.size, s.cards.gap + 2 * bleed,
+                    mark_room(s.crop_marks, bleed), what)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -282,12 +322,13 @@ def paint_face(canvas: Canvas, section: CardSection, item: Item, box: Box, side:
 
 
 def paint_slots(canvas: Canvas, section: CardSection, grid: Grid, slots: list[Slot], side: str,
-                draw: Callable[[Canvas, Item], None], faces: FaceCache, *, turned: bool = False) -> None:
-    """Each slot's face at its cell of `grid` (turned half a turn when `turned`); each distinct face
-    is drawn once and reused."""
+                draw: Callable[[Canvas, Item], None], faces: FaceCache, *, turned: bool = False,
+                bleed: float = 0.0) -> None:
+    """Each slot's face at its cell of `grid` (turned half a turn when `turned`), its art run
+    `bleed` mm past its trim; each distinct face is drawn once and reused."""
     for item, row, col in slots:
         paint_face(canvas, section, item, grid.box(row, col), side, draw, faces,
-                   rotate=180 if turned else 0)
+                   rotate=180 if turned else 0, bleed=bleed)
 
 
 def bounds(boxes: list[Box]) -> Box:

@@ -22,11 +22,11 @@ from ..draw import Canvas, text_width
 from ..draw.base import PT, Box
 from ..draw.record import FaceCache
 from ..kits.base import CardSection
-from .cards import Slot, bounds, card_grid, paint_slots
+from .cards import Slot, bounds, card_grid, gutter_bleed, paint_slots
 from .grid import Grid, LayoutError, mark_room
 from .labels import ASCENT, DESCENT, LABEL_MIN_PT, lane_label
 from ..layouts import Layout
-from .marks import Line, draw_marks, token_guide, trim_mark_lines
+from .marks import Line, draw_marks, grow, token_guide, trim_mark_lines
 from .model import Page, Placement
 from ..draw.lines import ellipsize, fit_size
 
@@ -65,7 +65,8 @@ def _room(section: CardSection, layout: Layout) -> tuple[float, float]:
     room it needs up to the page margin)."""
     s = layout.sheets
     if section.shape == "rect":
-        return s.crop_marks.offset + s.crop_marks.length, mark_room(s.crop_marks)
+        bleed = gutter_bleed(section)
+        return bleed + s.crop_marks.offset + s.crop_marks.length, mark_room(s.crop_marks, bleed)
     return s.tokens.gap / 2, s.tokens.guide_width
 
 
@@ -252,20 +253,26 @@ def pack_pages(sections: list[CardSection], paper: tuple[float, float], layout: 
 def sheet_marks(sheet: list[Band], paper: tuple[float, float], layout: Layout) -> list[Line]:
     """The crop marks of a shared sheet: round each band of rectangular pieces, clear of every
     piece and caption on the sheet."""
-    trims = [box for band in sheet for box in band.trims]
+    trims = _art(sheet)
     captions = [band.caption_box for band in sheet if band.caption_box is not None]
     lines: list[Line] = []
     for band in sheet:
         if band.section.shape == "rect":
             lines += trim_mark_lines(band.trims, paper, layout.margin, layout.sheets.crop_marks,
-                                     obstacles=trims + captions)
+                                     obstacles=trims + captions, bleed=gutter_bleed(band.section))
     return lines
+
+
+def _art(sheet: list[Band]) -> list[Box]:
+    """Every piece's trim and the art bled past it."""
+    return [grow(box, gutter_bleed(band.section)) for band in sheet for box in band.trims]
 
 
 def _page(sheet: list[Band], paper: tuple[float, float], layout: Layout, faces: FaceCache,
           label: str) -> Page:
     s = layout.sheets
     trims = [box for band in sheet for box in band.trims]
+    art = _art(sheet)
     captions = [band.caption_box for band in sheet if band.caption_box is not None]
     lines = sheet_marks(sheet, paper, layout)
     half = s.crop_marks.width / 2
@@ -277,7 +284,8 @@ def _page(sheet: list[Band], paper: tuple[float, float], layout: Layout, faces: 
     def paint(canvas: Canvas) -> None:
         for band in sheet:
             section = band.section
-            paint_slots(canvas, section, band.grid, list(band.slots), "front", section.draw_front, faces)
+            paint_slots(canvas, section, band.grid, list(band.slots), "front", section.draw_front, faces,
+                        bleed=gutter_bleed(section))
             if section.shape == "circle":
                 for box in band.trims:
                     token_guide(canvas, box, s.tokens.guide_colour, s.tokens.guide_width)
@@ -288,7 +296,7 @@ def _page(sheet: list[Band], paper: tuple[float, float], layout: Layout, faces: 
                 if band.caption_at is not None:
                     canvas.text(*band.caption_at, band.caption, band.caption_size,
                                 fill=s.packing.caption_colour)
-        if lane_label(canvas, label, trims + ticks + captions, paper, layout) is None:
+        if lane_label(canvas, label, art + ticks + captions, paper, layout) is None:
             _caption_label(canvas, label, sheet[0], paper, layout)
 
     kinds = ",".join(dict.fromkeys(band.section.kind for band in sheet))
