@@ -16,6 +16,7 @@ import pytest
 
 from generator.build import BuildOptions, build
 from generator.canon import load
+from generator.kits.base import CardSection
 from generator.kits.shin_bikkuri_man import tile_sheets
 from generator.kits.shin_bikkuri_man.facade import Palette
 from generator.kits.shin_bikkuri_man.layout import load_layout
@@ -135,3 +136,86 @@ def test_the_tile_sheets_are_the_same_bytes_for_the_same_input(out, tmp_path):
     for paper in ("letter", "a4"):
         name = f"{paper}/{GAME}/{GAME}-tiles-{paper}.pdf"
         assert (out / name).read_bytes() == (again / name).read_bytes(), name
+
+
+# -- single-sided pieces packed on shared sheets (stores, capsules, banknotes) -----------------------
+
+@pytest.fixture(scope="module")
+def kits(kit_builds) -> Path:
+    return kit_builds()
+
+
+def _packed_pages(game: str, paper: str):
+    """(file, page number, page, {kind: whether its faces differ}) of the shared sheets holding
+    pieces whose faces fill their trims in different colours (measured on the faces' drawing)."""
+    from print_kits import make_kit, imposed
+    from generator.kits.base import KitContext
+    from generator.sheets.cards import _background
+    from generator.sheets.pack import packable
+    kit = make_kit(game, KitContext())
+    # pieces whose faces start with a rectangle filling the trim, in more than one colour
+    bleeds = {s.kind: len({_background(i, s) for i in s.items} - {None}) > 1
+              for s in kit.sections if isinstance(s, CardSection) and packable(s) and s.shape == "rect"}
+    for doc in imposed(game, paper):
+        for n, page in enumerate(doc.pages):
+            kinds = set(page.section.split(","))
+            if page.role == "front" and any(bleeds.get(k) for k in kinds):
+                yield doc.name, n, page, bleeds
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_packed_pieces_of_different_colours_stand_a_gutter_apart_in_their_own_colour(kits, paper):
+    from print_kits import GAMES
+    from generator.sheets.cards import GUTTER_BLEED, _background
+    from print_kits import make_kit
+    from generator.kits.base import KitContext
+    measured = set()
+    pairs = 0
+    for game in GAMES:
+        kit = make_kit(game, KitContext())
+        sections = {s.kind: s for s in kit.sections if isinstance(s, CardSection)}
+        for name, n, page, bleeds in _packed_pages(game, paper):
+            with pymupdf.open(kits / paper / game / f"{name}.pdf") as pdf:
+                r = Raster(pdf[n])
+            boxes = [(p.box, p.kind, p.id) for p in page.placements if bleeds.get(p.kind)]
+            colour = {}
+            for _, kind, item_id in boxes:
+                if (kind, item_id) not in colour:
+                    item = next(i for i in sections[kind].items if i.id == item_id)
+                    colour[kind, item_id] = _background(item, sections[kind])
+            for i, (a, ka, ia) in enumerate(boxes):
+                for b, kb, ib in boxes[i + 1:]:
+                    if ka != kb or colour[ka, ia] == colour[kb, ib]:
+                        continue
+                    ax, ay, aw, ah = a
+                    bx, by, bw, bh = b
+                    rows_overlap = min(ay + ah, by + bh) - max(ay, by) > 1
+                    cols_overlap = min(ax + aw, bx + bw) - max(ax, bx) > 1
+                    fractions = [k / 8 for k in range(1, 8)]
+                    if rows_overlap and 0 <= bx - (ax + aw) < 10:      # b right of a
+                        gap, y0, y1 = bx - (ax + aw), max(ay, by), min(ay + ah, by + bh)
+                        ys = [y0 + f * (y1 - y0) for f in fractions]
+                        sides = [[((ax + aw + 1.0, y), (ax + aw - 1.0, y)) for y in ys],
+                                 [((bx - 1.0, y), (bx + 1.0, y)) for y in ys]]
+                    elif cols_overlap and 0 <= by - (ay + ah) < 10:    # b below a
+                        gap, x0, x1 = by - (ay + ah), max(ax, bx), min(ax + aw, bx + bw)
+                        xs = [x0 + f * (x1 - x0) for f in fractions]
+                        sides = [[((x, ay + ah + 1.0), (x, ay + ah - 1.0)) for x in xs],
+                                 [((x, by - 1.0), (x, by + 1.0)) for x in xs]]
+                    else:
+                        continue
+                    where = (paper, game, name, n + 1, ia, ib)
+                    assert gap >= 2 * GUTTER_BLEED - 1e-6, where
+                    for points, own, other in ((sides[0], colour[ka, ia], colour[kb, ib]),
+                                               (sides[1], colour[kb, ib], colour[ka, ia])):
+                        # 1 mm outside the trim, along the whole shared edge: the piece's own art
+                        # (its background, or a border it draws near its edge, mirrored), never the
+                        # neighbour's background, never bare paper
+                        seen = [r.at(*out) for out, _ in points]
+                        assert not any(_near(c, _rgb(other), 20) for c in seen), (where, seen, other)
+                        if own != "#ffffff":
+                            assert not all(_near(c, (255, 255, 255), 8) for c in seen), (where, seen)
+                    pairs += 1
+                    measured.add((game, ka))
+    assert {("shinjuku", "store"), ("capsule-hotel", "capsule"), ("sapporo-1876", "banknote")} <= measured
+    assert pairs
