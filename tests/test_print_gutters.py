@@ -65,14 +65,16 @@ def _tiles_pages(pdf: pymupdf.Document) -> list[int]:
     return [n for n in range(len(pdf)) if "façade tiles, sheet" in pdf[n].get_text()]
 
 
-def _cut_x(r: Raster, x: float, y: float, reach: float = 1.5) -> float | None:
-    """The x (mm) of the dark vertical cut line nearest to `x` on the row at `y`, within `reach`."""
+def _cut(r: Raster, x: float, y: float, dx: int, dy: int, reach: float = 1.5) -> float | None:
+    """Where the dark cut line nearest to (x, y) lies along the axis of (dx, dy), within `reach`
+    mm: its x for a vertical line (dx != 0), its y for a horizontal one."""
     step = 1 / r.scale
-    hits = [x + k * step for k in range(-int(reach * r.scale), int(reach * r.scale) + 1)
-            if r.dark(x + k * step, y)]
-    if not hits:
-        return None
-    return min(hits, key=lambda h: abs(h - x))
+    ks = range(-int(reach * r.scale), int(reach * r.scale) + 1)
+    if dx:
+        hits = [x + k * step for k in ks if r.dark(x + k * step, y)]
+        return min(hits, key=lambda h: abs(h - x)) if hits else None
+    hits = [y + k * step for k in ks if r.dark(x, y + k * step)]
+    return min(hits, key=lambda h: abs(h - y)) if hits else None
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
@@ -93,32 +95,36 @@ def test_tiles_of_different_colours_stand_a_gutter_apart_with_their_own_colour_b
             r = Raster(page)
             ox = m + (w - sheet.width * s) / 2
             owner = {cell: p for p in sheet.placed for cell, _ in p.cells}
+            lowest = max(sheet.top(c, row) + 1 for p in sheet.placed for (c, row), _ in p.cells)
+            assert m + lowest * s <= page.rect.height / MM - m + 1e-6          # inside the margin
             for p in sheet.placed:
                 mine = {cell for cell, _ in p.cells}
                 own = _rgb(pal.fill(p.colour))
                 for (c, row) in sorted(mine):
-                    x0, y0 = ox + sheet.left(c) * s, m + row * s
-                    mid = y0 + s / 2
-                    for dx in (-1, 1):
-                        edge = x0 if dx < 0 else x0 + s
-                        # the cut line is on the raster where the tile's trim is
-                        found = _cut_x(r, edge, mid)
-                        if (c + dx, row) in mine:
+                    x0, y0 = ox + sheet.left(c) * s, m + sheet.top(c, row) * s
+                    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                        if (c + dx, row + dy) in mine:
                             continue
-                        assert found is not None and abs(found - edge) < 0.4, (paper, p.tile, c, row, dx, found)
-                        other = owner.get((c + dx, row))
+                        # the middle of this side of the square, on the trim
+                        ex = x0 + (s if dx > 0 else 0 if dx < 0 else s / 2)
+                        ey = y0 + (s if dy > 0 else 0 if dy < 0 else s / 2)
+                        # the cut line is on the raster where the tile's trim is
+                        found = _cut(r, ex, ey, dx, dy)
+                        edge = ex if dx else ey
+                        assert found is not None and abs(found - edge) < 0.4, (paper, p.tile, c, row, dx, dy, found)
+                        other = owner.get((c + dx, row + dy))
                         if other is None or other.colour == p.colour:
                             continue
                         facing += 1
                         # 1 mm outside the cut: the tile's own colour, not the neighbour's, not white
-                        seen = r.at(edge + dx * 1.0, mid)
-                        assert _near(seen, own), (paper, p.tile, c, row, dx, seen, own)
+                        seen = r.at(ex + dx * 1.0, ey + dy * 1.0)
+                        assert _near(seen, own), (paper, p.tile, c, row, dx, dy, seen, own)
                         assert not _near(seen, _rgb(pal.fill(other.colour))), (paper, p.tile, other.tile)
                         if p.colour != "white":
-                            assert not _near(seen, (255, 255, 255)), (paper, p.tile, c, row, dx)
+                            assert not _near(seen, (255, 255, 255)), (paper, p.tile, c, row, dx, dy)
                         # the neighbour's cut line (found on the raster) is at least the gutter away
-                        theirs = _cut_x(r, edge + dx * gutter, mid, reach=1.0)
-                        assert theirs is not None, (paper, p.tile, other.tile, c, row, dx)
+                        theirs = _cut(r, ex + dx * gutter, ey + dy * gutter, dx, dy, reach=1.0)
+                        assert theirs is not None, (paper, p.tile, other.tile, c, row, dx, dy)
                         assert abs(theirs - edge) >= gutter - 0.1, (paper, p.tile, other.tile, theirs, edge)
                         checked += 1
             # and no tile meets a tile of another colour edge to edge
@@ -126,7 +132,10 @@ def test_tiles_of_different_colours_stand_a_gutter_apart_with_their_own_colour_b
                 for n in ((c + 1, row), (c, row + 1)):
                     q = owner.get(n)
                     if q is not None and q is not p and q.colour != p.colour:
-                        gap = (sheet.left(n[0]) - sheet.left(c) - 1) * s if n[0] != c else 0.0
+                        if n[0] != c:
+                            gap = (sheet.left(n[0]) - sheet.left(c) - 1) * s
+                        else:
+                            gap = (sheet.top(c, n[1]) - sheet.top(c, row) - 1) * s
                         assert gap >= gutter - 1e-6, (paper, p.tile, q.tile, gap)
         assert facing and checked == facing
 

@@ -65,17 +65,16 @@ def tile_sheets(data, layout):
     free square for each score marker."""
     s = layout.square
     spare = data.score_markers.per_player * data.players[1]
+    w, h = tile_area(layout)
     return pack(data, *tile_grid(layout), gutter=layout.tiles.gutter / s, spare=spare,
-                width=tile_area(layout)[0] / s)
+                width=w / s, height=h / s)
 
 
 def marker_spots(sheet, n: int) -> list[tuple[int, int]]:
     """`n` free squares (column, row from the top) of a packed tile sheet for the score markers, in
     reading order from the last row up; an error when the sheet has fewer (grow the layout's square
     grid or move the markers)."""
-    taken = {cell for p in sheet.placed for cell, _ in p.cells}
-    free = [(c, r) for r in range(sheet.rows - 1, -1, -1) for c in range(sheet.columns)
-            if (c, r) not in taken]
+    free = sorted(sheet.free(), key=lambda cr: (-cr[1], cr[0]))
     if len(free) < n:
         raise ValueError(f"the last tile sheet has {len(free)} free squares for {n} score markers")
     return sorted(free[:n], key=lambda cr: (cr[1], cr[0]))
@@ -154,13 +153,14 @@ def build_kit(data, ctx: KitContext) -> Kit:
                 my = min(r for _, r in cells)
                 rel = {(c - mx, r - my): ch for (c, r), ch in cells.items()}
                 with canvas.group(f"tile-{placed.tile}-{mx}-{my}", tile=placed.tile):
-                    draw_tile(canvas, pal, layout, placed.colour, rel, ox + sheet.left(mx) * s, my * s)
+                    draw_tile(canvas, pal, layout, placed.colour, rel, ox + sheet.left(mx) * s,
+                              sheet.top(mx, my) * s)
             if k == len(packed) - 1:
                 d = layout.marker.size
                 for n, (c, r) in zip(markers, spots):
                     with canvas.group(f"score-marker-{n}", marker=str(n)):
                         canvas.push()
-                        canvas.translate(ox + sheet.left(c) * s + (s - d) / 2, r * s + (s - d) / 2)
+                        canvas.translate(ox + sheet.left(c) * s + (s - d) / 2, sheet.top(c, r) * s + (s - d) / 2)
                         comp.draw_score_marker(canvas, layout, pal, n)
                         canvas.pop()
         return draw

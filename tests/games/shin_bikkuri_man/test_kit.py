@@ -106,9 +106,8 @@ def test_tiles_are_all_packed_on_as_few_sheets_as_the_area_allows(data):
     squares = sum(len(p.cells) for sh in butted for p in sh.placed)
     assert len(butted) == -(-squares // (cols * rows)) == 2
     assert sum(len(c) for p in butted[0].placed for c in [p.cells]) == cols * rows  # sheet 1 is full
-    # The kit's sheets: colours in strips of whole columns a gutter apart (issue 22 point 2), one
-    # sheet more than butted: a colour's 32 squares need 3 columns of 12, and 3 + 3 + 3 columns with
-    # two gutters are wider than A4's printable area.
+    # The kit's sheets: colours in strips of whole columns a gutter apart (issue 22 point 2); a
+    # strip where one colour ends takes the next below a gutter, so they still take 2 sheets.
     sheets = tile_sheets(data, layout)
     placed = Counter()
     for sh in sheets:
@@ -124,11 +123,15 @@ def test_tiles_are_all_packed_on_as_few_sheets_as_the_area_allows(data):
             if right is not None and right.colour != p.colour:
                 assert (sh.left(c + 1) - sh.left(c) - 1) * s >= gutter - 1e-9
             below = owner.get((c, r + 1))
-            assert below is None or below.colour == p.colour                      # strips: one colour
+            if below is not None and below.colour != p.colour:                    # a strip's break
+                assert (sh.top(c, r + 1) - sh.top(c, r) - 1) * s >= gutter - 1e-9
+        lowest = max(sh.top(c, r) + 1 for c, r in cells)
+        for paper in ("letter", "a4"):
+            assert lowest * s <= sl.papers[paper].size[1] - 2 * sl.margin
         placed.update(sh.count())
     wanted = {tid: copies for tid, _, _, copies in tile_list(data)}
     assert placed == Counter(wanted) and sum(wanted.values()) == 62
-    assert len(sheets) == 3 == tile_sheet_count(data, layout)
+    assert len(sheets) == 2 == tile_sheet_count(data, layout)
     assert sheets == tile_sheets(data, layout)                                    # deterministic
     # each placed tile keeps its exact shape and brick (some orientation of the data's shape)
     from generator.canon.polyomino import canonical
@@ -168,7 +171,7 @@ def test_pdfs_page_sizes_and_files(out, manifest, data):
                 w, h = float(page.mediabox.width), float(page.mediabox.height)
                 assert abs(w - size[0]) < 1 and abs(h - size[1]) < 1
         tiles = pypdf.PdfReader(folder / f"{GAME}-tiles-{paper}.pdf")
-        assert len(tiles.pages) == 2 + 3            # the cover, its verso and three sheets of tiles
+        assert len(tiles.pages) == 2 + 2            # the cover, its verso and two sheets of tiles
     kinds = Counter(c["kind"] for c in manifest["components"] if c["game"] == GAME)
     assert kinds["player-board"] == 4 and kinds["ability-tile"] == 5 and kinds["card"] == 6
     ids = {(c["kind"], c["id"]): c["copies"] for c in manifest["components"] if c["game"] == GAME}
