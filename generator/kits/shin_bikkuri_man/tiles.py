@@ -10,9 +10,11 @@ With a `gutter` (mm) tiles of different colours never share a cut: each colour f
 whole columns (the fewest columns that take all its tiles, the same greedy fill inside), and
 strips stand a gutter apart, so a sheet holds as many columns as fit its width with the gutters
 between them. A colour that does not fit what is left of a sheet fills those columns and carries
-on on the next. Several plans are tried (colours in the data's order or white first; a colour that
-would be split starting a fresh sheet instead when that costs none) and the one with the fewest
-sheets is kept, the earlier on a tie. The result is deterministic.
+on on the next; where a colour ends part way down a strip, the next colour may start below it
+after a gutter (a "break": that strip is a row shorter, so it still fits the paper's height).
+Several plans are tried (colours in the data's order or white after any of them; a colour that
+would be split starting a fresh sheet instead; with or without breaks) and the one with the
+fewest sheets is kept, the earlier on a tie. The result is deterministic.
 """
 from __future__ import annotations
 
