@@ -65,6 +65,13 @@ class ServerThread:
             try:
                 self.server.close()
             finally:
+                # the connections still open (a browser's keep-alive ones) are closed too: with the
+                # request threads gone, a request on one would wait for an answer forever
+                for channel in list(getattr(self.server, "_map", {}).values()):
+                    try:
+                        channel.close()
+                    except Exception:  # noqa: BLE001 - closing what is closed already
+                        pass
                 self.server.task_dispatcher.shutdown(timeout=5)    # (its request threads)
                 if self.thread.is_alive():
                     self.thread.join(timeout=5)
