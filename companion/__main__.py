@@ -178,26 +178,26 @@ def main(argv=None) -> int:
 
     server = create_server(app, host=host, port=args.port, threads=app.config["THREADS"])
     signal.signal(signal.SIGTERM, stop_serving)      # as Ctrl-C: the server closes, then the process ends
-    threading.Thread(target=warm_up, args=(app,), name="warm-up", daemon=True).start()
-    port = server.effective_port
-    if lan_ip:        # a phone that opens the LAN address instead of the name may write too
-        app.config["ALLOWED_ORIGINS"] = [f"http://{lan_ip}:{port}"]
-    if args.port == 0 and not args.base_url:      # a free port was asked for: now it is known
-        app.config["BASE_URL"] = lan.base_url(lan=args.lan, host=host, port=port, mdns_name=mdns_name,
-                                              lan_ip=lan_ip)
     advertised = None
-    if mdns_name:
-        advertised = start_mdns(app, mdns_name, port, lan_ip, explicit=bool(args.base_url))
-    url = app.config["BASE_URL"] + "/"
-    if args.lan:
-        print(f"Tokyo table kit companion on {url}  (phones on this network: scan or type it)")
-        if lan_ip and lan_ip not in url:
-            print(f"  also on http://{lan_ip}:{port}/ (this computer's address on the network today)")
-        print(qr.terminal(url))
-    else:
-        print(f"Tokyo table kit companion on {url}")
-    sys.stdout.flush()
-    try:
+    try:      # (from here a SIGTERM, even one during the start, ends in the finally below)
+        threading.Thread(target=warm_up, args=(app,), name="warm-up", daemon=True).start()
+        port = server.effective_port
+        if lan_ip:        # a phone that opens the LAN address instead of the name may write too
+            app.config["ALLOWED_ORIGINS"] = [f"http://{lan_ip}:{port}"]
+        if args.port == 0 and not args.base_url:      # a free port was asked for: now it is known
+            app.config["BASE_URL"] = lan.base_url(lan=args.lan, host=host, port=port, mdns_name=mdns_name,
+                                                  lan_ip=lan_ip)
+        if mdns_name:
+            advertised = start_mdns(app, mdns_name, port, lan_ip, explicit=bool(args.base_url))
+        url = app.config["BASE_URL"] + "/"
+        if args.lan:
+            print(f"Tokyo table kit companion on {url}  (phones on this network: scan or type it)")
+            if lan_ip and lan_ip not in url:
+                print(f"  also on http://{lan_ip}:{port}/ (this computer's address on the network today)")
+            print(qr.terminal(url))
+        else:
+            print(f"Tokyo table kit companion on {url}")
+        sys.stdout.flush()
         server.run()
     except KeyboardInterrupt:
         pass

@@ -58,7 +58,14 @@ def test_make_run_lan_builds_the_kits_for_the_mdns_name():
                          text=True, check=True).stdout
     assert "generator build --companion-url http://tokyo-kit.local:5123" in dry
     assert "--lan --mdns-name tokyo-kit --base-url http://tokyo-kit.local:5123" in dry
-    dry = subprocess.run([make, "-n", "run"], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    # plain `make run` is for the table too (issue 22): the same as LAN=1
+    dry = subprocess.run([make, "-n", "run", "PORT=5123"], cwd=REPO, capture_output=True, text=True,
+                         check=True).stdout
+    assert "generator build --companion-url http://tokyo-kit.local:5123" in dry
+    assert "--lan --mdns-name tokyo-kit --base-url http://tokyo-kit.local:5123" in dry
+    # LOCAL=1 keeps this computer only: localhost QR codes, no --lan
+    dry = subprocess.run([make, "-n", "run", "LOCAL=1"], cwd=REPO, capture_output=True, text=True,
+                         check=True).stdout
     assert "--companion-url" not in dry and "--lan" not in dry
 
 
