@@ -95,9 +95,6 @@ def built(kit_builds):
     return kit_builds(papers=("letter", "a4"))
 
 
-@pytest.mark.xfail(reason="the sheets' own words (page labels, band captions, cover rows) are drawn by "
-                          "generator/sheets/ and still cut some short; see issue 22 items 1 and 5",
-                   strict=False)
 def test_no_word_is_cut_short_anywhere_in_the_pdfs(built):
     found = [f"{pdf.parent.parent.name}/{pdf.name} {f}" for pdf in sorted(built.glob("*/*/*.pdf"))
              for f in cut_short(pdf)]

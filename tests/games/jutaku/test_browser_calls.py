@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,6 @@ from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
 
 PHONES = {"aki": (390, 844), "ben": (360, 740)}
-BAR = Path(__file__).resolve().parents[3] / "companion" / "static" / "pinned.js"
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +83,6 @@ def to_bottom(page) -> float:
     return page.evaluate("scrollY")
 
 
-@pytest.mark.xfail(not BAR.exists(), reason="pinned bar pending", strict=False)
 def test_a_stop_on_one_phone_is_in_view_on_the_other_scrolled_to_the_bottom(server, browser):
     code, host, (aki_t, ben_t) = table(server, ["Aki", "Ben"], {})
     play(server, code, host, {"type": "start", "player": 0, "site": "suginami-1"})

@@ -308,12 +308,6 @@ def test_the_server_keeps_an_expired_round_clock_and_never_expires_it_again(clie
     assert again["seq"] == 4 and [x["status"] for x in again["timers"] if x["owner"] == "game"] == ["expired"]
 
 
-def _server_commutes() -> bool:
-    from companion import tables
-    return hasattr(tables.Tables, "_commutes")
-
-
-@pytest.mark.xfail(not _server_commutes(), reason="server: simultaneous moves pending", strict=False)
 def test_two_phones_stop_on_the_same_seq_and_a_late_stop_is_told_why(client):
     """Two stops sent at the same instant (the same expected_seq) are both accepted and checked
     together; a stop sent before the first verdict but arriving after it is refused with the
