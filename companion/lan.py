@@ -6,7 +6,7 @@ advertises itself over multicast DNS (python-zeroconf) under a stable name, `tok
 default (`--mdns-name`), with an HTTP service record beside it; phones (iOS, Android 12+, macOS,
 Windows 10+, Linux with Avahi) resolve it to whatever address this computer has today, and
 `http://tokyo-kit.local:<port>` is the default base URL of table links, the invite QR and (with
-`make run LAN=1`) the kits' QR codes.
+`make run`) the kits' QR codes.
 
 The home and table pages warn (`reach_warnings`) when the kits' QR codes (output/manifest.json) or
 the companion's own address name a host a phone cannot reach: localhost, 127.x, ::1, 0.0.0.0.
@@ -43,7 +43,7 @@ def mdns_host(name: str) -> str:
 
 def base_url(*, lan: bool, host: str, port: int, mdns_name: str | None, lan_ip: str,
              explicit: str | None = None) -> str:
-    """The address phones use (table links, join QR, the kits' QR codes with `make run LAN=1`):
+    """The address phones use (table links, join QR, the kits' QR codes with `make run`):
     the one given, else with --lan the mDNS name (or, with mDNS off, the LAN address), else HOST."""
     if explicit:
         return explicit.rstrip("/")
@@ -103,7 +103,7 @@ def reach_warnings() -> list[str]:
 
 
 #: What to do about any of `reach_warnings`.
-REACH_FIX = (f"On the computer serving the companion, stop it and run “make run LAN=1”: it serves your "
+REACH_FIX = (f"On the computer serving the companion, stop it and run “make run” (not LOCAL=1): it serves your "
              f"Wi-Fi under the name {DEFAULT_NAME}.local and builds the kits' QR codes for that name.")
 
 

@@ -189,7 +189,7 @@ def test_home_and_table_pages_warn_when_phones_cannot_open_the_links(tmp_path):
                         continue
                     assert warning.is_visible(), (base, kit_base, path)
                     text = warning.inner_text()
-                    assert "make run LAN=1" in text
+                    assert "make run” (not LOCAL=1)" in text
                     for url in named:
                         assert url in text, (url, text)
                     assert warning.locator("li").count() == len(named)

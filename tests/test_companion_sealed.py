@@ -78,3 +78,28 @@ def test_sealed_statuses_and_the_reveal_banner(server, browser):
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_the_table_page_shows_who_has_sealed(server, browser):
+    """The table page (not only the game's board page) shows the sealed statuses of a real table:
+    Izakaya with the companion drawing the first order, Aki's bid sealed, Ben still choosing."""
+    t = post(server, "/api/tables", {"game": "jutaku", "players": ["Aki", "Ben"],
+                                     "options": {"mode": "izakaya", "chance": "companion"}})
+    host = {"Authorization": f"Bearer {t['host_token']}", "Content-Type": "application/json"}
+    table = json.loads(urllib.request.urlopen(server.url + f"/api/tables/{t['code']}").read())
+    bid = next(m for m in json.loads(urllib.request.urlopen(urllib.request.Request(
+        server.url + f"/api/tables/{t['code']}/legal", headers=host)).read())["moves"]
+        if m["type"] == "bid" and m["player"] == 0)
+    req = urllib.request.Request(server.url + f"/api/tables/{t['code']}/moves", method="POST", headers=host,
+                                 data=json.dumps({"expected_seq": table["seq"], "move": bid}).encode())
+    urllib.request.urlopen(req).read()
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    try:
+        page.goto(server.url + f"/t/{t['code']}")
+        box = page.locator("#sealed")
+        box.wait_for(state="visible", timeout=10_000)
+        assert box.locator("li", has_text="Aki sealed ✓").count() == 1
+        assert box.locator("li", has_text="Ben choosing…").count() == 1
+    finally:
+        ctx.close()
