@@ -17,6 +17,9 @@ sync_api = require_chromium()
 from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
 
+from . import live  # noqa: E402
+from .live import api, play  # noqa: E402
+
 AKI, BEN = (390, 844), (360, 740)
 
 
@@ -27,34 +30,8 @@ def server(tmp_path_factory):
         yield s
 
 
-def api(server, path, body=None, token=None):
-    headers = {"Content-Type": "application/json", "Accept": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers=headers, method="GET" if body is None else "POST")
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read())
-
-
-def play(server, code, token, move):
-    seq = api(server, f"/api/tables/{code}")["seq"]
-    return api(server, f"/api/tables/{code}/moves", {"expected_seq": seq, "move": move}, token)
-
-
 def phone(browser, server, code, seat, token, size):
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.goto(server.url + "/")
-    seats = {code: {"game": "jutaku", "player": seat, "token": token}}
-    page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
-    page.goto(server.url + f"/t/{code}/board")
-    page.wait_for_function("window.tkTable && tkTable.mode === 'live' && tkTable.table", timeout=10_000)
-    return ctx, page, errors
+    return live.phone(browser, server, code, seat, token, size, console="error")
 
 
 IN_VIEW = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();

@@ -5,8 +5,6 @@ in the page, the architect token sits beside the requirement on the map, and a r
 out says so (no drinks without Bottle Bonus)."""
 from __future__ import annotations
 
-import json
-import urllib.request
 
 import pytest
 
@@ -16,6 +14,9 @@ sync_api = require_chromium()
 
 from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
+
+from . import live  # noqa: E402
+from .live import api, play, table  # noqa: E402
 
 PHONES = {"aki": (390, 844), "ben": (360, 740)}
 
@@ -27,46 +28,10 @@ def server(tmp_path_factory):
         yield s
 
 
-def api(server, path, body=None, token=None):
-    headers = {"Content-Type": "application/json", "Accept": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers=headers, method="GET" if body is None else "POST")
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read())
-
-
-def table(server, players, options):
-    t = api(server, "/api/tables", {"game": "jutaku", "players": players, "options": options})
-    tokens = [api(server, f"/api/tables/{t['code']}/seats", {"player": p})["token"] for p in range(len(players))]
-    return t["code"], t["host_token"], tokens
-
-
-def play(server, code, host, move):
-    seq = api(server, f"/api/tables/{code}")["seq"]
-    return api(server, f"/api/tables/{code}/moves", {"expected_seq": seq, "move": move}, host)
-
-
 def phone(browser, server, code, seat, token, size):
-    """A phone of `size` holding `seat`'s token on the table's board page; dialogs (the browser's
-    own confirm()) are recorded, never accepted."""
-    width, height = size
-    # bypass_csp: wait_for_function evaluates strings, which the companion's policy forbids
-    ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    errors, dialogs = [], []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.goto(server.url + "/")
-    seats = {code: {"game": "jutaku", "player": seat, "token": token}}
-    page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
-    page.goto(server.url + f"/t/{code}/board")
-    page.wait_for_function("window.tkTable && tkTable.mode === 'live' && tkTable.table", timeout=10_000)
-    page.errors, page.dialogs = errors, dialogs
-    return page
+    """A phone of `size` holding `seat`'s token on the table's board page (live.phone); dialogs (the
+    browser's own confirm()) are recorded in page.dialogs, never accepted."""
+    return live.phone(browser, server, code, seat, token, size)[1]
 
 
 def in_view(page, locator) -> bool:

@@ -5,8 +5,6 @@ or a corner tapped, its action's buttons beside it; "left" and "up" claims). The
 counted and printed (the issue's before: a bid 4-7 taps, a claim 7, a bottle 5)."""
 from __future__ import annotations
 
-import json
-import urllib.request
 
 import pytest
 
@@ -16,6 +14,9 @@ sync_api = require_chromium()
 
 from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
+
+from . import live  # noqa: E402
+from .live import api, table  # noqa: E402
 
 ALICE, BEN = (390, 844), (360, 740)
 
@@ -27,35 +28,8 @@ def server(tmp_path_factory):
         yield s
 
 
-def api(server, path, body=None, token=None):
-    headers = {"Content-Type": "application/json", "Accept": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers=headers, method="GET" if body is None else "POST")
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read())
-
-
-def table(server, players, options):
-    t = api(server, "/api/tables", {"game": "jutaku", "players": players, "options": options})
-    tokens = [api(server, f"/api/tables/{t['code']}/seats", {"player": p})["token"] for p in range(len(players))]
-    return t["code"], t["host_token"], tokens
-
-
 def phone(browser, server, code, seat, token, size):
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.goto(server.url + "/")
-    seats = {code: {"game": "jutaku", "player": seat, "token": token}}
-    page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
-    page.goto(server.url + f"/t/{code}/board")
-    page.wait_for_function("window.tkTable && tkTable.mode === 'live' && tkTable.table", timeout=10_000)
-    return ctx, page, errors
+    return live.phone(browser, server, code, seat, token, size, console="error")
 
 
 def state(server, code):
