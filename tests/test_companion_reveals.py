@@ -99,3 +99,18 @@ def test_a_log_written_under_older_rules_still_replays(storage, clock):
     fresh = token_client(create_app({**storage, "CLOCK": clock}))
     r = fresh.get(f"/api/tables/{code}")
     assert r.status_code == 200 and r.json["seq"] == 1
+
+
+def test_a_companion_refill_in_shin_bikkuri_man_is_final_for_seats(storage, clock):
+    """The take that refills the harbour from the companion's deck: the taker's undo is 422, the
+    host's is allowed (it used to be refused to everyone)."""
+    client = token_client(create_app({**storage, "CLOCK": clock}))
+    code = client.post("/api/tables", json={"game": "shin-bikkuri-man", "players": ["Aki", "Ben"],
+                                            "options": {"deck": "companion"}}).json["code"]
+    aki = {"Authorization": "Bearer " + client.post(f"/api/tables/{code}/seats", json={"player": 0},
+                                                    auth=False).json["token"]}
+    take = next(m for m in client.get(f"/api/tables/{code}/legal").json["moves"] if m["type"] == "take")
+    assert post(client, code, "moves", {"expected_seq": 0, "move": take}, aki).status_code == 200
+    refused = post(client, code, "undo", {"expected_seq": 1}, aki)
+    assert refused.status_code == 422 and refused.json["reasons"] == ["this move revealed cards from the deck"]
+    assert post(client, code, "undo", {"expected_seq": 1}).status_code == 200

@@ -474,10 +474,12 @@ def test_seats_hidden_hands_and_undo_policy():
     assert v["players"][0]["hand"] is None and v["players"][1]["hand"] is not None
     assert v["players"][0]["hand_size"] == 2 and v["seed"] is None and v["deck"] is None
     assert R.public_view(s, HOST)["players"][2]["hand"] is not None
-    # companion mode: the move that refilled the harbour from the deck stays
-    assert R.can_undo(s, {"type": "take", "player": 0, "spaces": [0, 1]})
+    # companion mode: the move that refilled the harbour from the deck is a reveal (only the host
+    # may take it back); table mode: no reveal
+    assert R.reveals(s, {"type": "take", "player": 0, "spaces": [0, 1]})
+    assert R.can_undo(s, {"type": "take", "player": 0, "spaces": [0, 1]}) == []
     t = make(mode="table")
-    assert R.can_undo(t, {"type": "take", "player": 0, "spaces": [0, 1]}) == []
+    assert R.reveals(t, {"type": "take", "player": 0, "spaces": [0, 1]}) == []
     m = R.public_move({"type": "deal-hand", "player": 1, "cards": ["red"] * 3}, 0)
     assert m["cards"] == 3
 

@@ -105,7 +105,8 @@ Decisions where the texts are silent (what Copenhagen players expect)
   * Tiles and white tiles are a shared supply counted by player count (data); ability tiles: one
     of each type per player in the box.
   * Undo: in companion mode a move that revealed cards from the deck (a refill at the end of the
-    turn) cannot be undone; in table mode any move can.
+    turn) is a reveal (`reveals`): a seat cannot undo it, the host can (the same cards come again:
+    the seed's order); in table mode any move can be undone.
 """
 from __future__ import annotations
 
@@ -241,8 +242,9 @@ class ShinBikkuriManRules(contract.Rules):
     def describe(self, state: dict, move: dict) -> str:
         return _views.describe(self.ix, state, move)
 
-    def can_undo(self, state: dict, move: dict) -> list[str]:
-        """Companion mode: a move that revealed cards from the deck stays (no peeking, then undo)."""
+    def reveals(self, state: dict, move: dict) -> list[str]:
+        """Companion mode: a move that revealed cards from the deck is a reveal: a seat cannot undo it
+        (no peeking, then undo); the host can, and the same cards come again (the seed's order)."""
         if state.get("mode") != _en.COMPANION:
             return []
         try:
@@ -250,7 +252,7 @@ class ShinBikkuriManRules(contract.Rules):
         except IllegalMove:
             return []
         if after["draws"] > state["draws"]:
-            return ["this move revealed cards from the deck; it cannot be taken back"]
+            return ["this move revealed cards from the deck"]
         return []
 
     def table_facts(self, state: dict) -> dict:
