@@ -115,8 +115,9 @@ def test_zero_pieces_in_countdown_asks_once_in_the_page(server, browser):
         # a count above 0 is sent at once, without a question
         aki = phone(browser, server, code, 0, aki_t, PHONES["aki"])
         aki.get_by_role("button", name="+").click()
+        aki.locator("#pieces-entry output", has_text="1").wait_for(timeout=5_000)
         aki.get_by_role("button", name="Enter").click()
-        aki.wait_for_function("tkTable.table.state.floor === 3", timeout=3_000)
+        aki.wait_for_function("tkTable.table.state.floor === 3", timeout=10_000)   # (a loaded machine)
         assert api(server, f"/api/tables/{code}")["state"]["players"][0]["floors"] == [4, 1]
         assert not ben.dialogs and not aki.dialogs, ben.dialogs + aki.dialogs
         assert not ben.errors and not aki.errors, ben.errors + aki.errors
