@@ -175,12 +175,14 @@ def test_a_conflict_with_a_hand_shows_to_its_owner_only_and_is_corrected(tmp_pat
             assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
                 "expected_seq": seq, "move": move}).status_code == 200
         pages = {}
-        for name in ("Aki", "Ben"):                  # two phones, one seat each
+        for seat, name in enumerate(("Aki", "Ben")):     # two phones, one seat each (its token kept
+            token = requests.post(f"{s.url}/api/tables/{code}/seats", json={"player": seat},   # as a tap
+                                  timeout=10).json()["token"]                                # keeps it)
             page = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
                                        has_touch=True, bypass_csp=True).new_page()
-            page.goto(f"{s.url}/t/{code}")
-            page.locator("#seat-buttons button", has_text=name).click()
-            page.locator("#whoami", has_text=f"you are {name}").wait_for(timeout=15_000)
+            page.goto(f"{s.url}/join")
+            page.evaluate("([code, seat]) => localStorage.setItem('tk.tables', JSON.stringify({[code]: seat}))",
+                          [code, {"game": "shinjuku", "player": seat, "token": token, "at": 1}])
             page.goto(f"{s.url}/t/{code}/board")
             page.wait_for_function("window.tkTable && tkTable.table", timeout=15_000)
             pages[name] = page
