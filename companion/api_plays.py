@@ -113,8 +113,8 @@ _charts: dict[tuple[str, int], dict] = {}
 @bp.get("/plays/<code>/chart")
 def chart(code):
     """How a finished play went, where the game keeps a running score in its public state: each
-    player's number under the result's unit (state.players[i][unit]: Capsule Hotel's yen, Sapporo
-    1876's fame, Shin Bikkuri Man's points) after each round where the state counts rounds, else
+    player's number under the result's unit (state.players[i][unit], e.g. yen, fame or points)
+    after each round where the state counts rounds, else
     after each move that changed one. A game without such a number has no chart ("points": [])."""
     from . import jsonapi
     code = jsonapi.table_code(code)

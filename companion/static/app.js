@@ -506,7 +506,7 @@
    * Why the game ended and how a tie was broken, in sentences, from what the result and the public
    * state say: "ended" ({"why"} or a sentence; a bare code is left for the last move's summary,
    * which is what ended it) and "tiebreak"; without them, the winners and their scores, and for a
-   * tie, the numbers of the result that set the tied players apart (Shin Bikkuri Man's empty squares).
+   * tie, the numbers of the result that set the tied players apart (a score row's extra fields).
    */
   tk.resultSentences = function (t, res, events) {
     const out = [];
@@ -560,8 +560,8 @@
     if (!(key in charts)) charts[key] = tk.api("GET", "/api/plays/" + encodeURIComponent(t.code) + "/chart").then((r) => r.status === 200 ? r.body : null);
     const c = await charts[key];
     if (!c || !c.points || c.points.length < 2) { box.hidden = true; return; }
-    // the result's scores close the line where they differ from the running number (Capsule
-    // Hotel's debt paid back, Sapporo 1876's end-of-game fame)
+    // the result's scores close the line where they differ from the running number (a debt paid
+    // back at the end, points scored only at the end)
     const final = t.players.map((_, p) => { const s = res.scores.find((r) => r.player === p); return s ? s.score : null; });
     const points = c.points.slice();
     if (final.every((v) => typeof v === "number") && final.some((v, p) => v !== points[points.length - 1].values[p]))
