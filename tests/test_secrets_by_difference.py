@@ -37,6 +37,7 @@ import pytest
 from companion.catalog import discover
 from companion.games import clock
 from companion.games.contract import HOST, Ctx, IllegalMove
+from test_rules_contract import at_path
 from testgames import SEALED_BID
 
 T0 = 1_700_000_000_000
@@ -91,17 +92,6 @@ def _params():
 # -- what a viewer gets -----------------------------------------------------------------------------
 def dump(value) -> str:
     return json.dumps(value, sort_keys=True, default=repr)
-
-
-def at_path(value, path):
-    for key in path:
-        if isinstance(value, dict) and key in value:
-            value = value[key]
-        elif isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value):
-            value = value[key]
-        else:
-            return None
-    return value
 
 
 def blanked(value, paths):
