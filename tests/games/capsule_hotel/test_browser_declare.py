@@ -12,9 +12,7 @@ head one tap declares it, and the form to complete is already filled. The server
 """
 from __future__ import annotations
 
-import json
 import os
-import urllib.request
 
 import pytest
 
@@ -24,6 +22,8 @@ sync_api = require_chromium()
 
 from companion import create_app  # noqa: E402
 from companion.testing import FakeClock, ServerThread  # noqa: E402
+
+from . import live  # noqa: E402
 
 SHOTS = os.environ.get("CAPSULE_SHOTS")      # a folder: save screenshots there to look at
 
@@ -37,13 +37,10 @@ def server(tmp_path_factory):
 
 
 def api(server, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server.url + path, method="POST" if body is not None else "GET",
-                                 data=json.dumps(body).encode() if body is not None else None, headers=headers)
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read())
+    """The answer's JSON; a refusal fails the test."""
+    status, answer = live.call(server, path, body, token)
+    assert status < 400, (path, status, answer)
+    return answer
 
 
 def phone(browser, size):

@@ -5,8 +5,6 @@ almeno 4 piani"): 5 pink capsules stand 1 to 3 floors high, or 5 (the refusal of
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -17,6 +15,8 @@ sync_api = require_chromium()
 from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
 
+from .live import call as api  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -25,17 +25,6 @@ def server(tmp_path_factory):
         yield s
 
 
-def api(server, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server.url + path, method="POST" if body is not None else "GET",
-                                 data=json.dumps(body).encode() if body is not None else None, headers=headers)
-    try:
-        with urllib.request.urlopen(req) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 @pytest.mark.parametrize("size", [(390, 844), (360, 740)])

@@ -6,8 +6,6 @@ reveal; the reveal is a banner on every phone that stays until dismissed."""
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -17,6 +15,8 @@ sync_api = require_chromium()
 
 from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
+
+from .live import call as api  # noqa: E402
 
 SIZES = {"Aki": (390, 844), "Ben": (360, 740)}
 
@@ -28,17 +28,6 @@ def server(tmp_path_factory):
         yield s
 
 
-def api(server, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server.url + path, method="POST" if body is not None else "GET",
-                                 data=json.dumps(body).encode() if body is not None else None, headers=headers)
-    try:
-        with urllib.request.urlopen(req) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 def shown_but_the_amount_buttons(page):
