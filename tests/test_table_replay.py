@@ -1,10 +1,10 @@
-"""The table-replay driver (benchmarks/table_replay.py) still plays Shinjuku through the pages: a short
-2-player game with the table's own deck (the deal entered card by card, two turns) on two simulated
-phones in a real headless Chromium. It fails when a page no longer offers a move the driver needs (a
-dead end, a renamed button), so the before/after figures of issue 9 can be measured again. About 30 s."""
+"""The table-replay driver (benchmarks/replay/shinjuku.py, run by benchmarks/table_replay.py) still plays
+Shinjuku through the pages: a short 2-player game with the table's own deck (the deal entered card by card,
+two turns) on two simulated phones in a real headless Chromium. It fails when a page no longer offers a move
+the driver needs (a dead end, a renamed button), so the before/after figures of issue 9 can be measured again.
+About 30 s."""
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -15,11 +15,9 @@ from phones import require_chromium
 require_chromium()
 pytest.importorskip("companion.games.shinjuku")
 
-_spec = importlib.util.spec_from_file_location(
-    "table_replay", Path(__file__).resolve().parents[1] / "benchmarks" / "table_replay.py")
-replay = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("table_replay", replay)      # its dataclasses look their module up
-_spec.loader.exec_module(replay)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from replay import shinjuku as replay  # noqa: E402
+from replay.common import chromium, companion_server  # noqa: E402
 
 
 def test_names_are_told_apart():
@@ -32,7 +30,7 @@ def test_names_are_told_apart():
 
 def test_a_short_table_deck_game_is_tapped_into_the_pages(tmp_path):
     turns = 2
-    with replay.companion_server(str(tmp_path)) as (server, services), replay.chromium() as browser:
+    with companion_server(str(tmp_path)) as (server, services), chromium() as browser:
         game = replay.Game(browser, server, services, 2, "table", seed=5, turns=turns)
         try:
             with replay.seeded_tables(5):

@@ -1,0 +1,1 @@
+"""Table replays: each game played through its pages on simulated phones (see replay.common)."""

@@ -1,0 +1,211 @@
+"""What every game's table replay shares: phones that count taps and scrolling, the companion in-process,
+a headless Chromium, reading buttons from the DOM, the figures table.
+
+A game's driver is a module beside this one (`benchmarks/replay/<game>.py`) with
+    GAMES = [(label, players, mode), ...]          # mode: how chance is handled ("table", "companion", ...)
+    def play_game(browser, server, services, players, mode, seed, turns, log) -> dict
+returning {"turns", "ended", "setup_taps", "setup_screens", "taps": [per turn], "screens": [per turn],
+"seconds", "moves", "errors"}. A tap is a click or a fill on a phone (`Phone.tap`, `Phone.type`); before
+every tap the element is scrolled into view explicitly and |scrollY after - scrollY before| is counted, in
+screens of 844 px. `Tally.phase` is "setup" until the driver sets it to the turn being played.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import statistics
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import companion
+from companion import create_app
+from companion.testing import ServerThread
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+WIDTH, HEIGHT = 390, 844
+NAMES = ["Aki", "Ben", "Chie", "Dan", "Emi"]
+WAIT_S = 15.0
+TRACE = os.environ.get("TABLE_REPLAY_TRACE")       # a file: every tap, with its scroll, one per line
+SNAPS = os.environ.get("TABLE_REPLAY_SNAPS")       # a directory: a screenshot of the phone before every tap
+
+
+class DeadEnd(Exception):
+    """The page offers no way to enter the move the player wants."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# counting taps and scrolling
+
+@dataclass
+class Tally:
+    phase: str = "setup"
+    taps: Counter = field(default_factory=Counter)
+    scroll_px: Counter = field(default_factory=Counter)
+
+    def record(self, px: float) -> None:
+        self.taps[self.phase] += 1
+        self.scroll_px[self.phase] += px
+
+
+class Phone:
+    """One player's phone: a browser context at 390 x 844; every tap and fill is counted."""
+
+    def __init__(self, browser, name: str, tally: Tally, base: str):
+        self.name = name
+        self.tally = tally
+        self.base = base
+        self.ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, is_mobile=True,
+                                       has_touch=True, bypass_csp=True)
+        self.ctx.set_default_timeout(WAIT_S * 1000)
+        self.page = self.ctx.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _act(self, loc, action) -> None:
+        """Scroll `loc` into view (measured), then act on it; once more if a re-render (a live update)
+        replaced the element in between."""
+        from playwright.sync_api import Error
+        for attempt in range(4):
+            try:
+                before = self.page.evaluate("window.scrollY")
+                if SNAPS:                   # what the player sees just before the tap
+                    n = len(os.listdir(SNAPS))
+                    self.page.screenshot(path=f"{SNAPS}/{n:03d}-{self.tally.phase}-{self.name}.png")
+                loc.scroll_into_view_if_needed(timeout=WAIT_S * 1000)
+                after = self.page.evaluate("window.scrollY")
+                action()
+            except Error as exc:
+                if attempt == 3 or "not attached" not in str(exc) and "detached" not in str(exc):
+                    raise
+                time.sleep(0.1)
+                continue
+            self.tally.record(abs(after - before))
+            if TRACE:
+                with open(TRACE, "a", encoding="utf-8") as f:
+                    f.write(f"{self.tally.phase}\t{self.name}\t{after - before:+.0f}\t{loc}\n")
+            return
+
+    def tap(self, loc, timeout: float = WAIT_S) -> None:
+        self._act(loc, lambda: loc.click(timeout=timeout * 1000))
+
+    def type(self, loc, text: str) -> None:
+        self._act(loc, lambda: loc.fill(text, timeout=WAIT_S * 1000))
+
+    def close(self) -> None:
+        self.ctx.close()
+
+
+
+
+def button_texts(scope) -> list[tuple[str, bool, bool, bool]]:
+    """(text, pressed, disabled, visible) of every button in `scope` (read from the DOM)."""
+    return [tuple(x) for x in scope.locator("button").evaluate_all(LABELS_JS)]
+
+
+# A button's label: its own text (a sub-label in a child element, "2 customers waiting", left out), else
+# the first line of what it shows.
+LABELS_JS = """els => els.map(e => {
+  let own = [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join(' ');
+  own = own.replace(/\\s+/g, ' ').trim();
+  if (!own) own = (e.innerText || e.textContent || '').split('\\n')[0].replace(/\\s+/g, ' ').trim();
+  return [own, e.getAttribute('aria-pressed') === 'true', e.disabled,
+          !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length)];
+})"""
+
+
+def starts_with_name(text: str, name: str) -> bool:
+    """`text` is the label of `name` (a ward, station, player), perhaps followed by kanji or a sub-label,
+    but not another name that begins the same way ("Kita" is not "Kita Senju")."""
+    return re.match(r"\s*" + re.escape(name) + r"(?![A-Za-z])(?!\s[A-Za-z])", text) is not None
+
+
+def page_seq(page) -> int | None:
+    return page.evaluate("window.tkTable && tkTable.table ? tkTable.table.seq : null")
+
+
+def wait_until(predicate, timeout: float = WAIT_S, what: str = "") -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"waited {timeout:.0f} s for {what}")
+
+
+
+
+@contextlib.contextmanager
+def seeded_tables(seed: int):
+    """Tables created through the pages get a known shuffle (companion deck): the server's random
+    seed is replaced in-process, so the companion-deck game is the same on every run."""
+    import companion.tables as tables_mod
+    real = tables_mod.secrets
+
+    class Seeded:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        @staticmethod
+        def randbits(k):
+            return seed
+
+    tables_mod.secrets = Seeded()
+    try:
+        yield
+    finally:
+        tables_mod.secrets = real
+
+
+@contextlib.contextmanager
+def companion_server(data_dir: str | None = None):
+    with tempfile.TemporaryDirectory(prefix="table-replay-") as tmp:
+        app = create_app({"DATA_DIR": data_dir or tmp, "SSE_HEARTBEAT_S": 2, "SSE_PER_CLIENT": 16})
+        with ServerThread(app, threads=24) as server:
+            yield server, app.extensions["tokyo"]
+
+
+@contextlib.contextmanager
+def chromium():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def revision() -> str:
+    import subprocess
+    root = Path(companion.__file__).resolve().parents[1]
+    try:
+        rev = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "companion"],
+                               capture_output=True, text=True).stdout.strip()
+        return rev + (" + uncommitted changes in companion/" if dirty else "")
+    except Exception:  # noqa: BLE001 - not a git checkout
+        return "unknown"
+
+
+def table(rows: list[tuple[str, str, int, str, dict]]) -> str:
+    """The figures: one line per game played (rows of (game, label, players, mode, result))."""
+    head = f"{'game':<18} {'table':<28} {'players':>7} {'mode':>9} {'turns':>6} {'end':>4} {'setup taps':>10} " \
+           f"{'setup screens':>13} {'taps/turn':>9} {'screens/turn':>12} {'seconds':>8}"
+    lines = [head, "-" * len(head)]
+    for game, name, n, mode, r in rows:
+        if "error" in r:
+            lines.append(f"{game:<18} {name:<28} {n:>7} {mode:>9}   failed: {r['error']}")
+            continue
+        taps = statistics.mean(r["taps"]) if r["taps"] else 0.0
+        screens = statistics.mean(r["screens"]) if r["screens"] else 0.0
+        lines.append(f"{game:<18} {name:<28} {n:>7} {mode:>9} {r['turns']:>6} {'yes' if r['ended'] else 'no':>4} "
+                     f"{r['setup_taps']:>10} {r['setup_screens']:>13.1f} {taps:>9.1f} {screens:>12.2f} "
+                     f"{r['seconds']:>8.0f}")
+    return "\n".join(lines)
