@@ -72,7 +72,7 @@ def action_states(rules, games=3):
 
 def test_plan_accepts_exactly_the_specs_some_payment_makes_legal(rules):
     checked = accepted = outside_sample = 0
-    for s in itertools.islice(action_states(rules), 0, None, 4):
+    for s in itertools.islice(action_states(rules, games=4), 0, None, 4):
         p, action = s["acting"], rules.ix.spot[s["pawn"]].action
         values = rules.ix.spot_values(s["pawn"])
         sample = [{k: v for k, v in m.items() if k != "pay"} for m in rules.legal_moves(s).moves]

@@ -27,6 +27,7 @@ State (plain JSON)
               (academy workers educated, lowest tier first), pioneer {column: space reached, 0 = none},
               persons [ids], buildings [{id, worker}], fame (gained during the game)}]
     history [{event, turn, gains | fame}]   last (what the last pawn move did, for the pages)
+    turn_ended (the seat whose turn just ended by itself; only until the next move)
 
 needs(state) (the board twin's hints): {"phase", "players", "prompt", "moves", "options": [{"move",
 "text", and for actions "cost", "payments" (the cheapest, each minimal), "values" (AP per resource
@@ -77,7 +78,13 @@ Decisions where the text is silent
   * Harvest: income is gained by itself; then each player with a worker on a building tile returns
     workers with "return-workers" (at least one, the free one; each further one 1 yen), the active
     player first (the rules' order when players dispute it). A player without such a worker is
-    skipped. Step 7 is skipped by itself when the active player cannot place a worker on a tile.
+    skipped.
+  * A turn with nothing left to do ends by itself: step 7 is skipped when the active player can
+    place no worker on a building tile (none in the worker area, every tile taken, or none whose
+    price they can pay), on reaching it and after each tile used in it. An "end-turn" the active
+    player sends right after (a log written before step 7 ended by itself after a tile's use or
+    when no tile was payable) is accepted and changes nothing (`turn_ended`, kept until the next
+    move), so every stored game replays exactly.
   * Settlement 1-1 ties are broken by the higher space (the text); with three spaces per column no
     other tie can occur (the data checks it).
   * The end: after step 7 of the turn of the 5th harvest or settlement. Ties: the last active player.
@@ -344,9 +351,20 @@ def _whose(state: dict, p: int, expected: int, what: str) -> list[str]:
 
 def _step(ix: Index, state: dict, move: dict, act: bool) -> tuple[list[str], dict | None]:
     phase, t = state.get("phase"), move["type"]
+    ended = state.get("turn_ended")
+    if t == "end-turn" and ended is not None and move.get("player") == ended:
+        # the turn has just ended by itself (nothing was left to do): a log written before it did so
+        # ends it with this move, which now changes nothing
+        if not act:
+            return [], None
+        new = copy.deepcopy(state)
+        new.pop("turn_ended", None)
+        return [], new
     if phase == "over":
         return ["the game is over"], None
     new = copy.deepcopy(state) if act else None
+    if new is not None:
+        new.pop("turn_ended", None)
 
     if t == "lay-out-tiles":
         if phase != "tiles":
@@ -431,6 +449,9 @@ def _step(ix: Index, state: dict, move: dict, act: bool) -> tuple[list[str], dic
         reasons, sim = E.check_building(ix, state, p, move)
         if reasons:
             return reasons, None
+        if act:
+            sim.pop("turn_ended", None)
+            E.end_if_done(ix, sim)          # step 7 with no tile left to use: the turn ends by itself
         return [], sim if act else None
 
     if t == "move-pawn":

@@ -410,9 +410,20 @@ def check_building(ix: Index, state: dict, p: int, move: dict) -> tuple[list[str
 
 # --------------------------------------------------------------------------- the turn
 
-def can_use_buildings(state: dict, p: int) -> bool:
+def can_use_buildings(ix: Index, state: dict, p: int) -> bool:
+    """Whether player p can place a worker on one of their building tiles now: a worker in the worker
+    area, a tile without one, and what the tile takes paid (its action may be left out; a resource
+    "of your choice" may be any the player has)."""
     pl = state["players"][p]
-    return pl["area"] > 0 and any(not b["worker"] for b in pl["buildings"])
+    if pl["area"] <= 0:
+        return False
+    for b in pl["buildings"]:
+        if b["worker"]:
+            continue
+        for give in ix.resources:
+            if not check_building(ix, state, p, {"tile": b["id"], "give": give, "take": ix.resources[0]})[0]:
+                return True
+    return False
 
 
 def move_pawn(ix: Index, state: dict, spot: str) -> None:
@@ -478,8 +489,17 @@ def finish_event(ix: Index, state: dict) -> None:
         state["events"] += 1
     state["pending"] = None
     state["phase"] = "end"
-    if not can_use_buildings(state, state["current"]):
+    end_if_done(ix, state)
+
+
+def end_if_done(ix: Index, state: dict) -> None:
+    """Step 7 with nothing left to do (the active player can place no worker on a building tile):
+    the turn ends by itself. `turn_ended` remembers it until the next move, so that a log written
+    before the turn ended by itself in this case (its "end-turn" right after) still replays."""
+    if state["phase"] == "end" and not can_use_buildings(ix, state, state["current"]):
+        p = state["current"]
         end_turn(ix, state)
+        state["turn_ended"] = p
 
 
 def end_turn(ix: Index, state: dict) -> None:
