@@ -44,8 +44,11 @@
       this.rung = new Set(); this.seenRunning = new Set();
       // the prompt sits at the top of the page (a game page keeps its timers folded at the bottom)
       this.sound = el("div", { class: "tm-sound", role: "alert", hidden: true },
-        el("button", { type: "button", class: "wide", onclick: () => { tk.alarm.unlock(); this.renderSound(); } },
-          "Tap to enable sound"),
+        // in the pinned bar (pinned.js) the button says "♪ Sound" beside the clock, one line
+        el("button", { type: "button", class: "wide", "aria-label": "Tap to enable sound",
+                       onclick: () => { tk.alarm.unlock(); this.renderSound(); } },
+          el("span", { class: "tm-long" }, "Tap to enable sound"),
+          el("span", { class: "tm-short", "aria-hidden": "true" }, "♪ Sound")),
         el("p", { class: "small muted", style: "margin:.3rem 0 0" }, "A timer is running: this phone rings when it runs out only after a tap."));
       this.list = el("div", { class: "tm-list" });
       this.msg = el("div", { class: "msg", role: "status" });
