@@ -38,12 +38,39 @@ import re
 import time
 from collections import Counter
 
-from replay.common import (HEIGHT, NAMES, TRACE, WAIT_S, DeadEnd, Phone, Tally, button_texts,  # noqa: F401
+from replay.common import (HEIGHT, NAMES, SNAPS, TRACE, WAIT_S, DeadEnd, Phone, Tally, button_texts,  # noqa: F401
                            seeded_tables, starts_with_name, wait_until)
 
 GAMES = [("3 players, table dice", 3, "table"), ("4 players, companion rolls", 4, "companion")]
 
 KIND_WEIGHT = {"entrance": 5, "lot": 3, "capsules": 3, "vending-machine": 3, "building": 2, "cemetery": 1}
+
+
+IN_VIEW_JS = """e => { const r = e.getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }"""
+
+
+class CapsulePhone(Phone):
+    """A phone that does not scroll to an element already wholly on the screen: the head's call sits in
+    the pinned bar (position: sticky), which Chromium's scroll-into-view would otherwise move the page
+    for although the call is in view."""
+
+    def _act(self, loc, action) -> None:
+        from playwright.sync_api import Error
+        try:
+            shown = loc.evaluate(IN_VIEW_JS)
+        except Error:
+            shown = False
+        if not shown:
+            return super()._act(loc, action)
+        if SNAPS:
+            import os
+            self.page.screenshot(path=f"{SNAPS}/{len(os.listdir(SNAPS)):03d}-{self.tally.phase}-{self.name}.png")
+        action()
+        self.tally.record(0)
+        if TRACE:
+            with open(TRACE, "a", encoding="utf-8") as f:
+                f.write(f"{self.tally.phase}\t{self.name}\t+0\t{loc}\n")
 
 
 def yen(n: int) -> str:
@@ -57,7 +84,7 @@ class Game:
         self.log = log or (lambda *a: None)
         self.rng = random.Random(seed)
         self.tally = Tally()
-        self.phones = [Phone(browser, NAMES[i], self.tally, server.url) for i in range(players)]
+        self.phones = [CapsulePhone(browser, NAMES[i], self.tally, server.url) for i in range(players)]
         for ph in self.phones:
             ph.page.on("dialog", lambda d, ph=ph: self.dialog(ph, d))
         self.game = services.games.get("capsule-hotel")
@@ -359,22 +386,72 @@ class Game:
         self.synced(phone)
         want = {k: v for k, v in m.items() if k not in ("type", "player")}
         before = self.seq()
-        # a ready-made purchase the page offers (after issue 23)
-        offers = page.locator("button[data-move]")
-        for k in range(offers.count()):
-            b = offers.nth(k)
-            if not b.is_visible() or b.is_disabled():
-                continue
-            got = json.loads(b.get_attribute("data-move"))
-            if got == want:
-                phone.tap(b)
-                self.taken(phone, before, f"the purchase {want}")
-                return
+        # the page that lists the purchases of a declared kind as buttons (after issue 23): declare the
+        # kind (one tap), then the purchase's button, after setting its chips (neighbours, land, side,
+        # pink count) if they are not preset to it
+        if page.locator("#purchase-options").count():
+            declare = page.locator(f"#declare-box button[data-kind='{want['item']}']")
+            word = re.compile(r"\b" + re.escape(self.kind_word(want["item"])), re.I)
+            mine = page.locator("#declare-box #declare", has_text=word)
+            if mine.count() and mine.first.is_visible():
+                declare = mine
+            if declare.count() and declare.first.is_visible():
+                phone.tap(declare.first)
+                self.taken(phone, before, f"declare {want['item']}")
+                self.synced(phone)
+                before = self.seq()
+                page.locator("#purchase-options").wait_for(state="visible")
+            for _step in range(12):
+                b = self.offer(page, want)
+                if b is not None:
+                    phone.tap(b)
+                    self.taken(phone, before, f"the purchase {want}")
+                    return
+                if not self.set_chip(phone, want):
+                    break
         self.form(phone, want)
         buy = page.locator("#buy")
         wait_until(lambda: buy.is_visible() and buy.is_enabled(), 5, "the purchase button")
         phone.tap(buy)
         self.taken(phone, before, f"the purchase {want}")
+
+    @staticmethod
+    def kind_word(item: str) -> str:
+        return {"lot": "Lot", "capsules": "Capsules", "vending-machine": "Vending machine", "cemetery": "Cemetery",
+                "entrance": "Entrance", "building": "Building"}[item]
+
+    @staticmethod
+    def offer(page, want: dict):
+        offers = page.locator("#purchase-options button[data-move]")
+        for k in range(offers.count()):
+            b = offers.nth(k)
+            if b.is_visible() and not b.is_disabled() and json.loads(b.get_attribute("data-move")) == want:
+                return b
+        return None
+
+    def set_chip(self, phone: Phone, want: dict) -> bool:
+        """One tap on a chip that brings the offered purchases closer to `want`; False if none does."""
+        page = phone.page
+        chips = page.locator("#purchase-options button[data-opt]")
+        rows = [(chips.nth(k), chips.nth(k).get_attribute("data-opt"), chips.nth(k).get_attribute("data-val"),
+                 chips.nth(k).get_attribute("aria-pressed") == "true") for k in range(chips.count())]
+        for loc, key, val, pressed in rows:
+            if key == "adjoins" and (val in want.get("adjoins", [])) != pressed:
+                phone.tap(loc)
+                return True
+            if key in ("land", "side") and key in want and val == want[key] and not pressed:
+                phone.tap(loc)
+                return True
+        if want.get("colour") == "pink" and want["item"] == "capsules":
+            shown = [json.loads(b.get_attribute("data-move")) for b in
+                     page.locator("#purchase-options button[data-move]").all()]
+            now = next((m.get("count") for m in shown if m.get("colour") == "pink"), None)
+            if now is not None and now != want["count"]:
+                for loc, key, val, _p in rows:
+                    if key == "count" and (val == "+1") == (want["count"] > now) and loc.is_enabled():
+                        phone.tap(loc)
+                        return True
+        return False
 
     FIELDS = [  # (label pattern, key in the move, kind of input)
         (r"^What", "item", "select"), (r"^Lot board", "board", "select"), (r"^Shares part", "adjoins", "checks"),

@@ -82,9 +82,13 @@
       income: "Income: " + (st.options.dice === "companion" ? "the companion rolled the bonus dice." : "enter the bonus dice, then pay."),
       over: "The game is over" + (st.ended ? ": " + st.ended.why + "." : "."),
     };
-    $("#prompt").textContent = prompts[phase] || phase;
-    $("#roundinfo").textContent = "Round " + st.round + " of " + B.rounds + " · " + phase.replace("purchase", "purchase/barter") +
-      (st.options.outside_money ? " · outside money: hold what the ledger says" : "");
+    // the title: the round and phase (the line under it, at_table.js's, says who acts: the needs' prompt)
+    const titles = { loans: "Loans", purchase: "Purchase and barter", income: "Income" };
+    $("#prompt").textContent = phase === "over" || !titles[phase] ? prompts[phase] || phase
+      : "Round " + st.round + " of " + B.rounds + " · " + titles[phase];
+    $("#prompt").dataset.says = prompts[phase] || "";
+    $("#roundinfo").textContent = st.options.outside_money ? "Outside money: hold what the ledger says." : "";
+    $("#roundinfo").hidden = !st.options.outside_money;
     // the loans phase from round 2: nobody chooses, the end is checked (each player's yen vs debt)
     const lc = st.loans_check, check = $("#loans-check");
     check.hidden = !(lc && lc.round === st.round);
@@ -102,6 +106,7 @@
       bar.classList.toggle("full", st.limit_reached);
       bar.querySelector(".ch-limit-text").textContent = "Spent " + yen(st.expenses) + " of the limit " + yen(st.limit) + (st.limit_reached ? " · reached" : "");
     }
+    renderMine(w);
     renderLoans(w);
     renderDeclare(w);
     tick();
@@ -113,6 +118,24 @@
     renderFranchises();
     renderMap();
     renderCorrections();
+  }
+
+  // ---------- what this phone's player holds (two lines at the top) ----------
+  function renderMine(w) {
+    const box = $("#mine");
+    box.hidden = w === null || !st.players[w] || st.phase === "loans";
+    if (box.hidden) return;
+    const p = st.players[w];
+    const interest = p.loan ? p.loan * B.interest_percent / 100 : 0;
+    const lands = Object.keys(st.lands).filter((l) => st.lands[l].owner === w);
+    const caps = Object.entries(p.capsules);
+    box.replaceChildren(
+      el("p", { class: "ch-mine-money" }, el("strong", null, (me() === w ? "You, " : "") + p.name + ": "),
+        el("strong", { class: "ch-mine-yen" }, yen(p.yen)),
+        " · " + tk.count(p.coupons, "coupon") + (p.loan ? " · debt " + yen(p.loan + interest * st.round) : "")),
+      el("p", { class: "small ch-mine-things" },
+        caps.length ? caps.map(([c, n]) => el("span", { class: "ch-mine-cap" }, swatch(c), n + " " + colour(c).name)) : el("span", null, "No capsules"),
+        el("span", null, " · " + (lands.length ? "land " + lands.join(", ") : "no land"))));
   }
 
   // ---------- corrections (entries of the table, any phone) ----------
@@ -150,10 +173,17 @@
     $("#penalties").replaceChildren(el("h3", null, "Golden rule broken"),
       el("p", { class: "small muted" }, "A hotel that should not have been built: its owner pays " + yen(B.penalty) + " per capsule per income phase since it was built, and it earns nothing until a vending machine or cemetery is added to its land."),
       ...(hs.length ? hs.map((h) => el("div", { class: "row" }, el("span", { class: "grow" }, swatch(h.colour), h.id + " on " + h.land + " (" + tk.count(h.capsules, colour(h.colour).name + " capsule") + ")"),
-        el("button", { type: "button", class: "secondary", onclick: () => { if (confirm("Record the golden rule penalty for " + h.id + "?")) send({ type: "golden-rule-penalty", hotel: h.id }); } }, "Penalty")))
+        // no native confirm: the penalty asks on the page
+        penaltyAsk === h.id
+          ? el("span", { class: "row", role: "group", "aria-label": "Record the golden rule penalty for " + h.id + "?" },
+            el("button", { type: "button", class: "danger", "data-penalty-yes": h.id, onclick: async () => { penaltyAsk = null; await send({ type: "golden-rule-penalty", hotel: h.id }); renderCorrections(); } }, "Record the penalty"),
+            el("button", { type: "button", class: "secondary", onclick: () => { penaltyAsk = null; renderCorrections(); } }, "Cancel"))
+          : el("button", { type: "button", class: "secondary", "data-penalty": h.id, onclick: () => { penaltyAsk = h.id; renderCorrections(); } }, "Penalty")))
         : [el("p", { class: "small muted" }, mine === null || mine < 0 || !(st.hotels || []).length ? "No hotel yet."
           : "None of your hotels breaks the golden rule in the record; the host's phone may rule a penalty on any hotel.")]));
   }
+
+  let penaltyAsk = null;         // the hotel whose penalty waits for its confirmation on this phone
 
   // Round 1's loans: who has sealed is sealed.js's line on every phone ("Aki sealed ✓ · Ben
   // choosing…", from the table's "sealed"); this phone's own sealed amount stays shown with a Change
@@ -241,7 +271,9 @@
         : st.count ? name(st.count.by) + " counts" : "to declare") : "waiting")))
       : [el("li", { class: "muted" }, "No seal in the queue.")]));
     const others = st.players.map((p, i) => ({ p, i })).filter((x) => !st.queue.includes(x.i));
-    if (others.length) $("#queue").append(el("li", { class: "small muted" }, others.map((x) => x.p.name + (x.p.seal === "pass" ? " passed" : " in front")).join(" · ")));
+    // a seal out of the queue: in front of its player (who may join again) or on its Pass side
+    const out = (x) => x.p.name + (x.p.seal === "pass" ? " (passed)" : st.limit_reached ? "" : " (can join)");
+    if (others.length) $("#queue").append(el("li", { class: "small ch-out" }, "Not in the queue: " + others.map(out).join(" · ")));
     const acts = [];
     if (w !== null && st.players[w].seal !== "pass") {
       const pl = st.players[w];
@@ -252,12 +284,28 @@
         acts.push(el("button", { type: "button", id: "start-count", onclick: () => send({ type: "start-count", player: w, head }) },
           "Count " + (st.options.declare_seconds || 5) + " s on " + name(head)));
       }
-      acts.push(el("button", { type: "button", class: "secondary", id: "pass", onclick: () => {
-        if (confirm("Pass for the rest of this round?")) send({ type: "pass", player: w });
-      } }, "Pass"));
+      // no native confirm: Pass asks on the page, Yes or Keep playing (in the head's call while it shows)
+      if ($("#declare-box").hidden) acts.push(passButton(w));
       void pl;
     }
+    if (passAsk !== null && (passAsk !== w || w === null || st.players[w].seal === "pass")) passAsk = null;
+    if (passAsk !== null && $("#declare-box").hidden) {
+      $("#queue-actions").replaceChildren(passAskBox(w));
+      return;
+    }
     $("#queue-actions").replaceChildren(...acts);
+  }
+  let passAsk = null;            // the seat whose Pass waits for its Yes on this phone
+  function passButton(w) {
+    return el("button", { type: "button", class: "secondary", id: "pass", onclick: () => { passAsk = w; render(); } }, "Pass");
+  }
+  function passAskBox(w) {
+    return el("div", { class: "ch-ask", role: "group", "aria-labelledby": "pass-q" },
+      el("p", { id: "pass-q" }, "Pass for the rest of round " + st.round + "? You cannot purchase again this round."),
+      el("div", { class: "row" },
+        el("button", { type: "button", id: "pass-yes", class: "danger", onclick: async () => {
+          passAsk = null; const r = await send({ type: "pass", player: w }); if (!r.ok) render(); } }, "Yes, pass"),
+        el("button", { type: "button", id: "pass-no", class: "secondary", onclick: () => { passAsk = null; render(); } }, "Keep playing")));
   }
 
   // ---------- declare, then complete ----------
@@ -294,7 +342,7 @@
     try {
       const r = await send({ type: "declare", player: w, item: kind });
       if (r.ok) {       // the count is over: the form to complete, its button in view
-        setTimeout(() => { const b = $("#buy"); if (!$("#purchase").hidden && !b.hidden) b.scrollIntoView({ block: "nearest" }); }, 50);
+        setTimeout(() => { const o = $("#purchase-options"); if (!$("#purchase").hidden && !o.hidden) o.scrollIntoView({ block: "nearest" }); }, 50);
       }
     }
     finally { declaring = false; $$("#declare-buttons button").forEach((b) => { b.disabled = false; }); }
@@ -308,17 +356,21 @@
     if (box.hidden) { box.dataset.built = ""; return; }
     loadDraft(w);
     if (!st.count) setText($("#declare-say"), "You are at the head: declare your purchase.");
-    const built = [w, draft.prepared ? draft.item : ""].join(":");
+    const asking = passAsk === w && st.players[w].seal !== "pass";
+    const built = [w, draft.prepared ? draft.item : "", KINDS.map(([k]) => kindPossible(w, k) ? 1 : 0).join(""), asking].join(":");
     if (box.dataset.built === built) return;             // the same buttons: a tap in progress stays
     box.dataset.built = built;
+    if (asking) { $("#declare-buttons").replaceChildren(passAskBox(w)); return; }
     const kinds = draft.prepared ? KINDS.filter(([k]) => k !== draft.item) : KINDS;
     const short = (k) => kindName(k).replace(/ \(.*\)$/, "");
     $("#declare-buttons").replaceChildren(...[
       draft.prepared ? el("button", { type: "button", id: "declare", class: "wide ch-declare-main",
                                       onclick: () => declare(w, draft.item) }, "I declare: " + short(draft.item)) : null,
-      el("p", { class: "small ch-kinds-label" }, draft.prepared ? "or declare another kind:" : "I declare:"),
+      el("div", { class: "ch-kinds-head" }, el("p", { class: "small ch-kinds-label" }, draft.prepared ? "or declare another kind:" : "I declare:"),
+        passButton(w)),
       el("div", { class: "ch-kinds" }, kinds.map(([k]) =>
         el("button", { type: "button", class: draft.prepared ? "secondary" : "", "data-kind": k,
+                       disabled: kindPossible(w, k) ? null : "", title: kindPossible(w, k) ? null : "Nothing of this kind to buy now",
                        "aria-label": "I declare: " + short(k), onclick: () => declare(w, k) }, short(k))))].filter(Boolean));
   }
 
@@ -380,6 +432,103 @@
     return 0;
   }
 
+  // ---------- the purchases of the declared kind, one button each ----------
+  // Each button is a whole purchase (data-move: the move without type and player): one tap completes
+  // it. Coupons pay only when the yen alone do not (then as many as the price takes, as the rules'
+  // own samples do). The lot's neighbours, the building's land and attraction side and the number of
+  // pink capsules are chips above the buttons, preset to the likely choice.
+  const opt = { key: null };
+  function payable(price, pl) {
+    if (price <= pl.yen) return { ok: true, coupons: 0 };
+    const c = Math.min(pl.coupons, Math.floor(Math.max(price, 0) / B.prices.coupon));
+    return { ok: price - c * B.prices.coupon <= pl.yen, coupons: c };
+  }
+  function ownLots(w) { return lots().filter((l) => st.lands[l].owner === w); }
+  function kindPossible(w, k) {
+    const pl = st.players[w];
+    if (k === "lot") return lots().length > 0 && B.lot_boards.some((b) => payable(b.price, pl).ok);
+    if (k === "capsules") return B.colours.some((c) => st.supply.capsules[c.id] > 0 && payable(c.price || B.prices.pink_first, pl).ok);
+    if (!lands(w).length) return false;
+    if (k === "vending-machine") return st.supply.vending > 0 && payable(B.prices.vending, pl).ok;
+    if (k === "entrance") return Object.keys(pl.capsules).length > 0 && st.supply.entrances > 0 && payable(B.prices.entrance, pl).ok;
+    if (k === "building") return B.buildings.some((b) => st.supply.buildings[b.id] > 0 && payable(b.cost, pl).ok);
+    return true;
+  }
+  function chips(label, key, values, pressed, onpick) {
+    return el("div", { class: "ch-chips", role: "group", "aria-label": label }, el("span", { class: "small" }, label),
+      values.map(([v, text]) => el("button", { type: "button", class: "secondary", "data-opt": key, "data-val": v,
+        "aria-pressed": pressed(v) ? "true" : "false", onclick: () => { onpick(v); renderPurchase(who()); } }, text)));
+  }
+  function renderOptions(w, kind) {
+    const box = $("#purchase-options");
+    const pl = st.players[w];
+    const key = [st.round, w, kind, st.entries.length].join(":");
+    if (opt.key !== key) {            // a new declaration: the likely choices
+      const own = ownLots(w);
+      Object.assign(opt, { key, pink: 1, side: "A", adjoins: [own.length ? own[own.length - 1] : lots()[lots().length - 1]],
+        land: lands(w)[lands(w).length - 1] });
+    }
+    if (!lands(w).includes(opt.land)) opt.land = lands(w)[lands(w).length - 1];
+    const rows = [];
+    const buttons = [];
+    const offer = (m, text, price, sub) => {
+      const pay = payable(price, pl);
+      if (pay.coupons) m.coupons = pay.coupons;
+      buttons.push(el("button", { type: "button", class: "ch-buy", "data-move": JSON.stringify(m), disabled: pay.ok ? null : "",
+        onclick: async (ev) => {
+          const b = ev.currentTarget; b.disabled = true;
+          try { const r = await send(Object.assign({ type: "purchase", player: w }, m)); if (r.ok) { clearDraft(); $("#purchase").dataset.built = ""; } }
+          finally { b.disabled = false; }
+        } },
+        el("span", { class: "ch-buy-what" }, text),
+        el("span", { class: "ch-buy-price" }, (price < 0 ? "you gain " + yen(-price) : yen(price)) +
+          (pay.coupons ? " (" + tk.count(pay.coupons, "coupon") + ")" : "") + (pay.ok ? "" : " · too dear") + (sub ? " · " + sub : ""))));
+    };
+    if (kind === "lot") {
+      rows.push(chips("Beside", "adjoins", lots().map((l) => [l, l]), (v) => opt.adjoins.includes(v), (v) => {
+        const on = opt.adjoins.includes(v);
+        if (on && opt.adjoins.length > 1) opt.adjoins = opt.adjoins.filter((x) => x !== v);
+        else if (!on) opt.adjoins = lots().filter((x) => x === v || opt.adjoins.includes(x));
+      }));
+      B.lot_boards.forEach((b) => offer({ item: "lot", board: b.id, adjoins: opt.adjoins.slice() }, b.name, b.price));
+    } else if (kind === "capsules") {
+      B.colours.filter((c) => st.supply.capsules[c.id] > 0).forEach((c) => {
+        const left = st.supply.capsules[c.id];
+        if (c.id === "pink") {
+          opt.pink = Math.max(1, Math.min(opt.pink, left));
+          const price = B.prices.pink_first + B.prices.pink_each * (opt.pink - 1);
+          offer({ item: "capsules", colour: "pink", count: opt.pink }, c.name + " ×" + opt.pink, price, left + " left");
+        } else offer({ item: "capsules", colour: c.id }, c.name + " ×" + left, c.price);
+      });
+      if (st.supply.capsules.pink > 1) {
+        rows.push(el("div", { class: "ch-chips", role: "group", "aria-label": "Pink capsules" }, el("span", { class: "small" }, "Pink: " + opt.pink),
+          el("button", { type: "button", class: "secondary", "data-opt": "count", "data-val": "-1", "aria-label": "One pink capsule fewer",
+            disabled: opt.pink > 1 ? null : "", onclick: () => { opt.pink--; renderPurchase(who()); } }, "−"),
+          el("button", { type: "button", class: "secondary", "data-opt": "count", "data-val": "+1", "aria-label": "One pink capsule more",
+            disabled: opt.pink < st.supply.capsules.pink ? null : "", onclick: () => { opt.pink++; renderPurchase(who()); } }, "+")));
+      }
+    } else if (kind === "vending-machine" || kind === "cemetery") {
+      lands(w).forEach((l) => offer({ item: kind, land: l }, "On " + l, kind === "cemetery" ? B.prices.cemetery : B.prices.vending));
+    } else if (kind === "entrance") {
+      lands(w).forEach((l) => Object.entries(pl.capsules).forEach(([c, n]) => {
+        const m = { item: "entrance", land: l, colour: c, capsules: n };
+        if (st.options.tallest_hotel) m.floors = 1;
+        offer(m, l + ": hotel of " + n + " " + colour(c).name, B.prices.entrance, st.options.tallest_hotel ? "1 floor" : "");
+      }));
+    } else if (kind === "building") {
+      rows.push(chips("On", "land", lands(w).map((l) => [l, l]), (v) => v === opt.land, (v) => { opt.land = v; }));
+      const sides = st.options.attraction_cards === "buyer-chooses";
+      if (sides) rows.push(chips("New card's side", "side", [["A", "A"], ["B", "B"]], (v) => v === opt.side, (v) => { opt.side = v; }));
+      B.buildings.filter((b) => st.supply.buildings[b.id] > 0).forEach((b) => {
+        const m = { item: "building", building: b.id, land: opt.land };
+        if (b.card && sides && !st.cards[b.card]) m.side = opt.side;
+        offer(m, b.name, b.cost);
+      });
+    }
+    box.hidden = false;
+    box.replaceChildren(...rows, el("div", { class: "ch-buys" }, buttons));
+  }
+
   const ordinal = (n) => n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th");
 
   // The purchase form: at the head, completed after the declaration (of the declared kind);
@@ -395,18 +544,21 @@
     if (declared && draft.item !== declared) { draft = { item: declared, prepared: true }; saveDraft(); }
     fit(w);
     // at the head the form comes first, right under the call; waiting, under the queue
-    if (atHead && sec.nextElementSibling !== $("#queue")) $("#queue").before(sec);
-    if (!atHead && sec.previousElementSibling !== $("#queue-actions")) $("#queue-actions").after(sec);
+    if (atHead && sec.nextElementSibling !== $("#queue-actions")) $("#queue-actions").before(sec);
+    if (!atHead && sec.previousElementSibling !== $("#queue")) $("#queue").after(sec);
     const pl = st.players[w];
     const built = JSON.stringify([w, place, declared, draft, pl, st.supply, st.cards, Object.keys(st.lands).length,
-      lands(w).map((l) => st.lands[l])]);
+      lands(w).map((l) => st.lands[l]), [opt.pink, opt.side, opt.land, opt.adjoins]]);
     if (sec.dataset.built === built) return;             // nothing changed for it: a field being filled stays
     sec.dataset.built = built;
     $("#purchase-h").textContent = declared ? "Complete your purchase: " + kindName(declared)
       : atHead ? "Your purchase" : "Prepare your purchase";
-    $("#purchase-note").textContent = declared ? "Declared: the count is over. Fill it in and complete it (or leave the queue)."
+    $("#purchase-note").textContent = declared ? "Declared: the count is over. Tap the purchase to complete it (or leave the queue)."
       : atHead ? "Declare above to stop the count, or purchase at once."
       : "You are " + ordinal(place + 1) + " in the queue. At the head, one tap declares it; then complete it here.";
+    const showOpts = atHead && !!declared;
+    if (showOpts) renderOptions(w, declared); else $("#purchase-options").hidden = true;
+    $("#purchase-or").hidden = !showOpts;
     const f = [];
     if (!declared) f.push(field("What", select(KINDS, draft.item, set("item"))));
     if (draft.item === "lot") {
@@ -457,7 +609,7 @@
     const dkey = declared ? [st.round, w, declared, st.entries.length].join(":") : null;
     if (dkey && atHead && renderPurchase.shown !== dkey) {
       renderPurchase.shown = dkey;
-      requestAnimationFrame(() => setTimeout(() => { if (!buy.hidden) buy.scrollIntoView({ block: "nearest" }); }, 60));
+      requestAnimationFrame(() => setTimeout(() => { const o = $("#purchase-options"); if (!o.hidden) o.scrollIntoView({ block: "nearest" }); }, 60));
     }
     buy.onclick = async () => {
       buy.disabled = true;
@@ -569,8 +721,11 @@
     $("#rolls").replaceChildren(...rolling.map((b) => {
       const bb = building(b.kind);
       const face = st.rolls[b.id];
-      if (st.options.dice === "companion" || face !== undefined) {
-        return el("p", null, el("strong", null, bb.name + " " + b.id + " (" + b.land + "): "), face === undefined ? "…" : faceText(bb.faces[face]));
+      if (st.options.dice === "companion" || (face !== undefined && changing !== b.id)) {
+        // a die entered by hand: the host's phone changes that one entry alone (the rules: only the host)
+        const change = st.options.dice !== "companion" && host() && face !== undefined
+          ? el("button", { type: "button", class: "secondary", "data-change": b.id, onclick: () => { changing = b.id; renderIncome(); } }, "Change") : null;
+        return el("div", { class: "row ch-die" }, el("span", { class: "grow" }, el("strong", null, bb.name + " " + b.id + " (" + b.land + "): "), face === undefined ? "…" : faceText(bb.faces[face])), change);
       }
       // "il proprietario di ciascun Edificio … tira il Dado bonus": its owner's phone (or the host's)
       const owner = st.lands[b.land] ? st.lands[b.land].owner : null;
@@ -578,8 +733,18 @@
         return el("p", null, el("strong", null, bb.name + " " + b.id + " (" + b.land + "): "), name(owner) + " rolls its die and enters it.");
       }
       return el("div", { class: "row" }, el("span", { class: "grow" }, bb.name + " " + b.id + " (" + b.land + ") rolled:"),
-        ...bb.faces.map((f, i) => el("button", { type: "button", class: "secondary", onclick: () => send({ type: "roll", building: b.id, face: i }) }, faceText(f))));
+        ...bb.faces.map((f, i) => el("button", { type: "button", class: "secondary", "aria-pressed": face === i ? "true" : null,
+          onclick: async () => { const r = await send({ type: "roll", building: b.id, face: i }); if (r.ok && changing === b.id) { changing = null; renderIncome(); } } }, faceText(f))),
+        changing === b.id ? el("button", { type: "button", class: "secondary", onclick: () => { changing = null; renderIncome(); } }, "Keep it") : null);
     }));
+    // the income is paid once every die is in
+    const missing = rolling.filter((b) => st.rolls[b.id] === undefined);
+    const pay = $("#pay");
+    pay.disabled = missing.length > 0;
+    const note = $("#pay-note");
+    note.hidden = !missing.length;
+    note.textContent = missing.length ? "Enter " + (missing.length === 1 ? "the bonus die of " : "the " + missing.length + " bonus dice of ") +
+      missing.map((b) => building(b.kind).name + " " + b.id).join(", ") + " first." : "";
     const inc = st.income;
     const box = $("#income-lots");
     box.replaceChildren();
@@ -593,8 +758,9 @@
       if (!box.children.length) box.append(el("p", { class: "small muted" }, "No hotel earns income this round."));
       box.append(el("p", null, el("strong", null, "Totals: "), st.players.map((p, i) => p.name + " " + yen((inc.by_owner || {})[String(i)] || 0)).join(" · ")));
     }
-    $("#pay").onclick = () => send({ type: "pay-income" });
+    pay.onclick = () => send({ type: "pay-income" });
   }
+  let changing = null;           // the building whose entered die the host is changing
 
   // ---------- ledgers ----------
   function renderLedgers(w) {
