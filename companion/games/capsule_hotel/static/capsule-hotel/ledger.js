@@ -553,7 +553,7 @@
     sec.dataset.built = built;
     $("#purchase-h").textContent = declared ? "Complete your purchase: " + kindName(declared)
       : atHead ? "Your purchase" : "Prepare your purchase";
-    $("#purchase-note").textContent = declared ? "Declared: the count is over. Tap the purchase to complete it (or leave the queue)."
+    $("#purchase-note").textContent = declared ? "Declared, the count is off: tap one to complete it."
       : atHead ? "Declare above to stop the count, or purchase at once."
       : "You are " + ordinal(place + 1) + " in the queue. At the head, one tap declares it; then complete it here.";
     const showOpts = atHead && !!declared;
