@@ -271,7 +271,21 @@
       const r = await tk.api("GET", this.url(), undefined, { token: this.token });
       if (r.status === 200) { this.setTable(r.body); if (tk.outbox.items().length) tk.outbox.flush(this); }
       else if (r.status === 0) this.status("offline");
+      else if (r.status === 401 && this.forgetSeat()) return this.reload();
       return r;
+    }
+
+    /** The seat token this phone held is void (the phone that started the table took the seat over,
+     * or it was given up from another phone): forget it, say so, and read the table as any phone
+     * may (the table page offers the seats again). True when there was a seat token to forget. */
+    forgetSeat() {
+      const held = (tk.myTables().find((s) => s.code === this.code)) || null;
+      if (!held || !held.token) return false;
+      const name = this.table && held.player >= 0 ? this.table.players[held.player] : null;
+      tk.remember(this.code, held.game, { player: null, token: null });
+      tk.notice((name ? name + "'s seat" : "This phone's seat") +
+                " was taken by another phone: this phone only watches now. Take a seat again on the table page.", "warn");
+      return true;
     }
 
     setTable(t) {

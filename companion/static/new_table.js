@@ -17,9 +17,27 @@
   function buttons() {
     $("#add").disabled = names.children.length >= data.max;
     $("#remove").disabled = names.children.length <= data.min;
+    seats();
+  }
+  // A seat chosen on this form (a game's option such as who starts) is chosen by the names typed
+  // above, never "first player": every <select data-seats> of the game's options lists the players,
+  // as named so far, in playing order (value: the seat index), and every element marked
+  // data-seat-name="<seat index>" (a radio button's words) says that seat's name.
+  function seats() {
+    const typed = $$("#names input").map((i) => i.value.trim() || i.placeholder);
+    for (const span of $$("#create [data-seat-name]")) {
+      const name = typed[Number(span.dataset.seatName)];
+      if (name !== undefined && span.textContent !== name) span.textContent = name;
+    }
+    for (const sel of $$("#create select[data-seats]")) {
+      const was = Number(sel.value) || 0;
+      sel.replaceChildren(...typed.map((name, i) => el("option", { value: String(i) }, name)));
+      sel.value = String(was < typed.length ? was : 0);
+    }
   }
   $("#add").addEventListener("click", add);
   $("#remove").addEventListener("click", () => { if (names.children.length > data.min) names.lastElementChild.remove(); buttons(); });
+  names.addEventListener("input", seats);
   for (let i = 0; i < Math.max(data.min, 2) && i < data.max; i++) add();
 
   let key = null;        // one key for this form's submission, reused if it is retried

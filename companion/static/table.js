@@ -29,8 +29,10 @@
 
   // ---- seat ----
   // One tap takes a seat (POST …/seats gives this phone the seat's token). A taken seat can be
-  // handed over by the phone holding it ("Give up this seat") or by the host (who can take any).
+  // handed over by the phone holding it ("Give up this seat") or by the host (who can take any,
+  // after saying so under the buttons: "Take over Ben's seat" / "Keep it"; no browser dialog).
   let lastTable = null;
+  let asking = null;          // the taken seat the host tapped: its take-over waits for a yes
   function renderSeat(t) {
     t = t || lastTable;
     const me = tk.me(code), host = tk.isHost(code);
@@ -44,12 +46,34 @@
     $("#seat-buttons").replaceChildren(...seats.map((s) =>
       el("button", { type: "button", class: s.claimed && !host ? "secondary" : null,
                      disabled: s.claimed && !host,
-                     onclick: () => choose(s.player, s.claimed) },
+                     onclick: () => s.claimed ? ask(s.player) : choose(s.player) },
         s.name + (s.claimed ? (host ? " (take over)" : " (taken)") : ""))),
-      el("button", { type: "button", class: "secondary", onclick: () => { tk.watch(code, data.game); renderSeat(); link.restream(); } }, "Just watching"));
+      el("button", { type: "button", class: "secondary", onclick: () => { asking = null; tk.watch(code, data.game); renderSeat(); link.restream(); } }, "Just watching"));
+    renderAsk(false);
   }
-  async function choose(i, taken) {
-    if (taken && !confirm("Another phone holds " + data.players[i] + "'s seat. Take it over? That phone can then only watch.")) return;
+  /** "Another phone holds Ben's seat. Take it over?" in the page, under the seat buttons. */
+  function ask(i) { asking = i; renderAsk(true); }
+  function renderAsk(focus) {
+    let box = $("#seat-ask");
+    if (!box) {
+      box = el("div", { id: "seat-ask", class: "msg info", role: "group", "aria-labelledby": "seat-ask-q" });
+      $("#seat-buttons").after(box);
+    }
+    const name = asking === null ? "" : data.players[asking];
+    box.hidden = asking === null;
+    if (box.dataset.seat === String(asking)) return;        // already asked (a table update redraws the seats)
+    box.dataset.seat = String(asking);
+    if (box.hidden) { box.replaceChildren(); return; }
+    const yes = el("button", { type: "button", id: "seat-ask-yes", onclick: () => { const i = asking; asking = null; choose(i); } },
+      "Take over " + name + "'s seat");
+    box.replaceChildren(
+      el("p", { id: "seat-ask-q", style: "margin:0 0 .5rem" }, "Another phone holds " + name + "'s seat. Take it over? That phone can then only watch."),
+      el("div", { class: "row" }, yes,
+        el("button", { type: "button", class: "secondary", onclick: () => { asking = null; renderAsk(false); } }, "Keep it")));
+    if (focus) yes.focus();
+  }
+  async function choose(i) {
+    asking = null;
     const r = await tk.claim(code, data.game, i);
     if (r.status !== 201) { tk.say("#seat-msg", "bad", tk.explain(r)); link.reload(); return; }
     tk.say("#seat-msg", "info", "");
