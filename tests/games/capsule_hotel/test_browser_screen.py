@@ -202,3 +202,21 @@ def test_the_attraction_card_choices_fit_their_dropdown(server, browser, size):
         assert over == []
     finally:
         ctx.close()
+
+
+def test_the_income_calculator_removes_one_die_face_alone_and_labels_its_fields(server, browser):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    try:
+        page.goto(server.url + "/capsule-hotel/income")
+        pick = page.get_by_label("Add a die face rolled for lot 1")
+        park = [t for t in pick.locator("option").all_inner_texts() if t.startswith("Park: ")]
+        pick.select_option(label=park[1])
+        page.get_by_label("Add a die face rolled for lot 1").select_option(label=park[2])
+        page.get_by_role("button", name="Remove " + park[1]).click()        # the wrong one, alone
+        faces = page.locator(".ch-faces li").all_inner_texts()
+        assert len(faces) == 1 and park[2] in faces[0]
+        page.locator("#out li").first.wait_for(timeout=5000)
+        assert violations(page) == []
+    finally:
+        ctx.close()

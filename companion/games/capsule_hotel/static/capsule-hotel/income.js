@@ -7,20 +7,22 @@
   const lots = [{ cemeteries: 0, faces: [], hotels: [{ owner: 0, colour: B.colours[0].id, capsules: 1 }] }];
   const faceOptions = [];
   B.buildings.forEach((b) => b.faces.forEach((f) => faceOptions.push({ label: b.name + ": " + [f.yen ? yen(f.yen) : "", f.coupons ? tk.count(f.coupons, "coupon") : "", f.no_cemetery ? "no cemetery" : ""].filter(Boolean).join(" + "), face: { yen: f.yen, coupons: f.coupons, no_cemetery: f.no_cemetery } })));
-  const num = (v, min, max, set) => { const i = el("input", { type: "number", inputmode: "numeric", min: String(min), max: String(max), value: String(v), style: "width:4.5rem;min-height:44px" }); i.onchange = () => { set(parseInt(i.value, 10) || 0); compute(); }; return i; };
+  const num = (v, min, max, set, label) => { const i = el("input", { type: "number", inputmode: "numeric", min: String(min), max: String(max), value: String(v), style: "width:4.5rem;min-height:44px", "aria-label": label || null }); i.onchange = () => { set(parseInt(i.value, 10) || 0); compute(); }; return i; };
   function render() {
     $("#lots").replaceChildren(...lots.map((l, i) => el("section", { class: "card" },
       el("h2", { style: "margin-top:0" }, "Lot " + (i + 1)),
       el("label", { class: "row" }, el("span", { class: "grow" }, "Cemeteries (0–" + B.max_cemeteries + ")"), num(l.cemeteries, 0, B.max_cemeteries, (v) => { l.cemeteries = v; })),
-      el("p", { class: "small" }, "Dice rolled: ", l.faces.length ? l.faces.map((f) => f.label).join(" · ") : "none"),
-      (() => { const s = el("select", { style: "min-height:44px;width:100%" }, [el("option", { value: "" }, "Add a die face…")].concat(faceOptions.map((o, k) => el("option", { value: String(k) }, o.label)))); s.onchange = () => { if (s.value !== "") { l.faces.push(faceOptions[+s.value]); render(); } }; return s; })(),
-      l.faces.length ? el("button", { type: "button", class: "secondary", onclick: () => { l.faces = []; render(); } }, "Clear the dice") : null,
+      // each face entered is removed on its own (a wrong one is fixed alone)
+      el("p", { class: "small", style: "margin:.3rem 0" }, "Dice rolled: ", l.faces.length ? "" : "none"),
+      l.faces.length ? el("ul", { class: "list ch-faces" }, l.faces.map((f, k) => el("li", { class: "row" }, el("span", { class: "grow" }, f.label),
+        el("button", { type: "button", class: "secondary", "aria-label": "Remove " + f.label, onclick: () => { l.faces.splice(k, 1); render(); } }, "×")))) : null,
+      (() => { const s = el("select", { style: "min-height:44px;width:100%", "aria-label": "Add a die face rolled for lot " + (i + 1) }, [el("option", { value: "" }, "Add a die face…")].concat(faceOptions.map((o, k) => el("option", { value: String(k) }, o.label)))); s.onchange = () => { if (s.value !== "") { l.faces.push(faceOptions[+s.value]); render(); } }; return s; })(),
       el("h3", null, "Hotels"),
       ...l.hotels.map((h, k) => el("div", { class: "row" },
-        (() => { const s = el("select", { style: "min-height:44px" }, B.colours.map((c) => el("option", { value: c.id, selected: c.id === h.colour ? "" : null }, c.name))); s.onchange = () => { h.colour = s.value; compute(); }; return s; })(),
-        el("span", { class: "small" }, "capsules"), num(h.capsules, 1, 20, (v) => { h.capsules = Math.max(1, v); }),
-        el("span", { class: "small" }, "player"), num(h.owner + 1, 1, 5, (v) => { h.owner = Math.max(0, v - 1); }),
-        el("button", { type: "button", class: "secondary", "aria-label": "Remove", onclick: () => { l.hotels.splice(k, 1); render(); } }, "×"))),
+        (() => { const s = el("select", { style: "min-height:44px", "aria-label": "Hotel " + (k + 1) + "'s colour" }, B.colours.map((c) => el("option", { value: c.id, selected: c.id === h.colour ? "" : null }, c.name))); s.onchange = () => { h.colour = s.value; compute(); }; return s; })(),
+        el("span", { class: "small" }, "capsules"), num(h.capsules, 1, 20, (v) => { h.capsules = Math.max(1, v); }, "Hotel " + (k + 1) + "'s capsules"),
+        el("span", { class: "small" }, "player"), num(h.owner + 1, 1, 5, (v) => { h.owner = Math.max(0, v - 1); }, "Hotel " + (k + 1) + "'s player (1–5)"),
+        el("button", { type: "button", class: "secondary", "aria-label": "Remove hotel " + (k + 1), onclick: () => { l.hotels.splice(k, 1); render(); } }, "×"))),
       el("button", { type: "button", class: "secondary", onclick: () => { l.hotels.push({ owner: 0, colour: B.colours[0].id, capsules: 1 }); render(); } }, "Add a hotel"))));
     compute();
   }
