@@ -249,7 +249,7 @@ def test_the_shared_flows_never_open_a_native_dialog(server, browser):
         # at the next move Ben's phone is told, forgets the void seat and offers the seats again
         host = json.loads(aki.evaluate("localStorage.getItem('tk.tables')"))[code]["host"]
         send(server, code, host, {"type": "add", "player": 0, "add": 1})
-        ben.locator(".banner", has_text="Ben's seat was taken by another phone").wait_for(timeout=10_000)
+        ben.locator(".banner", has_text="Ben's seat was taken over by another phone").wait_for(timeout=10_000)
         ben.locator("#seat-buttons button", has_text="Ben (taken)").wait_for()
         ben.locator("#seat-buttons button", has_text="Just watching").click()
         ben.locator("#whoami", has_text="You are watching.").wait_for()

@@ -284,7 +284,7 @@
       const name = this.table && held.player >= 0 ? this.table.players[held.player] : null;
       tk.remember(this.code, held.game, { player: null, token: null });
       tk.notice((name ? name + "'s seat" : "This phone's seat") +
-                " was taken by another phone: this phone only watches now. Take a seat again on the table page.", "warn");
+                " was taken over by another phone: choose a seat again, or just watch.", "warn");
       return true;
     }
 
