@@ -131,6 +131,10 @@ def test_a_purchase_in_two_taps_pass_on_the_page_and_the_income_after_the_dice(s
         # the seal out of the queue, in words that do not read "ahead"
         ben.locator("#queue", has_text="Not in the queue: Aki (can join)").wait_for(timeout=3000)
         assert "in front" not in ben.locator("#queue").inner_text()
+        aki.locator("#join").wait_for(timeout=3000)
+        for page in (aki, ben):                                 # one Pass on a page, never a hidden second
+            assert page.locator("#pass").count() == 1 and page.locator("[id]").evaluate_all(
+                "els => els.length === new Set(els.map((e) => e.id)).size")
         # Ben (360 x 740): a building that rolls its die, in two taps, on his only land (preset)
         ben.evaluate("scrollTo(0, 0)")
         assert in_view(ben, "#declare-box button[data-kind=building]")

@@ -353,7 +353,8 @@
     const box = $("#declare-box");
     const head = st.phase === "purchase" && st.queue.length ? st.queue[0] : null;
     box.hidden = !(w !== null && head === w && !st.declared);
-    if (box.hidden) { box.dataset.built = ""; return; }
+    // hidden, it holds nothing (its Pass would be a second #pass beside the queue's)
+    if (box.hidden) { box.dataset.built = ""; $("#declare-buttons").replaceChildren(); return; }
     loadDraft(w);
     if (!st.count) setText($("#declare-say"), "You are at the head: declare your purchase.");
     const asking = passAsk === w && st.players[w].seal !== "pass";
