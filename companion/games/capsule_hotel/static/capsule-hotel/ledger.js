@@ -356,7 +356,10 @@
     // hidden, it holds nothing (its Pass would be a second #pass beside the queue's)
     if (box.hidden) { box.dataset.built = ""; $("#declare-buttons").replaceChildren(); return; }
     loadDraft(w);
-    if (!st.count) setText($("#declare-say"), "You are at the head: declare your purchase.");
+    // what the purchase is paid with, in the call itself (it stays on the screen, pinned at the top)
+    const pl = st.players[w];
+    if (!st.count) setText($("#declare-say"), "Your turn: declare a purchase. You have " + yen(pl.yen) +
+      (pl.coupons ? " + " + tk.count(pl.coupons, "coupon") : "") + ".");
     const asking = passAsk === w && st.players[w].seal !== "pass";
     const built = [w, draft.prepared ? draft.item : "", KINDS.map(([k]) => kindPossible(w, k) ? 1 : 0).join(""), asking].join(":");
     if (box.dataset.built === built) return;             // the same buttons: a tap in progress stays
@@ -491,7 +494,7 @@
         if (on && opt.adjoins.length > 1) opt.adjoins = opt.adjoins.filter((x) => x !== v);
         else if (!on) opt.adjoins = lots().filter((x) => x === v || opt.adjoins.includes(x));
       }));
-      B.lot_boards.forEach((b) => offer({ item: "lot", board: b.id, adjoins: opt.adjoins.slice() }, b.name, b.price));
+      B.lot_boards.forEach((b) => offer({ item: "lot", board: b.id, adjoins: opt.adjoins.slice() }, b.name.replace(/\s*[\d,.]+$/, "") || b.name, b.price));
     } else if (kind === "capsules") {
       B.colours.filter((c) => st.supply.capsules[c.id] > 0).forEach((c) => {
         const left = st.supply.capsules[c.id];
