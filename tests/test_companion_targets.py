@@ -191,7 +191,12 @@ def finished_play(server):
 
 @needs_chromium
 def test_the_shared_flows_never_open_a_native_dialog(server, browser):
-    """Two phones walk the table page's flows; a take-over is asked and answered in the page."""
+    """Two phones walk the table page's flows; a take-over is asked and answered in the page (its
+    question and buttons as thumb-sized and free of axe-core violations as the rest)."""
+    try:
+        from axe_playwright_python import sync_playwright as axe
+    except ImportError:
+        axe = None
     aki = phone(browser, server)
     ben = phone(browser, server)
     try:
@@ -238,6 +243,10 @@ def test_the_shared_flows_never_open_a_native_dialog(server, browser):
         ask = aki.locator("#seat-ask")
         ask.get_by_text("Another phone holds Ben's seat. Take it over? That phone can then only watch.").wait_for()
         assert aki.evaluate("document.activeElement.id") == "seat-ask-yes"     # the yes is one tap away
+        assert short_targets(aki, "#seat button, #seat-ask button") == []
+        if axe is not None:
+            found = axe.Axe().run(aki).response["violations"]
+            assert found == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in found]
         ask.get_by_role("button", name="Keep it").click()
         ask.wait_for(state="hidden")
         assert aki.locator("#seat").is_visible() and "You are" not in aki.locator("#whoami").inner_text()
