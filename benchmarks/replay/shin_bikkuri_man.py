@@ -25,7 +25,8 @@ reveals the refill and taps it in. The host's phone enters the harbour, each pla
 Companion mode: the table is created with a seeded shuffle (the server's random seed is replaced
 in-process, so the runs are reproducible).
 
-How the player taps (as a person who knows the pages would): cards are taken by tapping the harbour cards;
+How the player taps (as a person who knows the pages would): cards are taken by a tap on the pair under
+the harbour where the page has one, else by tapping the two cards;
 a tile by tapping its button, then Rotate / Flip as needed (the fewest taps), then the façade square at
 the bottom-left of where the tile goes; card entries by tapping the colours in order. When the page
 plays a whole move by itself (a note says so: "Playing … in a moment"), Play is not tapped; otherwise it
@@ -197,14 +198,21 @@ class Game:
     def play_or_wait(self, phone: Phone, before: int, what: str) -> None:
         """The move is whole: if the page plays it by itself (its note says so), wait; else tap Play."""
         page = phone.page
-        time.sleep(0.05)
+        play = page.locator("#play")
         note = page.locator("#autoplay-note")
-        armed = note.count() and note.is_visible() and "moment" in note.inner_text()
-        if not armed and self.seq() == before:
-            play = page.locator("#play")
-            if play.is_disabled():
-                raise DeadEnd(f"Play is disabled for {what}: {page.locator('#summary').inner_text()!r} "
-                              f"{page.locator('#msg').inner_text()!r}")
+
+        def state():
+            if self.seq() > before:
+                return "done"
+            if note.count() and note.is_visible() and "moment" in note.inner_text():
+                return "armed"
+            return "play" if not play.is_disabled() else None
+        try:
+            wait_until(lambda: state() is not None, timeout=5, what="Play or the move playing itself")
+        except TimeoutError:
+            raise DeadEnd(f"Play is disabled for {what}: {page.locator('#summary').inner_text()!r} "
+                          f"{page.locator('#msg').inner_text()!r}") from None
+        if state() == "play":
             phone.tap(play)
         try:
             wait_until(lambda: self.seq() > before, timeout=WAIT_S, what=what)
@@ -221,8 +229,12 @@ class Game:
         if t in ("fill-harbour", "deal-hand", "refill"):
             self.enter_cards(phone, move)
         elif t == "take":
-            for i in move["spaces"]:
-                phone.tap(self.must(page.locator(f"#harbour [data-space='{i}']"), f"harbour space {i}"))
+            pair = page.locator(f"#pairs [data-pair='{move['spaces'][0]}']")
+            if len(move["spaces"]) == 2 and pair.count() and pair.first.is_visible():
+                phone.tap(pair.first)                # one tap under the two cards
+            else:
+                for i in move["spaces"]:
+                    phone.tap(self.must(page.locator(f"#harbour [data-space='{i}']"), f"harbour space {i}"))
         elif t == "build":
             self.build(phone, move)
         elif t == "discard":
@@ -254,7 +266,7 @@ class Game:
                 b = page.locator("[data-enter='deal-hand']", has_text=NAMES[move["player"]])
                 phone.tap(self.must(b, f"{NAMES[move['player']]}'s hand"))
         for c in move["cards"]:
-            phone.tap(self.must(page.locator(f"#actions [data-card='{c}']"), f"a {c} card"))
+            phone.tap(self.must(page.locator(f"#actions [data-card='{c}'], #entry [data-card='{c}']"), f"a {c} card"))
 
     def orientation(self, move: dict) -> tuple[int, bool, tuple[int, int]]:
         """The fewest Rotate / Flip taps (from the page's start: no turn, no flip) that lay the tile as

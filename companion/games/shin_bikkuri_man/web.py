@@ -40,7 +40,9 @@ def page_data(game) -> dict:
         "tiles": [{"id": t.id, "colour": t.colour, "size": t.size,
                    "cells": [[x, y, ch] for (x, y), ch in sorted(t.squares_up().items())]}
                   for t in data.tiles],
-        "abilities": [{"id": a.id, "name": a.name, "text": a.text, "action": a.action} for a in data.abilities],
+        "abilities": [{"id": a.id, "name": a.name, "text": a.text, "action": a.action, "discount": a.discount}
+                      for a in data.abilities],
+        "take": data.turn.take, "same_colour_discount": data.building.same_colour_discount,
         "coat_squares": [list(s) for s in data.coat_squares], "coat_rows": list(data.coat_rows),
         "hand_limit": data.turn.hand_limit, "harbour": data.turn.harbour, "end_points": data.end.points,
         "starting_hands": list(data.starting_hands.by_seat),

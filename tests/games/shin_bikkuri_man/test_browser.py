@@ -8,6 +8,8 @@ from phones import close_contexts, require_chromium
 require_chromium()
 
 GAME = "shin-bikkuri-man"
+# these phones tap Play themselves: a whole move does not play itself after a moment (test_board_screen.py)
+AUTOPLAY_OFF = "localStorage.setItem('tk.autoplay', 'off')"
 
 
 def test_place_a_tile_with_rotate_and_flip_and_see_it_on_another_phone(tmp_path, browser):
@@ -33,6 +35,7 @@ def test_place_a_tile_with_rotate_and_flip_and_see_it_on_another_phone(tmp_path,
             for _ in range(2):
                 ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                           has_touch=True, bypass_csp=True)
+                ctx.add_init_script(AUTOPLAY_OFF)
                 page = ctx.new_page()
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.goto(server.url + f"/t/{code}/board")
@@ -65,6 +68,9 @@ def test_place_a_tile_with_rotate_and_flip_and_see_it_on_another_phone(tmp_path,
             assert aki.evaluate("sbmBoard.draft.brick") == [2, 1]           # flipped: brick at the bottom
             aki.get_by_role("button", name="Play", exact=True).click()
             aki.locator("#facade #live-squares [data-square='2,1'][data-brick='1']").wait_for(timeout=2_000)
+            # Ben's phone has it within a second: his turn, so his own façade is in view, Aki's a tap away
+            ben.locator("#prompt", has_text="Ben").wait_for(timeout=1_000)
+            ben.locator("#seats button[data-seat='0']").click()
             ben.locator("#facade #live-squares [data-square='2,2'][data-brick='0']").wait_for(timeout=1_000)
             assert ben.locator("#facade #live-squares [data-square='2,1'] polygon, "
                                "#facade #live-squares [data-square='2,1'] circle").count() >= 1
@@ -96,6 +102,7 @@ def test_a_coat_of_arms_earns_a_white_tile_placed_by_a_tap(tmp_path, browser):
             errors = []
             ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                       bypass_csp=True)   # (wait_for_function evals)
+            ctx.add_init_script(AUTOPLAY_OFF)
             page = ctx.new_page()
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(server.url + f"/t/{code}/board")

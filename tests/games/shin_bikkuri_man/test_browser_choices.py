@@ -29,6 +29,7 @@ def _phone(browser, server, code, entry):
     """A phone at 390 x 844 that joined table `code` as `entry` says ({player, host | token})."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                               bypass_csp=True)
+    ctx.add_init_script("localStorage.setItem('tk.autoplay', 'off')")   # these phones tap Play themselves
     page = ctx.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -60,7 +61,7 @@ def test_enter_it_now_opens_the_board_on_the_harbour_then_on_a_starting_hand(tmp
             assert chosen.evaluate("b => b.getBoundingClientRect().top") < 844      # brought into view
             harbour = ["purple", "purple", "blue", "green", "blue", "yellow", "green"]
             for c in harbour:
-                page.locator(f"#actions [data-card='{c}']").click()
+                page.locator(f"#entry [data-card='{c}']").click()
             page.get_by_role("button", name="Play", exact=True).click()
             # the harbour is entered: the next entry is a starting hand, the host chooses whose
             page.locator("[data-enter='deal-hand'][aria-pressed='true']").wait_for(timeout=5_000)
@@ -70,7 +71,7 @@ def test_enter_it_now_opens_the_board_on_the_harbour_then_on_a_starting_hand(tmp
             hands.nth(1).click()                                    # Ben's hand instead
             page.locator("[data-enter='deal-hand'][aria-pressed='true']", has_text="Ben").wait_for(timeout=2_000)
             for c in ("green", "green", "yellow"):
-                page.locator(f"#actions [data-card='{c}']").click()
+                page.locator(f"#entry [data-card='{c}']").click()
             page.get_by_role("button", name="Play", exact=True).click()
             page.locator("[data-enter='deal-hand'][aria-pressed='true']", has_text="Aki").wait_for(timeout=5_000)
             st = client.get(f"/api/tables/{code}", headers=host).get_json()["state"]

@@ -1,9 +1,20 @@
-/* Shin Bikkuri Man board twin: the harbour, every seat's façade (drawn over the printed board's grid
- * from the generator), hands (own seat only), abilities and scores; moves built by tapping.
- * Build: choose a tile, rotate / flip it, tap where it goes; the cost, coats of arms and points come
- * from POST /api/shin-bikkuri-man/place before Play, and illegal placements say why. With Change of
- * Colours the player chooses the cards paid (the tile's own colour first preselected). Table deck:
- * the card entries are marked data-enter="<move type>" for the set-up walk's "Enter it now".
+/* Shin Bikkuri Man board twin: one game screen (issue 23). At the top the harbour in one row of 7 (adjacency
+ * as in the game) with the pairs that may be taken under it; below, the façade beside the hand and the
+ * move's controls; Play in a one-line bar. Every seat's façade, undo and the setting further down.
+ *
+ * Take: one tap on a pair under the harbour, or two taps on cards (two cards apart use Any Cards, three
+ * Additional Card, when the player holds them). Build: a tile (its shape drawn on its button; the tiles
+ * the hand can pay for, the others a tap away), then a tap on the façade where the tile's lowest square
+ * goes: the tile lies the way it is turned if it fits there, else the next way that fits; Turn goes on
+ * to the next way that fits, Flip mirrors it. The cost, coats of arms and points come from
+ * POST /api/shin-bikkuri-man/place before Play, and illegal placements say why. With Change of Colours
+ * the player chooses the cards paid (the tile's own colour first preselected).
+ * Table deck: the harbour, each starting hand and each refill are entered card by card into slots (the
+ * harbour's own empty spaces for a refill); a tap on an entered card picks it to be changed, so one wrong
+ * card is set right alone. The entries are marked data-enter="<move type>" for the set-up walk's
+ * "Enter it now".
+ * A move made whole by a tap plays itself after a moment (tk.AutoPlay, a setting per phone), unless it
+ * spends an ability or is entered by the host for another seat; Play plays it at once, Clear stops it.
  * Move format: companion/games/shin_bikkuri_man/rules (docstring). */
 (function () {
   "use strict";
@@ -11,16 +22,31 @@
   const data = tk.pageData();
   const page = data.page;
   const code = data.code;
-  const colourName = (id) => (page.colours.find((c) => c.id === id) || { name: id }).name;
+  const COLOURS = page.colours.filter((c) => c.id !== "white");
+  const colourName = (id) => (id === "end" ? "End card" : (page.colours.find((c) => c.id === id) || { name: id }).name);
   const abilityName = (id) => (page.abilities.find((a) => a.id === id) || { name: id }).name;
+  const ability = (id) => page.abilities.find((a) => a.id === id) || {};
+  const TAKE_ABILITIES = ["any-cards", "additional-card", "both-actions"];
+  const BUILD_ABILITIES = ["construction-discount", "change-of-colours", "both-actions"];
 
   let table = null, st = null, needs = null;
   let viewSeat = null;          // whose façade is shown
+  let lastTurn = null;
   let draft = null;             // {type, ...} the move being built
-  let ui = { tile: null, rot: 0, flip: false, anchor: null, spaces: [], abilities: [], cards: [], preview: null, own: null };
+  let ui = blankUi();
+  let sending = false;
   window.sbmBoard = { get ui() { return ui; }, get draft() { return draft; } };   // for the browser tests
 
+  function blankUi(keep) {
+    const k = keep || {};
+    return { tile: k.tile || null, k: 0, rot: 0, flip: false, anchor: null, spaces: [], abilities: [], cards: [],
+             preview: null, own: null, recolour: null, handFor: k.handFor === undefined ? null : k.handFor,
+             allTiles: !!k.allTiles, entry: null, note: "" };
+  }
+
+  const autoplay = new tk.AutoPlay($("#autoplay-note"), $("#autoplay-on"), () => playDraft());
   const link = new tk.TableLink(code, {
+    events() { undo.render(); },
     status(mode) {
       const s = $("#conn");
       s.className = "status " + mode;
@@ -29,13 +55,19 @@
     table(t) {
       const fresh = !table || t.seq !== table.seq;
       table = t; st = t.state; needs = t.needs || { moves: [], players: [] };
-      if (fresh) resetDraft();
+      if (fresh) { autoplay.cancel(); resetDraft(); }
+      if (st && st.turn !== lastTurn) {       // a new turn: the mover's own façade in view
+        lastTurn = st.turn;
+        viewSeat = me() !== null && me() >= 0 ? me() : (st.current || 0);
+      }
       renderSeat();
       tk.renderResult($("#result"), t, link);
-      if (t.result) { $("#seat").hidden = true; $(".sticky-actions").hidden = true; }
+      if (t.result) { $("#seat").hidden = true; $("#sbm-bar").hidden = true; }
       render();
+      undo.render();
     },
   });
+  const undo = new tk.UndoButton($("#undo"), $("#undo-msg"), link);
 
   // ---------- who am I ----------
   const me = () => tk.me(code);
@@ -45,23 +77,77 @@
   function say(text, reasons) { tk.say("#msg", reasons || text ? "bad" : "info", text || "", reasons); }
   function resetDraft() {
     draft = null;
-    ui = { tile: ui.tile, rot: ui.rot, flip: ui.flip, anchor: null, spaces: [], abilities: [], cards: [], preview: null, own: null };
+    ui = blankUi({ handFor: ui.handFor, allTiles: ui.allTiles });
   }
   const mover = () => (needs.players && needs.players.length ? needs.players[0] : null);
   const canAct = () => { const p = mover(); return p !== null && (tk.isHost(code) || me() === p); };
+  const moves = () => needs.moves || [];
+
+  // ---------- the tile's ways to lie, and where it fits ----------
+  const orientCache = {};
+  /** The distinct ways to lay a tile, in the order Turn goes through them: [{rot, flip, cells}]. */
+  function orientations(tileId) {
+    if (orientCache[tileId]) return orientCache[tileId];
+    const out = [];
+    if (tileId === "white-1") out.push({ rot: 0, flip: false, cells: [[0, 0, false]] });
+    else {
+      const tile = page.tiles.find((t) => t.id === tileId);
+      const seen = new Set();
+      for (const flip of page.flip ? [false, true] : [false]) {
+        for (let rot = 0; rot < (page.rotate ? 4 : 1); rot++) {
+          const cells = SBM.orient(tile, rot, flip);
+          const key = cells.map((c) => c.join(",")).sort().join(";");
+          if (!seen.has(key)) { seen.add(key); out.push({ rot, flip, cells, key }); }
+        }
+      }
+    }
+    return (orientCache[tileId] = out);
+  }
+  /** The tile's lowest square (the leftmost of the lowest row): where a tap on the façade lays it. */
+  const lowest = (cells) => cells.reduce((a, c) => (c[1] < a[1] || (c[1] === a[1] && c[0] < a[0]) ? c : a));
+  function placed(o, anchor) {
+    const low = lowest(o.cells);
+    return o.cells.map(([x, y, b]) => [anchor[0] + x - low[0], anchor[1] + y - low[1], b]);
+  }
+  function occupied(facade) {
+    const occ = new Set();
+    facade.forEach((line, k) => [...line].forEach((ch, i) => { if (ch !== ".") occ.add((i + 1) + "," + (page.rows - k)); }));
+    return occ;
+  }
+  /** On the board, on free squares, and supported (row 1, or right above a covered square). */
+  function fits(cells, facade) {
+    const occ = occupied(facade);
+    const inside = cells.every(([c, r]) => c >= 1 && c <= page.columns && r >= 1 && r <= page.rows && !occ.has(c + "," + r));
+    return inside && cells.some(([c, r]) => r === 1 || occ.has(c + "," + (r - 1)));
+  }
+  function setWay(k) {
+    const o = orientations(ui.tile)[k];
+    ui.k = k; ui.rot = o.rot; ui.flip = o.flip;
+  }
+  /** The first way, from `from` on (wrapping), that fits at the anchor; -1 if none. */
+  function nextFitting(from, skipSelf) {
+    const os = orientations(ui.tile), facade = st.players[mover()].facade;
+    for (let i = skipSelf ? 1 : 0; i <= os.length; i++) {
+      const j = (from + i) % os.length;
+      if (fits(placed(os[j], ui.anchor), facade)) return j;
+    }
+    return -1;
+  }
 
   // ---------- drawing ----------
   function render() {
     if (!st) return;
     $("#prompt").textContent = needs.prompt || "";
     $("#turninfo").textContent = "Turn " + st.turn + (st.phase === "coats" ? " · coat-of-arms actions left: " + st.coats : "");
-    $("#deckinfo").textContent = "deck: " + (st.deck_size === undefined || st.deck_size === null ? "? cards" : tk.count(st.deck_size, "card")) + (needs.last_cards ? " · the end card may come now" : "");
     renderConflicts();
-    renderHarbour();
     if (viewSeat === null) viewSeat = me() !== null && me() >= 0 ? me() : (st.current || 0);
-    renderSeats();
+    const entry = entryInfo();
+    renderHarbour(entry);
+    renderEntry(entry);
     renderFacade();
-    renderActions();
+    renderHand();
+    renderActions(entry);
+    renderSeats();
     renderSummary();
   }
 
@@ -78,7 +164,7 @@
       return el("div", { class: "conflict" }, el("p", { style: "margin:.2rem 0" }, c.text),
         ...fixers.map((p) => el("div", { class: "row small", style: "align-items:center;gap:.3rem" },
           (fixers.length > 1 || tk.isHost(code) ? st.players[p].name + "'s " : "Your ") + colourName(c.card) + " card was really:",
-          ...page.colours.filter((k) => k.id !== "white" && k.id !== c.card).map((k) => {
+          ...COLOURS.filter((k) => k.id !== c.card).map((k) => {
             const b = el("button", { type: "button", class: "secondary", "data-correct": p + ":" + k.id,
                                      "aria-label": colourName(k.id), style: "min-height:44px;min-width:44px",
                                      onclick: () => send({ type: "correct-card", player: p, was: c.card, now: k.id }) });
@@ -88,115 +174,263 @@
     }));
   }
 
-  function renderHarbour() {
-    $("#harbour").replaceChildren(...st.harbour.map((c, i) => {
-      const b = el("button", { type: "button", "aria-pressed": String(ui.spaces.includes(i)),
-                               "data-space": i, "aria-label": "Space " + (i + 1) + ": " + colourName(c),
-                               onclick: () => tapSpace(i) });
-      b.append(SBM.chip(page, c, String(i + 1)));
+  const isRun = (xs) => xs.every((x, i) => i === 0 || x === xs[i - 1] + 1);
+  const takeOpen = () => canAct() && moves().includes("take") && st.phase === "turn";
+  const ready = (p, a) => p !== null && st.players[p] && st.players[p].abilities[a] === "ready";
+
+  /** The harbour: 7 cards in one row; while cards are entered, the spaces being filled are slots. */
+  function renderHarbour(entry) {
+    const box = $("#harbour");
+    const slots = entry && (entry.type === "fill-harbour" || entry.type === "refill");
+    const cards = [];
+    const n = page.harbour;
+    for (let i = 0; i < n; i++) {
+      if (slots && (entry.type === "fill-harbour" || i >= st.harbour.length)) {
+        const k = entry.type === "fill-harbour" ? i : i - st.harbour.length;
+        cards.push(slotButton(entry, k, "Space " + (i + 1)));
+      } else if (i < st.harbour.length) {
+        const c = st.harbour[i];
+        const pressed = ui.spaces.includes(i);
+        const b = el("button", { type: "button", class: "card-btn", "aria-pressed": String(pressed), "data-space": i,
+                                 "aria-label": "Card " + (i + 1) + ": " + colourName(c), disabled: !takeOpen() || null,
+                                 onclick: () => tapSpace(i) });
+        b.append(SBM.cardFace(page, c, String(i + 1)));
+        cards.push(b);
+      } else {
+        cards.push(el("span", { class: "card-btn empty", "aria-label": "Space " + (i + 1) + ": empty", role: "img" }, String(i + 1)));
+      }
+    }
+    box.replaceChildren(...cards);
+    // one tap takes two cards next to each other: a button under each pair
+    const pairs = $("#pairs");
+    const k = page.take;
+    pairs.hidden = !takeOpen() || st.harbour.length < k;
+    if (pairs.hidden) { pairs.replaceChildren(); return; }
+    const out = [];
+    for (let i = 0; i + k <= st.harbour.length; i++) {
+      const idx = [...Array(k).keys()].map((j) => i + j);
+      const on = ui.spaces.length === k && idx.every((x, j) => ui.spaces[j] === x);
+      const b = el("button", { type: "button", class: "pair secondary", "data-pair": i, "aria-pressed": String(on),
+                               "aria-label": "Take cards " + idx.map((x) => x + 1).join(" and ") + ": " + idx.map((x) => colourName(st.harbour[x])).join(" and "),
+                               onclick: () => tapPair(idx) });
+      for (const x of idx) b.append(swatch(st.harbour[x]));
+      out.push(b);
+    }
+    pairs.replaceChildren(...out);
+  }
+
+  function swatch(c) {
+    const col = page.colours.find((x) => x.id === c) || { hex: "#eee", symbol: "none" };
+    const svg = SBM.svgEl("svg", { viewBox: "0 0 10 10", class: "swatch", "aria-hidden": "true" });
+    svg.appendChild(SBM.svgEl("rect", { x: 0.5, y: 0.5, width: 9, height: 9, rx: 1.5, fill: col.hex, stroke: "#1e1e1e", "stroke-width": 0.8 }));
+    svg.appendChild(SBM.symbol(col.symbol, 5, 5, 3, "#fff", "#1e1e1e"));
+    return svg;
+  }
+
+  /** A slot of the entry being made: empty, or the card entered (a tap picks it to be changed). */
+  function slotButton(entry, k, where) {
+    const c = entry.cards[k];
+    const next = entry.cursor !== null ? entry.cursor : entry.cards.length;
+    const cls = "card-btn slot" + (k === next && !entry.stopped ? " next" : "");
+    if (c === undefined || (entry.stopped && k > entry.cards.indexOf("end"))) {
+      return el("span", { class: cls + " empty", role: "img", "aria-label": where + ": to enter" + (k === next ? " (next)" : "") }, "?");
+    }
+    const b = el("button", { type: "button", class: cls, "data-slot": k, "aria-pressed": String(entry.cursor === k),
+                             "aria-label": where + ": " + colourName(c) + " (tap to change it)",
+                             onclick: () => { if (!entry.mine) return; ui.entry.cursor = ui.entry.cursor === k ? null : k; autoplay.cancel(); render(); } });
+    if (c === "end") b.append(el("span", { class: "card-face end" }, el("span", { class: "card-label" }, "End")));
+    else b.append(SBM.cardFace(page, c, String(k + 1)));
+    return b;
+  }
+
+  // ---------- the table's own deck: what this phone enters ----------
+  /**
+   * The entry at hand: {type, player, want, kinds [[player|null, label]], mine, cards, cursor} or
+   * {wait: text}, or null when nothing is entered now.
+   */
+  function entryInfo() {
+    if (st.phase !== "deal" && st.phase !== "refill") return null;
+    let type, player = null, want, kinds;
+    if (st.phase === "deal" && st.deal && st.deal.harbour) {
+      const open = st.deal.hands.map((done, i) => (done ? null : i)).filter((i) => i !== null);
+      const m = me();
+      const mayEnter = tk.isHost(code) ? open : open.filter((i) => i === m);
+      if (!mayEnter.length) return { wait: "Waiting for the starting hands." };
+      type = "deal-hand";
+      if (!mayEnter.includes(ui.handFor)) ui.handFor = mayEnter.includes(m) ? m : mayEnter[0];
+      player = ui.handFor;
+      const seat = (player - st.start_player + st.players.length) % st.players.length;
+      want = page.starting_hands[seat];
+      kinds = mayEnter.map((i) => {
+        const k = (i - st.start_player + st.players.length) % st.players.length;
+        return [i, st.players[i].name + "'s hand (" + tk.count(page.starting_hands[k], "card") + ")"];
+      });
+    } else {
+      if (!tk.isHost(code) && (me() === null || me() < 0)) return { wait: "Waiting for the cards to be entered." };
+      type = st.phase === "refill" ? "refill" : "fill-harbour";
+      want = st.phase === "refill" ? (needs.enter || {}).cards : page.harbour;
+      kinds = [[null, st.phase === "refill" ? "The cards revealed" : "The harbour (" + tk.count(page.harbour, "card") + ")"]];
+    }
+    const key = type + ":" + player;
+    if (!ui.entry || ui.entry.key !== key) ui.entry = { key, cards: [], cursor: null };
+    const e = ui.entry;
+    const stopped = e.cards.includes("end");
+    // the phone's own seat, or the table's cards: the entry may play itself when whole
+    const mine = player === null || player === me();
+    return { type, player, want, kinds, cards: e.cards, cursor: e.cursor, stopped, mine: true, own: mine };
+  }
+
+  function renderEntry(entry) {
+    const box = $("#entry");
+    box.hidden = !entry;
+    if (!entry) { box.replaceChildren(); return; }
+    if (entry.wait) { box.replaceChildren(el("p", { class: "muted" }, entry.wait)); return; }
+    const choose = el("div", { class: "row entry-kinds", role: "group", "aria-label": "What to enter" }, ...entry.kinds.map(([i, label]) =>
+      el("button", { type: "button", class: "secondary", "data-enter": entry.type, "aria-pressed": String(i === entry.player),
+                     onclick: () => { if (i !== entry.player) { ui.handFor = i; ui.entry = null; draft = null; autoplay.cancel(); } render(); } }, label)));
+    const parts = [choose];
+    const count = entry.want ? " (" + tk.count(entry.want, "card") + ")" : "";
+    if (entry.type === "deal-hand") {
+      parts.push(el("p", { class: "small entry-hint" }, "Tap the colours of " + st.players[entry.player].name + "'s starting hand" + count + "; tap a card entered to change it."));
+      parts.push(el("div", { class: "hand-slots" }, ...[...Array(entry.want).keys()].map((k) => slotButton(entry, k, "Card " + (k + 1)))));
+    } else {
+      parts.push(el("p", { class: "small entry-hint" }, (entry.type === "refill" ? "Tap the colours of the cards revealed, in order" : "Tap the colours of the harbour, from space 1") + count + "; tap a card entered to change it."));
+    }
+    const palette = el("div", { class: "palette" }, ...COLOURS.map((c) => {
+      const b = el("button", { type: "button", class: "colour", "data-card": c.id, "aria-label": colourName(c.id), onclick: () => addCard(c.id) });
+      b.append(SBM.cardFace(page, c.id, c.name));
       return b;
     }));
+    if (entry.type === "refill" && needs.last_cards) {
+      palette.append(el("button", { type: "button", class: "secondary end-card", "data-card": "end", onclick: () => addCard("end") }, "End card"));
+    }
+    parts.push(palette);
+    box.replaceChildren(...parts);
   }
 
-  function renderSeats() {
-    $("#seats").replaceChildren(...st.players.map((p, i) =>
-      el("button", { type: "button", class: "secondary", role: "tab", "aria-pressed": String(i === viewSeat),
-                     "data-seat": i, onclick: () => { viewSeat = i; render(); } },
-         p.name + " · " + p.points + " pt" + (i === st.current && st.phase !== "over" ? " ◀" : ""))));
-    const p = st.players[viewSeat];
-    const hand = p.hand ? Object.entries(p.hand).filter(([, n]) => n > 0) : null;
-    const abil = Object.entries(p.abilities).map(([a, s]) => el("li", { class: s }, abilityName(a) + (s === "used" ? " (used)" : "")));
-    $("#seat-info").replaceChildren(
-      el("div", null, hand ? el("span", null, "Hand: ", ...hand.map(([c, n]) => SBM.chip(page, c, n + "×"))) :
-        tk.count(p.hand_size, "card") + " in hand"),
-      el("ul", { class: "abilities" }, ...abil));
-  }
-
-  function previewCells() {
-    if (!ui.tile || !ui.anchor) return [];
-    if (ui.tile === "white-1") return [[ui.anchor[0], ui.anchor[1], false]];
-    const tile = page.tiles.find((t) => t.id === ui.tile);
-    return SBM.orient(tile, ui.rot, ui.flip).map(([x, y, b]) => [ui.anchor[0] + x, ui.anchor[1] + y, b]);
+  function addCard(c) {
+    const entry = entryInfo();
+    if (!entry || entry.wait) return;
+    const e = ui.entry;
+    if (e.cursor !== null) {
+      e.cards[e.cursor] = c;
+      if (c === "end") e.cards = e.cards.slice(0, e.cursor + 1);
+      e.cursor = null;
+    } else if (e.cards.includes("end") || e.cards.length >= entry.want) {
+      say("All " + tk.count(entry.want, "card") + " are entered: tap one to change it.");
+      return;
+    } else e.cards.push(c);
+    say("");
+    draft = Object.assign({ type: entry.type, cards: [...e.cards] }, entry.player === null ? {} : { player: entry.player });
+    render();
+    const whole = e.cards.length === entry.want || e.cards.includes("end");
+    if (whole && entry.own) arm(); else autoplay.cancel();
   }
 
   function renderFacade() {
     const p = st.players[viewSeat];
     const mine = viewSeat === mover() && canAct();
     const colour = ui.tile === "white-1" ? "white" : ui.tile ? ui.tile.split("-")[0] : null;
+    $("#facade-of").textContent = viewSeat === me() ? "" : p.name + "'s façade";
     SBM.facade($("#facade"), page, p.facade, {
-      label: p.name + "'s façade",
+      label: p.name + "'s façade", numbers: false,
       onTap: mine ? tapSquare : null,
       preview: ui.anchor ? { cells: previewCells(), colour, bad: !!(ui.preview && ui.preview.bad) } : null,
     });
   }
 
-  // ---------- the moves ----------
-  function renderActions() {
-    const box = $("#actions");
-    const parts = [];
-    $("#act-h").parentElement.hidden = st.phase === "over";
-    if (st.phase === "over") { box.replaceChildren(); return; }
-    if (!canAct() && !(st.phase === "deal" || st.phase === "refill")) {
-      box.replaceChildren(el("p", { class: "muted" }, "Waiting for " + (st.players[mover()] || {}).name + "."));
+  function renderHand() {
+    const p = me() !== null && me() >= 0 ? me() : mover();
+    const pl = p === null ? null : st.players[p];
+    if (!pl || !pl.hand) {
+      $("#hand").replaceChildren(pl ? el("p", { class: "small muted" }, pl.name + ": " + tk.count(pl.hand_size, "card") + " in hand") : "");
       return;
     }
-    const moves = needs.moves || [];
+    const held = Object.entries(pl.hand).filter(([, n]) => n > 0);
+    $("#hand").replaceChildren(el("div", { class: "hand", role: "group", "aria-label": (p === me() ? "Your hand" : pl.name + "'s hand") + ": " + (held.map(([c, n]) => n + " " + colourName(c)).join(", ") || "no card") },
+      el("span", { class: "small hand-label" }, p === me() ? "Hand" : pl.name + "'s hand"),
+      ...(held.length ? held.map(([c, n]) => el("span", { class: "hand-card" }, swatch(c), el("span", null, String(n)))) : [el("span", { class: "small muted" }, "empty")])));
+  }
+
+  function previewCells() {
+    if (!ui.tile || !ui.anchor) return [];
+    return placed(orientations(ui.tile)[ui.k], ui.anchor);
+  }
+
+  // ---------- the moves ----------
+  function renderActions(entry) {
+    const box = $("#actions");
+    const parts = [], wide = [];      // the side column's controls; those as wide as the screen below
+    $("#act-h").hidden = st.phase === "over";
+    $("#wide").replaceChildren();
+    if (st.phase === "over") { box.replaceChildren(); return; }
+    if (entry) {
+      box.replaceChildren(entry.wait ? "" : el("p", { class: "small" }, entry.type === "refill" ? "Refill the harbour above." : "Enter the cards above."));
+      return;
+    }
+    if (!canAct()) {
+      box.replaceChildren(el("p", { class: "muted small" }, "Waiting for " + (st.players[mover()] || {}).name + "."));
+      return;
+    }
     const p = mover();
-    if (moves.includes("take")) {
-      parts.push(el("p", { class: "small" }, "Take cards: tap two harbour cards next to each other."));
-      parts.push(abilityToggles(p, ["any-cards", "additional-card", "both-actions"]));
+    if (moves().includes("take") && moves().includes("build") && !ui.tile) {
+      parts.push(el("p", { class: "small hint" }, "Take a pair ↑ or build a tile:"));
+    } else if (moves().includes("take") && !moves().includes("build")) {
+      parts.push(el("p", { class: "small hint" }, "Take a pair of cards ↑"));
     }
-    if (moves.includes("build")) {
-      parts.push(el("h3", null, "Buy a tile"));
-      parts.push(tileChooser());
-      parts.push(el("div", { class: "row" },
-        el("button", { type: "button", class: "secondary", id: "rotate", onclick: () => { ui.rot = (ui.rot + 1) % 4; place(); } }, "Rotate ⟳"),
-        el("button", { type: "button", class: "secondary", id: "flip", "aria-pressed": String(ui.flip), onclick: () => { ui.flip = !ui.flip; place(); } }, "Flip ⇋")));
-      parts.push(abilityToggles(p, ["construction-discount", "change-of-colours", "both-actions"]));
-      if (ui.abilities.includes("change-of-colours")) parts.push(recolourPicker(), paymentChooser(p));
+    if (moves().includes("build")) {
+      // Turn and Flip above the tiles, there before a tile is chosen: nothing moves under the finger
+      parts.push(el("div", { class: "turn-row" },
+        el("button", { type: "button", class: "secondary", id: "rotate", disabled: !ui.tile, onclick: () => turnTile() }, "Turn ⟳"),
+        page.flip ? el("button", { type: "button", class: "secondary", id: "flip", disabled: !ui.tile, "aria-pressed": String(ui.flip), onclick: () => flipTile() }, "Flip ⇋") : null));
+      if (ui.note) parts.push(el("p", { class: "small muted" }, ui.note));
+      parts.push(tileChooser(p));
+      parts.push(abilityToggles(p, ui.tile ? BUILD_ABILITIES : ["both-actions"]));
+      if (ui.abilities.includes("change-of-colours")) wide.push(recolourPicker(), paymentChooser(p));
     }
-    if (moves.includes("discard")) {
-      parts.push(el("p", null, needs.prompt + ": tap the cards to discard."));
+    if (moves().includes("discard")) {
+      parts.push(el("p", { class: "small" }, (needs.prompt || "Discard") + ": tap the cards to discard."));
       parts.push(handPicker(p));
     }
     if (st.phase === "coats") {
-      parts.push(el("p", null, "Tap an empty supported square for a white tile, or:"));
+      parts.push(el("p", { class: "small" }, "Tap a square of the façade for a white tile, or:"));
       ui.tile = "white-1";
       const held = st.players[p].abilities;
-      parts.push(el("div", { class: "row" },
+      parts.push(el("div", { class: "coat-actions" },
         ...page.abilities.filter((a) => !(a.id in held)).map((a) =>
           el("button", { type: "button", class: "secondary", onclick: () => send({ type: "take-ability", player: p, ability: a.id }) }, "Take " + a.name)),
         el("button", { type: "button", class: "secondary", disabled: !Object.values(held).includes("used"),
                        onclick: () => send({ type: "reactivate", player: p }) }, "Turn abilities face up"),
         el("button", { type: "button", class: "secondary", onclick: () => send({ type: "decline", player: p }) }, "Forgo")));
     }
-    if (moves.includes("end-turn") && st.done && st.done.length) {
+    if (moves().includes("end-turn") && st.done && st.done.length) {
       parts.push(el("button", { type: "button", class: "secondary", onclick: () => send({ type: "end-turn", player: p }) }, "End the turn"));
     }
-    if (st.phase === "refill" || st.phase === "deal") parts.push(cardEntry());
     box.replaceChildren(...parts);
+    $("#wide").replaceChildren(...wide);
   }
 
   function abilityToggles(p, ids) {
     const held = st.players[p].abilities;
-    const mine = ids.filter((a) => held[a] === "ready");
+    const mine = ids.filter((a) => held[a] === "ready" && !(a === "both-actions" && st.done && st.done.length));
     if (!mine.length) return el("span");
-    return el("div", { class: "row small" }, "Use: ", ...mine.map((a) =>
-      el("label", { style: "display:flex;gap:.3rem;align-items:center" },
+    return el("div", { class: "toggles small" }, ...mine.map((a) =>
+      el("label", { class: "toggle" },
         el("input", { type: "checkbox", "data-ability": a, checked: ui.abilities.includes(a) || null,
                       onchange: (ev) => { ui.abilities = ev.target.checked ? [...ui.abilities, a] : ui.abilities.filter((x) => x !== a);
-                                          if (ui.anchor) place(); else renderSummary(); renderActions(); } }),
-        abilityName(a))));
+                                          autoplay.cancel();
+                                          if (ui.anchor) place(); else { renderActions(entryInfo()); renderSummary(); } } }),
+        el("span", null, "Use " + abilityName(a)))));
   }
 
   /** The colour whose cards count as the tile's: any other colour the hand holds. */
   function recolourPicker() {
     const own = ui.tile && ui.tile !== "white-1" ? ui.tile.split("-")[0] : null;
     const hand = st.players[mover()].hand || {};
-    return el("div", { class: "row small" }, "Pay with: ", ...page.colours.filter((c) => c.id !== "white" && c.id !== own && (hand[c.id] || 0) > 0).map((c) => {
+    return el("div", { class: "row small" }, "Pay with: ", ...COLOURS.filter((c) => c.id !== own && (hand[c.id] || 0) > 0).map((c) => {
       const b = el("button", { type: "button", class: "secondary", "aria-pressed": String(ui.recolour === c.id),
                                "data-recolour": c.id, "aria-label": colourName(c.id) + " cards as the tile's colour",
-                               onclick: () => { ui.recolour = c.id; ui.own = null; renderActions(); renderSummary(); } });
+                               onclick: () => { ui.recolour = c.id; ui.own = null; autoplay.cancel(); renderActions(entryInfo()); renderSummary(); } });
       b.append(SBM.chip(page, c.id));
       return b;
     }));
@@ -227,7 +461,7 @@
     if (pay.own === null) return el("p", { class: "small bad", id: "pay-choice" },
       "Your hand holds too few " + colourName(pay.colour) + " and " + colourName(ui.recolour) + " cards for " + tk.count(pay.cost, "card") + ".");
     const other = pay.cost - pay.own;
-    const step = (d) => () => { ui.own = Math.min(pay.hi, Math.max(pay.lo, pay.own + d)); renderActions(); renderSummary(); };
+    const step = (d) => () => { ui.own = Math.min(pay.hi, Math.max(pay.lo, pay.own + d)); renderActions(entryInfo()); renderSummary(); };
     return el("div", { class: "card", id: "pay-choice", style: "margin:0;padding:.4rem" },
       el("div", { class: "small" }, "Pay " + tk.count(pay.cost, "card") + ":"),
       el("div", { class: "stepper" },
@@ -240,95 +474,154 @@
         : "No " + colourName(ui.recolour) + " card: Change of Colours stays face up."));
   }
 
-  function tileChooser() {
+  /** Can the hand pay for a tile somewhere (its colour, the same-colour discount where that colour is
+   *  already on the façade, and the abilities held face up)? */
+  function payable(t, p) {
+    const pl = st.players[p];
+    const hand = pl.hand || {};
+    const letter = (page.colours.find((c) => c.id === t.colour) || {}).letter;
+    const near = pl.facade.some((line) => line.toLowerCase().includes(letter)) ? page.same_colour_discount : 0;
+    const disc = ready(p, "construction-discount") ? (ability("construction-discount").discount || 0) : 0;
+    const other = ready(p, "change-of-colours") ? Math.max(0, ...COLOURS.filter((c) => c.id !== t.colour).map((c) => hand[c.id] || 0)) : 0;
+    return (hand[t.colour] || 0) + near + disc + other >= t.size;
+  }
+
+  /** The tiles left, each drawn in its shape: those the hand can pay for, the others a tap away. */
+  function tileChooser(p) {
     const left = st.supply || {};
-    return el("div", { class: "tiles" }, ...page.tiles.filter((t) => (left[t.id] || 0) > 0).map((t) => {
-      const b = el("button", { type: "button", class: "secondary", "data-tile": t.id, "aria-pressed": String(ui.tile === t.id),
-                               onclick: () => { ui.tile = t.id; ui.rot = 0; ui.flip = false; ui.anchor = null; ui.preview = null; render(); } });
-      b.append(SBM.chip(page, t.colour, t.size + " · " + left[t.id] + " left"));
+    const all = page.tiles.filter((t) => (left[t.id] || 0) > 0);
+    const can = all.filter((t) => payable(t, p));
+    const shown = ui.allTiles ? all : all.filter((t) => can.includes(t) || t.id === ui.tile);
+    const buttons = shown.map((t) => {
+      const way = t.id === ui.tile ? orientations(t.id)[ui.k] : orientations(t.id)[0];
+      const b = el("button", { type: "button", class: "tile-btn" + (can.includes(t) ? "" : " dear"), "data-tile": t.id,
+                               "aria-pressed": String(ui.tile === t.id),
+                               "aria-label": colourName(t.colour) + " tile of " + t.size + " squares, " + left[t.id] + " left" + (can.includes(t) ? "" : " (your hand cannot pay for it)"),
+                               onclick: () => chooseTile(t.id) });
+      b.append(SBM.tileSvg(page, t.colour, way.cells), el("span", { class: "tile-left", "aria-hidden": "true" }, "×" + left[t.id]));
       return b;
-    }));
+    });
+    const more = all.length - can.length;
+    if (more > 0 || ui.allTiles) {
+      buttons.push(el("button", { type: "button", class: "secondary more-tiles", "aria-pressed": String(ui.allTiles), id: "all-tiles",
+                                  "aria-label": ui.allTiles ? "Only the tiles your hand can pay for" : "All " + all.length + " tiles (" + more + " your hand cannot pay for)",
+                                  onclick: () => { ui.allTiles = !ui.allTiles; renderActions(entryInfo()); } },
+        ui.allTiles ? "Fewer" : "All"));
+    }
+    if (!shown.length) buttons.unshift(el("p", { class: "small muted" }, "No tile your hand can pay for."));
+    return el("div", { class: "tiles", role: "group", "aria-label": "Tiles" }, ...buttons);
+  }
+
+  function chooseTile(id) {
+    autoplay.cancel();
+    if (ui.tile === id) return;
+    ui.tile = id; ui.anchor = null; ui.preview = null; ui.note = "";
+    setWay(0);
+    if (draft && draft.type === "take") { draft = null; ui.spaces = []; }
+    render();
+  }
+
+  function turnTile() {
+    if (!ui.tile) return;
+    autoplay.cancel();
+    const os = orientations(ui.tile);
+    ui.note = "";
+    if (ui.anchor && mover() !== null) {
+      const j = nextFitting(ui.k, true);
+      if (j === -1 || j === ui.k) ui.note = "Only this way fits here.";
+      if (j !== -1) setWay(j);
+    } else setWay((ui.k + 1) % os.length);
+    place();
+  }
+
+  function flipTile() {
+    if (!ui.tile) return;
+    autoplay.cancel();
+    const os = orientations(ui.tile);
+    const tile = page.tiles.find((t) => t.id === ui.tile);
+    const key = SBM.orient(tile, ui.rot, !ui.flip).map((c) => c.join(",")).sort().join(";");
+    let j = os.findIndex((o) => o.key === key);
+    ui.note = "";
+    if (ui.anchor && mover() !== null && j !== -1 && !fits(placed(os[j], ui.anchor), st.players[mover()].facade)) {
+      const f = nextFitting(j, false);
+      if (f !== -1) j = f;
+    }
+    if (j !== -1) setWay(j);
+    place();
   }
 
   function handPicker(p) {
     const hand = st.players[p].hand || {};
     const list = [];
     for (const [c, n] of Object.entries(hand)) for (let k = 0; k < n; k++) list.push(c);
-    return el("div", { class: "harbour" }, ...list.map((c, i) => {
-      const b = el("button", { type: "button", "aria-pressed": String(ui.cards.includes(i)),
+    return el("div", { class: "discards" }, ...list.map((c, i) => {
+      const b = el("button", { type: "button", class: "card-btn", "aria-pressed": String(ui.cards.includes(i)), "data-discard": c,
+                               "aria-label": colourName(c),
                                onclick: () => { ui.cards = ui.cards.includes(i) ? ui.cards.filter((x) => x !== i) : [...ui.cards, i];
-                                                draft = { type: "discard", player: p, cards: ui.cards.map((k) => list[k]) }; renderActions(); renderSummary(); } });
-      b.append(SBM.chip(page, c));
+                                                draft = { type: "discard", player: p, cards: ui.cards.map((k) => list[k]) };
+                                                render();
+                                                const extra = list.length - page.hand_limit;
+                                                if (ui.cards.length === extra) arm(); else autoplay.cancel(); } });
+      b.append(SBM.cardFace(page, c, colourName(c)));
       return b;
     }));
   }
 
-  /**
-   * Table mode: the harbour laid out, each starting hand, each refill, entered card by card in order.
-   * The entry being made is a pressed button marked data-enter="<move type>" (the set-up walk's
-   * "Enter it now" opens this page on it); the host may choose whose starting hand to enter.
-   */
-  function cardEntry() {
-    let type = st.phase === "refill" ? "refill" : "fill-harbour", player = null, want;
-    let kinds = [];
-    if (st.phase === "deal" && st.deal && st.deal.harbour) {
-      const open = st.deal.hands.map((done, i) => (done ? null : i)).filter((i) => i !== null);
-      const m = me();
-      const mayEnter = tk.isHost(code) ? open : open.filter((i) => i === m);
-      if (!mayEnter.length) return el("p", { class: "muted" }, "Waiting for the starting hands.");
-      type = "deal-hand";
-      if (!mayEnter.includes(ui.handFor)) ui.handFor = mayEnter[0];
-      player = ui.handFor;
-      const seat = (player - st.start_player + st.players.length) % st.players.length;
-      want = page.starting_hands[seat];
-      kinds = mayEnter.map((i) => {
-        const k = (i - st.start_player + st.players.length) % st.players.length;
-        return [i, st.players[i].name + "'s hand (" + tk.count(page.starting_hands[k], "card") + ")"];
-      });
-    } else {
-      want = st.phase === "refill" ? (needs.enter || {}).cards : page.harbour;
-      kinds = [[null, st.phase === "refill" ? "The cards revealed" : "The harbour (" + tk.count(page.harbour, "card") + ")"]];
-    }
-    const picks = () => (draft && draft.type === type && (player === null || draft.player === player) ? draft.cards : []);
-    const add = (c) => {
-      draft = Object.assign({ type, cards: [...picks(), c] }, player === null ? {} : { player });
-      renderActions(); renderSummary();
-    };
-    const choose = el("div", { class: "row", role: "group", "aria-label": "What to enter" }, ...kinds.map(([i, label]) =>
-      el("button", { type: "button", class: "secondary", "data-enter": type, "aria-pressed": String(i === player),
-                     onclick: () => { if (i !== player) { ui.handFor = i; draft = null; } renderActions(); renderSummary(); } }, label)));
-    const who = type === "deal-hand" ? st.players[player].name + "'s starting hand" : "the card(s) revealed";
-    return el("div", null, choose, el("p", null, "Enter " + who + (want ? " (" + want + ")" : "") + ", in order:"),
-      el("div", { class: "row" }, ...page.colours.filter((c) => c.id !== "white").map((c) => {
-        const b = el("button", { type: "button", class: "secondary", "data-card": c.id, "aria-label": colourName(c.id), onclick: () => add(c.id) });
-        b.append(SBM.chip(page, c.id));
-        return b;
-      }), st.phase === "refill" ? el("button", { type: "button", class: "secondary", "data-card": "end", onclick: () => add("end") }, "End card") : null),
-      el("p", { class: "small" }, "Entered: " + (picks().map(colourName).join(", ") || "none yet")));
+  function tapPair(idx) {
+    if (!takeOpen()) return;
+    ui.spaces = [...idx];
+    ui.abilities = ui.abilities.filter((a) => a === "both-actions");
+    draft = { type: "take", player: mover(), spaces: ui.spaces };
+    ui.tile = null; ui.anchor = null; ui.preview = null;
+    render();
+    armIfWhole();
   }
 
   function tapSpace(i) {
-    if (!canAct() || !(needs.moves || []).includes("take")) return;
+    if (!takeOpen()) return;
     ui.spaces = ui.spaces.includes(i) ? ui.spaces.filter((x) => x !== i) : [...ui.spaces, i].sort((a, b) => a - b);
-    draft = { type: "take", player: mover(), spaces: ui.spaces };
-    ui.tile = null; ui.anchor = null;
+    draft = ui.spaces.length ? { type: "take", player: mover(), spaces: ui.spaces } : null;
+    ui.tile = null; ui.anchor = null; ui.preview = null;
     render();
+    armIfWhole();
+  }
+
+  /** The abilities a take needs: Any Cards for cards apart, Additional Card for a third. */
+  function takeNeeds(spaces) {
+    const out = [];
+    if (!isRun(spaces)) out.push("any-cards");
+    if (spaces.length === page.take + 1) out.push("additional-card");
+    return out;
+  }
+  /** Why the cards chosen cannot be taken (null when they can). */
+  function takeProblem(spaces, p) {
+    if (spaces.length < page.take) return "Tap " + (page.take - spaces.length) + " more card" + (page.take - spaces.length > 1 ? "s" : "") + " (or a pair ↑).";
+    if (spaces.length > page.take + 1 || (spaces.length === page.take + 1 && !ready(p, "additional-card"))) return "Take " + page.take + " cards.";
+    if (!isRun(spaces) && !ready(p, "any-cards")) return "Cards " + spaces.map((x) => x + 1).join(" and ") + " are not next to each other.";
+    return null;
   }
 
   function tapSquare(c, r) {
+    autoplay.cancel();
     if (st.phase === "coats") {
       draft = { type: "special-tile", player: mover(), square: [c, r] };
+      ui.tile = "white-1"; setWay(0);
       ui.anchor = [c, r];
-      place();
+      place(true);
       return;
     }
     if (!ui.tile) { say("Choose a tile first."); return; }
     ui.anchor = [c, r];
-    place();
+    ui.note = "";
+    // the way the tile is turned if it fits here, else the next way that does
+    const j = nextFitting(ui.k, false);
+    if (j !== -1) setWay(j);
+    place(true);
   }
 
-  /** Ask the calculator what the placement costs, earns and scores (or why it may not go there). */
-  async function place() {
+  /** Ask the calculator what the placement costs, earns and scores (or why it may not go there);
+   *  `tapped`: a tap that may make the move whole (it may then play itself). */
+  async function place(tapped) {
     if (!ui.tile || !ui.anchor) { render(); return; }
     const cells = previewCells();
     const p = mover();
@@ -338,18 +631,24 @@
     if (st.phase !== "coats") {
       draft = { type: "build", player: p, tile: ui.tile, squares, brick: brick ? [brick[0], brick[1]] : null };
     }
+    const asked = JSON.stringify(squares) + ui.tile;
+    ui.asked = asked;
+    ui.preview = null;
+    render();
     const r = await tk.api("POST", "/api/shin-bikkuri-man/place", {
       board: st.players[p].facade, tile: { colour, squares, brick: brick ? [brick[0], brick[1]] : null },
       construction_discount: ui.abilities.includes("construction-discount") });
+    if (ui.asked !== asked) return;                 // a later tap asked again
     ui.preview = r.status === 200 ? r.body : { bad: true, reasons: (r.body && r.body.reasons) || [r.body.error] };
     render();
+    if (tapped !== false) armIfWhole();
   }
 
   function fullDraft() {
     if (!draft) return null;
     const m = Object.assign({}, draft);
-    const abil = ui.abilities.filter((a) => (m.type === "take" ? ["any-cards", "additional-card", "both-actions"]
-                                             : ["construction-discount", "change-of-colours", "both-actions"]).includes(a));
+    let abil = ui.abilities.filter((a) => (m.type === "take" ? TAKE_ABILITIES : BUILD_ABILITIES).includes(a));
+    if (m.type === "take") abil = [...new Set([...takeNeeds(m.spaces), ...abil])];
     if ((m.type === "take" || m.type === "build") && abil.length) m.abilities = abil;
     if (m.type === "build" && abil.includes("change-of-colours") && ui.recolour) {
       m.recolour = ui.recolour;
@@ -359,27 +658,101 @@
     return m;
   }
 
+  /** The move is whole and spends no ability: it may play itself (the seat's own phone only). */
+  function armIfWhole() {
+    const m = fullDraft();
+    if (!m || m.abilities || sending) { autoplay.cancel(); return; }
+    if (m.player !== undefined && m.player !== me()) { autoplay.cancel(); return; }
+    if (m.type === "take" && !takeProblem(m.spaces, m.player)) return arm();
+    if ((m.type === "build" || m.type === "special-tile") && ui.preview && !ui.preview.bad) {
+      if (m.type === "build") {
+        const hand = st.players[m.player].hand || {};
+        if ((hand[m.tile.split("-")[0]] || 0) < ui.preview.cost) { autoplay.cancel(); return; }
+      }
+      return arm();
+    }
+    autoplay.cancel();
+  }
+  /** Play by itself in a moment, said shortly: "Playing “Take Red + Blue” in a moment — …". */
+  function arm() {
+    if (sending || !draft) return;
+    const t = draft.type;
+    const what = t === "take" ? $("#summary").textContent
+      : t === "build" ? "the " + colourName(draft.tile.split("-")[0]) + " tile"
+      : t === "special-tile" ? "the white tile"
+      : t === "discard" ? "the discard"
+      : t === "deal-hand" ? st.players[draft.player].name + "'s hand"
+      : t === "refill" ? "the refill" : "the harbour";
+    autoplay.arm("“" + what + "”");
+  }
+
   function renderSummary() {
     const m = fullDraft();
     const box = $("#summary");
     box.className = "small preview-info";
-    if (!m) { box.textContent = ""; $("#play").disabled = true; return; }
-    let text = "";
-    if (m.type === "take") text = "Take " + m.spaces.map((i) => colourName(st.harbour[i])).join(" + ");
+    if (!m) {
+      box.textContent = st && canAct() && st.phase === "turn" ? (ui.tile ? "Tap where its lowest square goes." : "") : "";
+      $("#play").disabled = true;
+      return;
+    }
+    let text = "", bad = false;
+    if (m.type === "take") {
+      const why = takeProblem(m.spaces, m.player);
+      if (why) { text = why; bad = m.spaces.length >= page.take; }
+      else text = "Take " + m.spaces.map((i) => colourName(st.harbour[i])).join(" + ") + (m.abilities ? " (using " + m.abilities.map(abilityName).join(", ") + ")" : "");
+    }
     if (m.type === "build" || m.type === "special-tile") {
       const pv = ui.preview;
-      if (pv && pv.bad) { box.className += " bad"; text = "Not there: " + pv.reasons.join("; "); }
-      else if (pv) text = (m.type === "build" ? "Cost " + tk.count(pv.cost, "card") + (m.pay ? " (" + Object.entries(m.pay).map(([c, n]) => n + " " + colourName(c)).join(" + ") + ")" : "") + " · " : "") + tk.count(pv.coats_of_arms, "coat of arms", "coats of arms") + " · +" + tk.count(pv.points, "point");
+      if (pv && pv.bad) { bad = true; text = "Not there: " + pv.reasons.join("; "); }
+      else if (pv) {
+        const gains = [pv.coats_of_arms ? tk.count(pv.coats_of_arms, "coat of arms", "coats of arms") : "",
+                       pv.points ? "+" + tk.count(pv.points, "point") : ""].filter(Boolean);
+        text = [m.type === "build" ? "Cost " + tk.count(pv.cost, "card") + (m.pay ? " (" + Object.entries(m.pay).map(([c, n]) => n + " " + colourName(c)).join(" + ") + ")" : "")
+                                   : "A white tile", ...gains].join(" · ");
+        if (m.type === "build" && !m.abilities) {
+          const have = (st.players[m.player].hand || {})[m.tile.split("-")[0]] || 0;
+          if (have < pv.cost) text += " · you hold " + have + " " + colourName(m.tile.split("-")[0]);
+        }
+      } else text = "…";
     }
     if (m.type === "discard") text = "Discard " + m.cards.map(colourName).join(", ");
-    if (m.type === "refill" || m.type === "fill-harbour" || m.type === "deal-hand") text = "Enter " + m.cards.join(", ");
+    if (m.type === "refill" || m.type === "fill-harbour" || m.type === "deal-hand") {
+      const want = (entryInfo() || {}).want;
+      text = "Enter " + m.cards.map(colourName).join(", ") + (want && m.cards.length < want && !m.cards.includes("end") ? " (" + (want - m.cards.length) + " to go)" : "");
+    }
+    if (bad) box.className += " bad";
     box.textContent = text;
-    $("#play").disabled = !!(ui.preview && ui.preview.bad && (m.type === "build" || m.type === "special-tile"));
+    let disabled = bad;
+    if (m.type === "take") disabled = !!takeProblem(m.spaces, m.player);
+    if (m.type === "build" || m.type === "special-tile") disabled = !ui.preview || !!ui.preview.bad;
+    if (m.type === "refill" || m.type === "fill-harbour" || m.type === "deal-hand") {
+      const want = (entryInfo() || {}).want;
+      disabled = !(m.cards.length === want || m.cards.includes("end"));
+    }
+    $("#play").disabled = disabled || sending;
+  }
+
+  function renderSeats() {
+    $("#seats").replaceChildren(...st.players.map((p, i) =>
+      el("button", { type: "button", class: "secondary", "aria-pressed": String(i === viewSeat),
+                     "data-seat": i, onclick: () => { viewSeat = i; render(); } },
+         p.name + " · " + p.points + " pt" + (i === st.current && st.phase !== "over" ? " ◀" : ""))));
+    const p = st.players[viewSeat];
+    const hand = p.hand ? Object.entries(p.hand).filter(([, n]) => n > 0) : null;
+    const abil = Object.entries(p.abilities).map(([a, s]) => el("li", { class: s }, abilityName(a) + (s === "used" ? " (used)" : "")));
+    $("#seat-info").replaceChildren(
+      el("div", null, p.name + ": ", hand ? el("span", null, "hand ", ...hand.map(([c, n]) => SBM.chip(page, c, n + "×"))) :
+        tk.count(p.hand_size, "card") + " in hand"),
+      el("ul", { class: "abilities" }, ...abil));
   }
 
   async function send(move) {
+    autoplay.cancel();
+    sending = true;
+    $("#play").disabled = true;
     const r = await link.send("/moves", { move });
-    if (!r.ok) { say(tk.explain(r), r.body && r.body.reasons); return false; }
+    sending = false;
+    if (!r.ok) { say(tk.explain(r), r.body && r.body.reasons); renderSummary(); return false; }
     say("");
     resetDraft();
     ui.tile = null; ui.anchor = null;
@@ -387,8 +760,14 @@
     return true;
   }
 
-  $("#play").addEventListener("click", () => { const m = fullDraft(); if (m) send(m); });
-  $("#clear").addEventListener("click", () => { resetDraft(); ui.tile = null; say(""); render(); });
+  function playDraft() {
+    autoplay.cancel();
+    const m = fullDraft();
+    if (m && !sending) send(m);
+  }
+
+  $("#play").addEventListener("click", () => playDraft());
+  $("#clear").addEventListener("click", () => { autoplay.cancel(); resetDraft(); ui.tile = null; say(""); render(); });
   window.tkTable = link;        // for the browser tests
   link.start();
 })();

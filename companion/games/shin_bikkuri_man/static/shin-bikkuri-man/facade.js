@@ -71,6 +71,8 @@
     const svg = document.importNode(doc.documentElement, true);
     svg.removeAttribute("width"); svg.removeAttribute("height");
     svg.classList.add("facade-svg");
+    // the printed row and column numbers are a few pixels tall on a phone: left to the paper
+    if (o.numbers === false) for (const t of svg.querySelectorAll("[data-text]")) t.remove();
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", o.label || "Façade");
     const grid = svg.querySelector("[id$=facade-grid]") || svg.querySelector("[data-square]");
@@ -125,6 +127,33 @@
     span.style.background = col.hex;
     span.append(svg, document.createTextNode(" " + (label || col.name)));
     return span;
+  };
+
+  /**
+   * A tile's shape as a small SVG (each square with its colour, symbol, window or brick, as on the
+   * façade): `cells` [[dx, dy(up), brick]] from SBM.orient.
+   */
+  SBM.tileSvg = function (page, colourId, cells) {
+    const s = 22;
+    const w = Math.max(...cells.map((c) => c[0])) + 1, h = Math.max(...cells.map((c) => c[1])) + 1;
+    const svg = svgEl("svg", { viewBox: `-1 -1 ${w * s + 2} ${h * s + 2}`, class: "tile-shape", "aria-hidden": "true" });
+    for (const [x, y, b] of cells) svg.appendChild(SBM.square(page, colourId, b, x * s, (h - 1 - y) * s, s));
+    return svg;
+  };
+
+  /** A card as a face (harbour, palette): its colour, its colour's symbol large and a label below. */
+  SBM.cardFace = function (page, colourId, label) {
+    const col = page.colours.find((c) => c.id === colourId) || { hex: "#eee", symbol: "none", name: colourId };
+    const face = document.createElement("span");
+    face.className = "card-face";
+    face.style.background = col.hex;
+    const svg = svgEl("svg", { viewBox: "0 0 10 10", class: "card-symbol", "aria-hidden": "true" });
+    svg.appendChild(SBM.symbol(col.symbol, 5, 5, 4, "#fff", "#1e1e1e"));
+    const tag = document.createElement("span");
+    tag.className = "card-label";
+    tag.textContent = label;
+    face.append(svg, tag);
+    return face;
   };
 
   /** The cells of a tile turned `rot` quarter turns and flipped: [[dx, dy(up), brick]], normalised. */
