@@ -209,7 +209,7 @@
     buttons.replaceChildren(...B.loans.map((o) => el("button", {
       type: "button", disabled: w === null, class: "secondary",
       onclick: () => send({ type: "choose-loan", player: w, amount: o.amount }),
-    }, yen(o.amount), el("br"), el("span", { class: "small" }, "interest " + yen(o.interest) + "/round" + (o.coupons ? " · +" + o.coupons + " coupon" : "")))));
+    }, yen(o.amount), el("br"), el("span", { class: "small" }, yen(o.interest) + " a round" + (o.coupons ? " · +" + tk.count(o.coupons, "coupon") : "")))));
     const box = $("#loan-mine");
     box.hidden = !mine;
     if (mine) {
