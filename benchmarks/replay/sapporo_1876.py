@@ -62,10 +62,16 @@ class SeatTally(Tally):
 # ("Pay …", the cheapest first) in the option's card, or the option inside a folded group.
 FIND_JS = """([key, label]) => {
   const all = [...document.querySelectorAll('#moves button')];
-  let i = all.findIndex(b => b.dataset.key === key && b.offsetParent !== null);
+  const shown = b => b.offsetParent !== null && !b.closest('details:not([open]) > :not(summary)');
+  let i = all.findIndex(b => b.dataset.key === key && shown(b));
   if (i >= 0) return [i, null];
   i = all.findIndex(b => b.dataset.key === key);
-  if (i >= 0) { const g = all[i].closest('details'); return [i, g ? 'fold' : null]; }
+  if (i >= 0) {
+    const g = all[i].closest('details');
+    if (g && !g.open) return [i, 'fold'];
+    if (all[i].closest('.cell[hidden]') && document.querySelector('#moves [data-more]')) return [i, 'more'];
+    return [i, null];
+  }
   i = all.findIndex(b => b.textContent.replace(/\\s+/g, ' ').trim() === label);
   if (i >= 0) return [i, null];
   const head = label.split(' for ')[0];
@@ -196,9 +202,11 @@ class Game:
             time.sleep(0.1)
         if idx < 0:
             raise DeadEnd(f"no button for {label!r} ({[t for t, *_ in button_texts(page.locator('#moves'))][:30]})")
-        if fold:            # a folded group of suggestions: open it first
+        if fold == "fold":      # a folded group of suggestions: open it first
             group = page.locator("#moves button").nth(idx).locator("xpath=ancestor::details[1]")
             phone.tap(group.locator("summary").first)
+        elif fold == "more":    # the rarer choices behind "More choices"
+            phone.tap(page.locator("#moves [data-more]").first)
         phone.tap(page.locator("#moves button").nth(idx))
         end = time.monotonic() + 3 * WAIT_S
         while self.seq() == before:

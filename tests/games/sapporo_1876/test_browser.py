@@ -64,11 +64,13 @@ def test_a_whole_game_on_two_phones(server, browser):
         page.wait_for_function(f"tkTable.table.seq === {seq}", timeout=15_000)
         buttons = page.locator("#moves button:not([disabled])")
         buttons.first.wait_for(timeout=15_000)
-        other = page.locator("#moves details summary", has_text="Pay otherwise")
-        if not refused and other.count():
-            # a payment that does not add up is refused with the engine's reasons, nothing changes
-            other.first.click()
-            page.locator("#moves button.pay-other").first.click()
+        ways = page.locator("#moves button.other-ways:visible, #moves button.other-ways-all:visible")
+        if not refused and ways.count():
+            # the other ways to pay a tap away: a payment that does not add up is refused with the
+            # engine's reasons, nothing changes
+            ways.first.click()
+            page.locator("#moves summary:visible", has_text="Pay otherwise").first.click()
+            page.locator("#moves button.pay-other:visible").first.click()
             page.locator("#msg.bad", has_text="AP").wait_for(timeout=15_000)
             assert page.evaluate("tkTable.table.seq") == seq
             refused = True
@@ -169,14 +171,17 @@ def test_new_table_form_with_the_games_options(server, browser):
     page.locator("#p0").fill("Aki")
     page.locator("#p1").fill("Ben")
     page.get_by_text("The companion draws.").click()
-    page.locator("select[name=start_player]").select_option("1")
+    # the start player is chosen by the names just typed
+    start = page.locator("#start-player label", has_text="Ben")
+    assert start.count() == 1 and page.locator("#start-player label", has_text="Aki").count() == 1
+    start.click()
     page.get_by_role("button", name="Start the table").click()
     page.wait_for_url(lambda url: "/t/" in url, timeout=20_000)
     code = page.url.rsplit("/", 1)[1]
     state = json.loads(urllib.request.urlopen(server.url + f"/api/tables/{code}").read())["state"]
     assert state["mode"] == "companion" and state["start_player"] == 1 and len(state["beside"]) == 4
     page.goto(server.url + f"/t/{code}/board")
-    page.locator("#moves button", has_text="buys").first.wait_for(timeout=20_000)
+    page.locator("#moves button[data-type='buy-building']").first.wait_for(timeout=20_000)
     page.goto(server.url + "/sapporo-1876/score")
     page.locator("label.check", has_text="Top tier").locator("input").check()
     page.locator("label.check", has_text="Second tier").locator("input").check()

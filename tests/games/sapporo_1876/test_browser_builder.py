@@ -88,7 +88,7 @@ def test_a_move_outside_the_suggestions_is_built_part_by_part(server, browser):
         builder.scroll_into_view_if_needed()
         page.screenshot(path=os.path.join(SHOTS, "sapporo-builder.png"))
     builder.locator(".pay-alt button").first.click()
-    page.locator("#msg").get_by_text("Done.").wait_for(timeout=5_000)
+    went_in(server, page, code, t["seq"])
     after = api(server, "GET", f"/api/tables/{code}")["state"]["players"][0]
     assert after["pioneer"]["wheat"] == before["pioneer"]["wheat"] + 3
     assert after["resources"]["wheat"] == before["resources"]["wheat"] - 2
@@ -153,12 +153,24 @@ def test_a_building_tile_with_its_own_action(server, browser):
         d.evaluate("e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=os.path.join(SHOTS, "sapporo-building.png"))
     d.locator(".pay-alt button").first.click()
-    page.locator("#msg").get_by_text("Done.").wait_for(timeout=5_000)
+    went_in(server, page, code, seq)
     after = api(server, "GET", f"/api/tables/{code}")["state"]["players"][0]
     assert after["pioneer"]["rice-bale"] == 1 and before["pioneer"]["rice-bale"] == 0
     assert after["buildings"] == [{"id": "makomanai-farm", "worker": True}]
     assert after["area"] == before["area"] - 2          # one on the tile, one pioneering
     assert not errors, errors
+
+
+def went_in(server, page, code, seq):
+    """The move sent from the page is in (the table is past `seq`), and the page leaves nothing behind
+    (no "Done." once it is: issue 23)."""
+    import time
+    end = time.monotonic() + 10
+    while api(server, "GET", f"/api/tables/{code}")["seq"] <= seq:
+        assert time.monotonic() < end, "the move did not go in"
+        time.sleep(0.05)
+    page.locator("#msg").wait_for(state="hidden", timeout=5_000)
+    assert page.locator("#msg").inner_text() == ""
 
 
 def _to_phase(server, code, host, phase, first=None):
@@ -190,7 +202,11 @@ def test_step_5_overpayment_warned_and_the_active_players_buildings(server, brow
     page.goto(f"{server.url}/t/{code}/board")
     # Aki's building tile can be used while Ben acts
     page.locator("details[data-builder='use-building']").wait_for(timeout=10_000)
-    card = page.locator("#moves .card", has_text="Ben educates 1 worker").first
+    # Ben's education of 1 worker: its cheapest payment on its button, the others a tap away
+    main = page.locator("""#moves button[data-key*='"player":1,'][data-key*='"workers":1}']""").first
+    card = main.locator("xpath=ancestor::*[contains(@class,'opt-row') or contains(@class,'cell')][1]")
+    ways = card.locator("button.other-ways")
+    (ways if ways.count() else page.locator("#moves button.other-ways-all")).click()
     card.locator("summary", has_text="Pay otherwise").click()
     for unit in ("rice-bale", "cattle"):
         card.locator(f"[data-pay='{unit}'] button[aria-label='one more']").click()
@@ -201,7 +217,7 @@ def test_step_5_overpayment_warned_and_the_active_players_buildings(server, brow
         card.scroll_into_view_if_needed()
         page.screenshot(path=os.path.join(SHOTS, "sapporo-overpaid.png"))
     card.locator("button.pay-other").click()
-    page.locator("#msg").get_by_text("Done.").wait_for(timeout=5_000)
+    went_in(server, page, code, t["seq"])
     after = api(server, "GET", f"/api/tables/{code}")["state"]["players"][1]
     assert after["educated"] == ben["educated"] + 1
     assert after["resources"]["rice-bale"] == ben["resources"]["rice-bale"] - 1

@@ -1,7 +1,10 @@
-/* Sapporo 1876 board twin: the main board, both personal boards and the final-score preview from the
- * table's state; the moves the engine suggests (needs.options), each action with its cheapest
- * payments, sent as they are, and below them the move builder (builder.js) for every other legal
- * move; the engine's reasons are shown when it refuses (422). */
+/* Sapporo 1876 board twin, a game screen: at the top the viewer's holdings and the moves at hand (the
+ * engine's suggestions, needs.options): at the start of a turn the action spots themselves, in an action
+ * step each choice on one button with its cheapest payment ("Other ways" beside it opens the other
+ * payments and any mix), the rarer choices and the building tiles folded away; below them the move
+ * builder (builder.js) for every other legal move, then the main board, both personal boards and the
+ * final-score preview. The engine's reasons are shown when it refuses (422); nothing stays once a move
+ * went in. */
 (function () {
   "use strict";
   const { el, $ } = tk;
@@ -22,6 +25,7 @@
       // After our own move the link has the new seq and state before the new hints (needs) arrive:
       // show no moves until they do, so a stale suggestion is never tapped.
       const stale = table && t.seq !== table.seq && t.needs === table.needs;
+      if (table && t.seq !== table.seq) clearMsg();        // a refusal is about a step that is gone
       table = t; st = t.state;
       needs = stale ? { options: [], players: [], preview: (t.needs || {}).preview || [], prompt: "Updating…" }
         : t.needs || { options: [], players: [], preview: [] };
@@ -50,20 +54,24 @@
     ? Object.assign({}, o.move, { action: Object.assign({}, o.move.action, { pay }) })
     : Object.assign({}, o.move, { pay });
 
+  function clearMsg() { tk.say("#msg", "info", ""); }
+
+  /** Send a move; the page redraws when it is in (no "Done." left behind), a refusal says why. */
   async function send(move, button) {
     if (button) button.disabled = true;
     const r = await link.send("/moves", { move });
     if (button) button.disabled = false;
-    if (r.ok) tk.say("#msg", "good", "Done.");
+    if (r.ok) clearMsg();
     else tk.say("#msg", "bad", tk.explain(r), r.body && r.body.reasons);
   }
 
   function render() {
     if (!st) return;
     $("#prompt").textContent = needs.prompt || "";
-    $("#turninfo").textContent = "Turn " + (st.turn + 1) + " · harvests and settlements " + st.events + " of " + B.events +
-      (table.turn !== null && table.turn !== undefined ? " · " + data.players[table.turn] + " to play" : "");
-    renderMoves(); renderSpots(); renderTracks(); renderCouncil(); renderTiles(); renderBoards(); renderPreview();
+    // one line: the countdown to the end is in the table's facts just below
+    $("#turninfo").textContent = "Turn " + (st.turn + 1) +
+      (table.turn !== null && table.turn !== undefined && table.turn !== me() ? " · " + data.players[table.turn] + " to play" : "");
+    renderHoldings(); renderMoves(); renderSpots(); renderTracks(); renderCouncil(); renderTiles(); renderBoards(); renderPreview();
   }
 
   /** Table mode, set-up: tap the tiles the table laid out (6 persons, 6 buildings, 4 beside). */
@@ -94,8 +102,64 @@
     return [...sections, send_];
   }
 
+  /** Whose holdings the top of the page shows: this phone's seat, else (the host's phone, a watcher)
+   *  the player the table waits for. */
+  function holder() {
+    const m = me();
+    if (m !== null && m >= 0 && m < st.players.length) return m;
+    const w = (needs.players || [])[0];
+    return w !== undefined ? w : st.current;
+  }
+
+  function renderHoldings() {
+    const seat = holder(), p = st.players[seat];
+    // in an action step, what a unit pays at the pawn's spot (yen 1 AP each)
+    const spot = st.phase === "action" && st.pawn ? B.spots.find((x) => x.id === st.pawn) : null;
+    const res = B.resources.map((r) => el("span", { class: "res" }, el("span", { class: "res-dot", style: "background:" + r.hex }),
+                                          r.name + " " + p.resources[r.id], spot && spot.ap[r.id] ? el("span", { class: "ap" }, " (" + spot.ap[r.id] + " AP)") : ""));
+    const tiles = p.buildings.map((b) => B.tiles[b.id].name + (b.worker ? " (worker on it)" : ""));
+    const rows = [
+      el("div", { class: "hrow" }, worker(seat), el("strong", null, p.name), el("span", { class: "yen" }, p.yen + " yen"),
+         el("span", null, "fame " + p.fame)),
+      el("div", { class: "hrow small" }, ...res),
+      el("div", { class: "hrow small" }, p.area + (p.area === 1 ? " worker" : " workers") + " free · " +
+         ([...tiles, ...p.persons.map((id) => B.tiles[id].name)].join(", ") || "no tiles yet")),
+    ];
+    $("#holdings").replaceChildren(el("div", { class: "holdings", "data-seat": seat, "aria-label": p.name + "'s holdings" }, ...rows));
+  }
+
+  /** An option's identity without its payment (the replay driver and the tests find a move by it). */
+  function keyOf(move) {
+    const sorted = (o) => Array.isArray(o) ? o.map(sorted) : o && typeof o === "object"
+      ? Object.fromEntries(Object.keys(o).sort().map((k) => [k, sorted(o[k])])) : o;
+    const m = Object.assign({}, move);
+    delete m.pay;
+    if (m.action && typeof m.action === "object") { m.action = Object.assign({}, m.action); delete m.action.pay; }
+    return JSON.stringify(sorted(m));
+  }
+
+  /** What a button says: the history line without the player's own name (on their own phone) and
+   *  without the payment (shown under it). */
+  function labelOf(o) {
+    if (o.move.type === "pass" && o.move.player === me()) return "Do nothing";
+    if (o.move.type === "end-turn" && o.move.player === me()) return "End the turn";
+    let t = o.text.split(" for ")[0];
+    const p = o.move.player, name = p !== undefined && st.players[p] ? st.players[p].name : null;
+    if (name && p === me() && t.startsWith(name + " ")) {
+      t = t.slice(name.length + 1);
+      const verb = t.split(" ")[0];
+      t = (VERBS[verb] || verb.charAt(0).toUpperCase() + verb.slice(1)) + t.slice(verb.length);
+    }
+    return t;
+  }
+
+  // the history line's verb as the player's own button says it
+  const VERBS = { educates: "Educate", pioneers: "Pioneer", invests: "Invest", appoints: "Appoint", uses: "Use",
+                  takes: "Take", buys: "Buy", places: "Place", moves: "Move", ends: "End", performs: "Perform" };
+  const FIRST = 4;            // action choices shown before "More choices"
+
   let movesFor = null;        // the seq and seat the moves were drawn for: a reload of the same
-                             // table keeps them (and an open "Pay otherwise" with its numbers)
+                             // table keeps them (and an open "Other ways" with its numbers)
   function renderMoves() {
     const m = me(), host = tk.isHost(code);
     // (the options too: after a move the table has the new seq before its new hints arrive)
@@ -103,6 +167,7 @@
     if (key === movesFor) return;
     movesFor = key;
     if (st.phase === "tiles") {
+      $("#move-h").textContent = "Lay out the tiles";
       if (!$("#lay-out")) $("#moves").replaceChildren(el("div", { class: "stack", "data-enter": "lay-out-tiles" }, ...layoutForm()));
       return;
     }
@@ -111,37 +176,201 @@
     const built = st.phase === "over" ? [] : SapporoBuilder({
       B, st, code, resName, payText, withPay, otherPayment, send, may: (p) => host || p === m });
     if (!mine.length && !built.length) {
-      $("#moves").replaceChildren(el("p", { class: "muted small" },
-        st.phase === "over" ? "The game is over." : "Waiting for " + (needs.players || []).map((p) => data.players[p]).join(", ") + "."));
+      const waiting = (needs.players || []).map((p) => data.players[p]).join(", ");
+      $("#move-h").textContent = st.phase === "over" ? "The game is over" : "Waiting for " + waiting;
+      $("#moves").replaceChildren();
       return;
     }
-    // the suggested moves, one group per move type (data-enter: the set-up walk's "Enter it now"
-    // brings the group into view), then the builder for every other choice
-    const groups = new Map();
-    for (const o of mine) {
-      if (!groups.has(o.move.type)) groups.set(o.move.type, []);
-      groups.get(o.move.type).push(option(o));
+    $("#move-h").textContent = !host || m !== null ? "Your move" : "Moves";
+    const of = (...types) => mine.filter((o) => types.includes(o.move.type));
+    const nodes = [];
+    if (st.phase === "move") {
+      nodes.push(spotGrid(of("move-pawn")));
+    } else if (st.phase === "end") {
+      nodes.push(...of("end-turn").map((o) => el("button", { type: "button", class: "wide", "data-type": "end-turn", "data-key": keyOf(o.move),
+                                                          onclick: (ev) => send(o.move, ev.currentTarget) }, labelOf(o))));
+    } else {
+      const rows = grouped(mine.filter((o) => !["pass", "use-building"].includes(o.move.type)));
+      const pass = of("pass").map((o) => el("button", { type: "button", class: "secondary", "data-type": "pass", "data-key": keyOf(o.move),
+                                                       onclick: (ev) => send(o.move, ev.currentTarget) }, labelOf(o)));
+      if (rows.length <= 3) {
+        nodes.push(el("div", { class: "options", "data-enter": (rows[0] || {}).type || "" }, rows.map((r) => r.node)));
+        nodes.push(...pass.map((b) => { b.classList.add("wide"); return b; }));
+      } else {
+        nodes.push(...choicesGrid(rows, pass));
+      }
     }
-    $("#moves").replaceChildren(...[...groups].map(([type, nodes]) => el("div", { class: "options", "data-enter": type }, nodes)),
-      built.length ? el("p", { class: "small muted", style: "margin:.4rem 0 0" }, mine.length ? "Or build any other move:" : "Build your move:") : "",
-      ...built);
+    const tiles = of("use-building");
+    if (tiles.length) {
+      const rows = grouped(tiles);
+      const f = fold((st.phase === "move" ? "Use a building tile first" : "Use a building tile") + " (" + rows.length + ")", "use-building",
+                     rows.map((r) => r.node));
+      if (st.phase === "end" && rows.length <= 3) f.open = true;      // step 7: the choice at hand
+      nodes.push(f);
+    }
+    $("#moves").replaceChildren(...nodes, ...built);
+    // a new step for this phone: its first move in view (the game screen is the top of the page)
+    const first = mine.length ? $("#moves button") : null;
+    if (first) {
+      const r = first.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > innerHeight) window.scrollTo(0, 0);
+    }
   }
 
-  /** A suggested move: one tap, or its cheapest payments and "Pay otherwise". */
-  function option(o) {
-    if (!o.payments || !o.payments.length) {
-      const b = el("button", { type: "button", class: o.move.type === "pass" || o.move.type === "end-turn" ? "secondary" : null,
-                               "data-type": o.move.type, onclick: () => send(o.move, b) }, o.text);
-      return b;
+  /** Many choices (invest in one of 12 tiles, appoint to one of 9 council spaces…): two to a line,
+   *  each with its cheapest payment, what they share said once above them; the sixth and later
+   *  behind "More choices"; "Other ways to pay" opens every choice's other payments. */
+  function choicesGrid(rows, pass) {
+    const single = rows.filter((r) => r.options.length === 1).map((r) => labelOf(r.options[0]).split(" "));
+    let n = 0;
+    while (single.length > 1 && single.every((w) => w.length > n + 1 && w[n] === single[0][n])) n++;
+    const prefix = single.length > 1 ? single[0].slice(0, n).join(" ") : "";
+    const grid = el("div", { class: "choices", "data-enter": rows[0].type });
+    const cells = rows.map((r) => {
+      if (r.options.length > 1) { r.node.classList.add("span"); return r.node; }
+      const o = r.options[0];
+      return cell(o, o.move.type === "pioneer" ? stepsLabel(o.move.steps) : labelOf(o).split(" ").slice(n).join(" "));
+    });
+    const SHOWN = 5;
+    let more = null;
+    if (cells.length > SHOWN + 1) {
+      for (const c of cells.slice(SHOWN)) c.hidden = true;
+      more = el("button", { type: "button", class: "secondary more", "data-more": "", "aria-expanded": "false" },
+                "More choices (" + (cells.length - SHOWN) + ")");
+      more.addEventListener("click", () => {
+        for (const c of cells.slice(SHOWN)) c.hidden = false;
+        more.remove();
+      });
     }
-    return el("div", { class: "card", style: "margin:0;padding:.5rem" },
-      el("div", null, o.text.split(" for ")[0], el("span", { class: "small muted" }, " · " + o.cost + " AP")),
-      el("div", { class: "pay-alt" }, o.payments.map((p, i) => {
-        const b = el("button", { type: "button", class: i ? "secondary" : null, "data-type": o.move.type,
-                                 onclick: () => send(withPay(o, p), b) }, "Pay " + payText(p));
-        return b;
-      })),
+    grid.append(...cells, ...(more ? [more] : []));
+    const anyPay = rows.some((r) => r.options.some((o) => o.payments && o.payments.length));
+    const ways = anyPay ? el("button", { type: "button", class: "secondary other-ways-all", "aria-expanded": "false" }, "Other ways to pay") : null;
+    if (ways) ways.addEventListener("click", () => {
+      const on = grid.classList.toggle("alts");
+      ways.setAttribute("aria-expanded", String(on));
+      if (on && more) more.click();
+    });
+    return [prefix ? el("p", { class: "choices-head" }, prefix + " …") : "", grid,
+            el("div", { class: "pair" }, ...(ways ? [ways] : []), ...pass)];
+  }
+
+  /** Pioneering steps as "Wheat +2" or "Wheat +1, Sheep +1" (spaces each column's worker advances). */
+  function stepsLabel(steps) {
+    const n = new Map();
+    for (const c of steps || []) n.set(c, (n.get(c) || 0) + 1);
+    return [...n].map(([c, k]) => (resName[c] || c) + " +" + k).join(", ");
+  }
+
+  /** One choice of the grid: the move with its cheapest payment; its other payments (shown by
+   *  "Other ways to pay") below it. */
+  function cell(o, label) {
+    const pay = o.payments && o.payments.length ? o.payments[0] : null;
+    const main = el("button", { type: "button", class: "opt", "data-type": o.move.type, "data-key": keyOf(o.move),
+                                onclick: (ev) => send(pay ? withPay(o, pay) : o.move, ev.currentTarget) },
+      label, pay ? el("span", { class: "sub", title: o.cost + " AP" }, payText(pay)) : "");
+    if (!pay) return el("div", { class: "cell" }, main);
+    return el("div", { class: "cell" }, main, el("div", { class: "alt-pay" },
+      o.payments.slice(1).map((p) => el("button", { type: "button", class: "secondary", "data-pay-alt": "",
+                                                  onclick: (ev) => send(withPay(o, p), ev.currentTarget) }, "Pay " + payText(p))),
+      otherPayment(o)));
+  }
+
+  /** A group of rarer moves behind one tap; opened, it comes into view as a whole if it can. */
+  function fold(title, key, children) {
+    const f = el("details", { class: "fold", "data-fold": key }, el("summary", null, title),
+      el("div", { class: "options" }, children));
+    f.addEventListener("toggle", () => {
+      if (f.open && f.getBoundingClientRect().bottom > innerHeight) f.scrollIntoView({ block: "start" });
+    });
+    return f;
+  }
+
+  /** Step 1: the action spots, as on the board (the pawn's spot cannot be chosen again). */
+  function spotGrid(options) {
+    const bySpot = Object.fromEntries(options.map((o) => [o.move.spot, o]));
+    const spots = [...B.spots].sort((a, b) => a.position[0] - b.position[0] || a.position[1] - b.position[1]);
+    return el("div", { class: "spotgrid", "data-enter": "move-pawn" }, spots.map((s) => {
+      const o = bySpot[s.id];
+      const body = [el("strong", null, s.name),
+        el("span", { class: "sub" }, s.action.charAt(0).toUpperCase() + s.action.slice(1) + " · " +
+           Object.entries(s.ap).map(([r, ap]) => resName[r] + " " + ap).join(", ") + " AP"),
+        el("span", { class: "notes" }, st.pawn === s.id ? "♟ the pawn is here" : "take " + st.notes[s.id] + " yen")];
+      if (!o) return el("div", { class: "spot-btn " + s.background + " here", "data-spot": s.id }, ...body);
+      return el("button", { type: "button", class: "spot-btn " + s.background, "data-type": "move-pawn", "data-key": keyOf(o.move),
+                            "data-spot": s.id, "aria-label": labelOf(o) + " (take " + st.notes[s.id] + " yen)",
+                            onclick: (ev) => send(o.move, ev.currentTarget) }, ...body);
+    }));
+  }
+
+  /** Options that differ only in a resource of the player's choice (a tier's bonus, a building's
+   *  gain) make one row with a button per resource; every other option is a row of its own. */
+  function grouped(options) {
+    const rows = [], byKey = new Map();
+    for (const o of options) {
+      const vary = "bonus" in o.move ? "bonus" : "take" in o.move ? "take" : null;
+      const k = vary ? keyOf(Object.assign({}, o.move, { [vary]: null })) : keyOf(o.move);
+      if (vary && byKey.has(k)) { byKey.get(k).options.push(o); continue; }
+      const row = { type: o.move.type, vary, options: [o] };
+      if (vary) byKey.set(k, row);
+      rows.push(row);
+    }
+    for (const r of rows) r.node = r.options.length > 1 ? choiceRow(r) : optionRow(r.options[0]);
+    return rows;
+  }
+
+  /** A suggested move: one button (with its cheapest payment); "Other ways" opens the others. */
+  function optionRow(o) {
+    const label = labelOf(o);
+    if (!o.payments || !o.payments.length) {
+      return el("button", { type: "button", class: "opt", "data-type": o.move.type, "data-key": keyOf(o.move),
+                            onclick: (ev) => send(o.move, ev.currentTarget) }, label);
+    }
+    const pay = o.payments[0];
+    const main = el("button", { type: "button", class: "opt", "data-type": o.move.type, "data-key": keyOf(o.move),
+                                onclick: (ev) => send(withPay(o, pay), ev.currentTarget) },
+      label, el("span", { class: "sub" }, "Pay " + payText(pay) + " · " + o.cost + " AP"));
+    const panel = el("div", { class: "alt-pay", hidden: true },
+      o.payments.slice(1).map((p) => el("button", { type: "button", class: "secondary", "data-pay-alt": "",
+                                                  onclick: (ev) => send(withPay(o, p), ev.currentTarget) }, "Pay " + payText(p))),
       otherPayment(o));
+    return el("div", { class: "opt-row" }, el("div", { class: "opt-line" }, main, otherWays(panel, label)), panel);
+  }
+
+  function otherWays(panel, label) {
+    const b = el("button", { type: "button", class: "secondary other-ways", "aria-expanded": "false",
+                             "aria-label": "Other ways to pay: " + label }, "Other ways");
+    b.addEventListener("click", () => {
+      panel.hidden = !panel.hidden;
+      b.setAttribute("aria-expanded", String(!panel.hidden));
+    });
+    return b;
+  }
+
+  /** One move with a resource of your choice: a button per resource, the cheapest payment shown
+   *  once (the same for each); "Other ways" chooses another payment for them. */
+  function choiceRow(r) {
+    const o = r.options[0];
+    let pay = o.payments && o.payments.length ? o.payments[0] : null;
+    const head = labelOf(o).replace(/ \(tier bonus: [^)]*\)|: takes 1 [^,:]*/, "");
+    const payLine = el("span", { class: "sub" }, pay ? "Pay " + payText(pay) + " · " + o.cost + " AP" : "");
+    const what = r.vary === "bonus" ? " · tier bonus:" : " · gain 1:";
+    const buttons = r.options.map((x) => el("button", { type: "button", class: "opt", "data-type": x.move.type, "data-key": keyOf(x.move),
+                                                        onclick: (ev) => send(pay ? withPay(x, pay) : x.move, ev.currentTarget) },
+                                            resName[x.move[r.vary]] || x.move[r.vary]));
+    const parts = [el("div", { class: "choice-head" }, el("div", null, el("strong", null, head), what, el("br"), payLine)),
+                   el("div", { class: "choice-line" }, ...buttons)];
+    if (pay && o.payments.length > 1) {
+      const alts = o.payments.map((p, i) => el("button", { type: "button", class: "secondary", "aria-pressed": String(i === 0),
+        onclick: (ev) => {
+          pay = p;
+          payLine.textContent = "Pay " + payText(p) + " · " + o.cost + " AP";
+          for (const b of alts) b.setAttribute("aria-pressed", String(b === ev.currentTarget));
+        } }, "Pay " + payText(p)));
+      const panel = el("div", { class: "alt-pay", hidden: true }, el("p", { class: "small" }, "Pay this way, then tap the resource:"), alts);
+      parts[1].append(otherWays(panel, head));
+      parts.push(panel);
+    }
+    return el("div", { class: "card choice", style: "margin:0;padding:.5rem" }, ...parts);
   }
 
   /** "Pay otherwise": steppers for the spot's two resources and yen; the engine checks the sum. Any
