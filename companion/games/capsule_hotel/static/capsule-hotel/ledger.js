@@ -6,7 +6,11 @@
  * Acquisto"), then completes it without the clock; a player waiting in the queue prepares the
  * purchase beforehand (kept for this tab in sessionStorage), so at the head one tap declares it and
  * the form is filled. The call (#declare-box) and the count (#count) carry data-pin: the pinned bar
- * shows them. Moves go through tk.TableLink; the engine's reasons are shown when it refuses. Move
+ * shows them. The game screen (issue 23): this phone's holdings in two lines at the top (#mine); once
+ * declared, every purchase of that kind is one button with its price (#purchase-options, data-move),
+ * so a purchase is two taps (three with joining the queue); Pass and the golden-rule penalty ask on the
+ * page (never a native dialog); the income is paid once every die is in, and the host changes one
+ * entered die alone. Moves go through tk.TableLink; the engine's reasons are shown when it refuses. Move
  * format: companion/games/capsule_hotel/rules/__init__.py. */
 (function () {
   "use strict";
