@@ -79,6 +79,9 @@ class Cluster:
             cmd = ["runuser", "-u", self.user, "--", *cmd]
         return subprocess.run(cmd, capture_output=True, text=True, timeout=120, **kw)
 
+    #: fsync=off for the tests (benchmarks set "on", as served)
+    fsync = "off"
+
     def start(self) -> "Cluster":
         self.folder = Path(tempfile.mkdtemp(prefix="companion-pg-"))
         atexit.register(self.stop)
@@ -98,7 +101,7 @@ class Cluster:
         if r.returncode:
             raise RuntimeError(f"initdb failed: {r.stderr.strip()}")
         self.port = _free_port()
-        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync={self.fsync} "
                    "-c synchronous_commit=on -c max_connections=300 -c shared_buffers=64MB")
         r = self._run("pg_ctl", "-D", str(data), "-o", options, "-l", str(self.folder / "log"), "-w", "start")
         if r.returncode:
