@@ -103,7 +103,7 @@ def create():
 @bp.get("/tables/<code>")
 def table(code):
     code = jsonapi.table_code(code)
-    return jsonify(services().tables.get(code, _who(code)))
+    return _json(services().tables.get_text(code, _who(code)))
 
 
 @bp.get("/tables/<code>/legal")
@@ -116,7 +116,7 @@ def legal(code):
         player = jsonapi.digits(raw, 2)
         if player is None:
             raise ApiError(400, "player must be a player's index (0, 1, …).")
-    return jsonify(services().tables.legal(code, who, player))
+    return _json(services().tables.legal_text(code, who, player))
 
 
 @bp.post("/tables/<code>/seats")
@@ -246,6 +246,10 @@ def answer(response: dict, status: int) -> Response:
     if text is None:
         return jsonify(response), status
     return Response(text + "\n", status=status, mimetype="application/json")   # (as jsonify ends)
+
+
+def _json(text: str) -> Response:
+    return Response(text + "\n", mimetype="application/json")
 
 
 def _who(code: str, required: bool = False):

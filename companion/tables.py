@@ -153,8 +153,11 @@ class Tables:
         self._lock = threading.Lock()
         self._due: dict[str, int] = {}
         self._tokens: dict[str, dict[str, Who]] = {}     # code -> {token hash: HOST | seat}
+        self._seat_changes = 0                            # seats handed over so far (_keep_tokens)
         self._rows: dict[str, TableRow] = {}              # tables never change once created
         self._heads: dict[str, int] = {}                  # code -> latest seq this process has seen
+        # JSON texts of reads (get_text, legal_text) by what they depend on: never stale, only evicted
+        self._texts: collections.OrderedDict[tuple, str] = collections.OrderedDict()
         # Whether this process is the database's only writer (SQLite's data folder lock). With
         # several workers (PostgreSQL) what a process remembers of a table's latest seq, its seats
         # and its deadline may be stale: those fast paths are off and the database decides.
@@ -170,14 +173,10 @@ class Tables:
         digest = token_hash(token)
         known = self._tokens.get(code) if self._single else None
         if known is None:
+            generation = self._seat_changes
             with self.store.read() as tx:
                 table = self._table(tx, code)
-                known = {held: player for player, held in tx.seats(code).items()}
-                if table.host_hash is not None:
-                    known[table.host_hash] = HOST
-            if self._single:
-                with self._lock:
-                    self._tokens[code] = known
+                known = self._keep_tokens(code, table, tx.seats(code), generation)
         # (a dict lookup by the hash: the hash, not the token, is what an attacker would time)
         return known.get(digest)
 
@@ -190,6 +189,77 @@ class Tables:
             seats = tx.seats(code)
         self._see_head(code, view.seq)
         return self._public(table, view, viewer, seats)
+
+    def get_text(self, code: str, viewer: Who = None) -> str:
+        """GET /api/tables/<code>'s JSON text for `viewer`, as get() gives it. What only changes with
+        the table (its seq, its claimed seats) is encoded once per viewer and kept; the timers, which
+        count down, are encoded afresh. With SQLite this process knows the latest seq and the seats
+        (the only writer): a read of a table it holds needs no query at all."""
+        known = self._known(code)
+        if known is None:
+            generation = self._seat_changes
+            with self.store.read() as tx:
+                table = self._table(tx, code)
+                view = self._view(tx, table, tx.seq(code))
+                seats = tx.seats(code)
+            claimed = tuple(sorted(seats))
+            self._keep_tokens(code, table, seats, generation)
+            self._see_head(code, view.seq)
+        else:
+            table, view, claimed = known
+        key = ("table", code, view.seq, viewer, claimed)
+        part = self._texts.get(key)
+        if part is None:
+            value = self._public(table, view, viewer, dict.fromkeys(claimed))
+            del value["timers"]
+            part = dumps(value)[:-1]
+            self._keep_text(key, part)
+        timers_now = self._timers(self.games[table.game], view, self.clock())
+        return f'{part},"timers":{dumps(timers_now)}}}'
+
+    def legal_text(self, code: str, viewer: Who, player: int | None) -> str:
+        """GET …/legal's JSON text (legal()), kept per seq, viewer and player: the moves legal at a
+        seq never change."""
+        known = self._known(code)
+        if known is not None:
+            key = ("legal", code, known[1].seq, viewer, player)
+            text = self._texts.get(key)
+            if text is not None:
+                return text
+        answer = self.legal(code, viewer, player)
+        text = dumps(answer)
+        self._keep_text(("legal", code, answer["seq"], viewer, player), text)
+        return text
+
+    def _keep_tokens(self, code: str, table: TableRow, seats: dict[int, str], generation: int) -> dict:
+        """The table's tokens (hash -> HOST or seat) from `seats` as read; kept (SQLite) unless a seat
+        changed hands since the read began (`generation`: _seat_changes then)."""
+        known = {held: player for player, held in seats.items()}
+        if table.host_hash is not None:
+            known[table.host_hash] = HOST
+        if self._single:
+            with self._lock:
+                if self._seat_changes == generation:
+                    self._tokens[code] = known
+        return known
+
+    def _known(self, code: str) -> tuple[TableRow, View, tuple[int, ...]] | None:
+        """The table, its latest view and its claimed seats, when this process knows them all without
+        reading (SQLite: the only writer; see _head)."""
+        head = self._head(code)
+        if head is None:
+            return None
+        with self._lock:
+            tokens = self._tokens.get(code)
+        if tokens is None:
+            return None
+        return head[0], head[1], tuple(sorted(v for v in tokens.values() if v != HOST))
+
+    def _keep_text(self, key: tuple, text: str) -> None:
+        with self._lock:
+            self._texts[key] = text
+            while len(self._texts) > 4 * MAX_CACHED_TABLES:
+                self._texts.popitem(last=False)
 
     def state(self, code: str) -> tuple[TableRow, Any]:
         """The table and its whole state, hidden information included (for server-side views)."""
@@ -910,12 +980,14 @@ class Tables:
         drop them all."""
         with self._lock:
             self._cache.clear()
+            self._texts.clear()
             self._tokens.clear()
             self._rows.clear()
             self._heads.clear()
 
     def _forget_tokens(self, code: str) -> None:
         with self._lock:
+            self._seat_changes += 1
             self._tokens.pop(code, None)
 
     def _remember_view(self, code: str, view: View) -> None:

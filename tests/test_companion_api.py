@@ -264,7 +264,7 @@ def test_errors_are_json_under_api_and_html_elsewhere(client):
 
 def test_an_unexpected_error_is_answered_not_crashed(app, client, monkeypatch):
     code = new_table(client)
-    monkeypatch.setattr(app.extensions["tokyo"].tables, "get", lambda *a: 1 / 0)
+    monkeypatch.setattr(app.extensions["tokyo"].tables, "get_text", lambda *a: 1 / 0)
     r = client.get(f"/api/tables/{code}")
     assert r.status_code == 500 and r.is_json and r.json["error"]
 
