@@ -22,7 +22,9 @@ out) and taps what was drawn into the page. Companion-deck mode: the table is cr
 (the server's random seed is replaced in-process, so the runs are reproducible).
 
 Measured: taps (clicks + fills) and scrolling (before every tap the element is scrolled into view
-explicitly: |scrollY after - scrollY before|, summed, in screen heights of 844 px), for setup (from the home
+explicitly: |scrollY after - scrollY before|, summed, in screen heights of 844 px; where the map is shown
+close up in a frame of its own and the point to tap is not in it, the driver drags the map there first:
+that distance is counted apart, "map_drags", and printed with -v), for setup (from the home
 page to the first turn's first move: creating, joining, seats, opening the board and, with the table's
 deck, entering the deal) and per turn (one player's turn: placing customers, the Matsuri, two actions, and
 other players' answers to a track bonus). Figures only, no assertion on speed.
@@ -63,6 +65,8 @@ MOVE_LABELS = {
 class ShinjukuPhone(Phone):
     """A phone that also taps the map at a point given in map millimetres."""
 
+    drags: Counter = Counter()           # px the map was dragged in its frame, per phase (set per game)
+
     def tap_map(self, x_mm: float, y_mm: float, what: str = "") -> None:
         """Tap the board page's map at a point given in map millimetres, as a finger would: if the point
         is not on screen (above it, or under the sticky Play bar) the page is scrolled to bring it to the
@@ -70,6 +74,10 @@ class ShinjukuPhone(Phone):
         page = self.page
         where = MAP_POINT_JS % (x_mm, y_mm)
         before = page.evaluate("window.scrollY")
+        # a map shown close up (the page opens it on the part in play): a finger drags it until the
+        # point is in its frame; the drag is counted apart (`drags`, px the map moved), not as a tap
+        # and not in the page's scrolling
+        pan = page.evaluate(PAN_JS % (x_mm, y_mm, x_mm, y_mm))
         x, y, top, bottom = page.evaluate(where)
         if not top + 8 <= y <= bottom - 8:
             page.evaluate(f"window.scrollBy(0, {y - HEIGHT * 0.4})")
@@ -78,9 +86,11 @@ class ShinjukuPhone(Phone):
         after = page.evaluate("window.scrollY")
         page.mouse.click(x, y)
         self.tally.record(abs(after - before))
+        self.drags[self.tally.phase] += pan
         if TRACE:
             with open(TRACE, "a", encoding="utf-8") as f:
-                f.write(f"{self.tally.phase}\t{self.name}\t{after - before:+.0f}\tmap {what}\n")
+                f.write(f"{self.tally.phase}\t{self.name}\t{after - before:+.0f}\tmap {what}"
+                        + (f" (map dragged {pan:.0f} px)" if pan else "") + "\n")
 
 
 # the table's physical deck and bag (table-deck mode)
@@ -119,6 +129,12 @@ MAP_POINT_JS = """(() => { const p = new DOMPoint(%f, %f).matrixTransform(tkMap.
   const barTop = bar ? bar.getBoundingClientRect().top : innerHeight;
   return [p.x, p.y, Math.max(0, frame.top), Math.min(innerHeight, frame.bottom, barTop)]; })()"""
 
+# Drag the map (a close-up in a frame of its own) so a point (millimetres) is in the middle of the frame
+# when it is not in view: the distance it moved, in px (0 on a page whose map shows it already).
+PAN_JS = """(() => { if (typeof tkMap.shows !== 'function' || tkMap.shows(%f, %f, 24)) return 0;
+  const s = tkMap.scroll, x0 = s.scrollLeft, y0 = s.scrollTop; tkMap.reveal(%f, %f);
+  return Math.hypot(s.scrollLeft - x0, s.scrollTop - y0); })()"""
+
 PAGE_NEEDS_JS = """() => { const t = window.tkTable && tkTable.table; if (!t || !t.needs) return null;
   return [t.seq, t.needs.prompt, t.needs.players, t.needs.actions_left]; }"""
 
@@ -137,6 +153,9 @@ class Game:
         self.tally = Tally()
         self.log = log or (lambda *a: None)
         self.phones = [ShinjukuPhone(browser, NAMES[i], self.tally, server.url) for i in range(players)]
+        self.drags: Counter = Counter()
+        for ph in self.phones:
+            ph.drags = self.drags
         self.code = None
         self.use_map = use_map
         self.moves = 0
@@ -296,11 +315,16 @@ class Game:
         root = self.builder(page)
         return root.locator("button").count() > 0
 
-    def enter(self, phone: Phone, move: dict) -> None:
-        """Tap `move` into `phone`'s board page and press Play; wait for the server to take it."""
+    def enter(self, phone: Phone, move: dict, at: int | None = None) -> None:
+        """Tap `move` into `phone`'s board page and press Play; wait for the server to take it. A move
+        the page made by itself meanwhile (a move with nothing to choose, on its mover's phone: placing
+        the customers with the companion's deck) is counted as entered, with no tap."""
         page = phone.page
         self.synced(phone)
-        before = self.seq()
+        if at is not None and self.seq() != at:
+            self.moves += self.seq() - at
+            return
+        before = self._before = self.seq()
         play = page.get_by_role("button", name="Play", exact=True)
         try:
             if not (self.use_map and self.map_first(phone, move)):
@@ -334,6 +358,11 @@ class Game:
         wait_until(taken, what=f"the move {move}")
         self.moves += 1
         self.synced(phone)
+
+    def gone(self, page) -> bool:
+        """The move is whole and sent, or about to be by itself (the page's autoplay, armed only when
+        nothing it chose is a default to check): nothing is left to tap."""
+        return self.seq() > self._before or self.armed(page)
 
     @staticmethod
     def armed(page) -> bool:
@@ -379,7 +408,8 @@ class Game:
             # the page took the tap for the station's store move: the next station along the track
             # moves the customers instead (or, for a path of one station, the hint's button)
             if len(m["path"]) > 1:
-                phone.tap_map(*self.station_mm(page, m["path"][1]), f"path {m['path'][1]}")
+                j = self.furthest(page, m["path"], 1)
+                phone.tap_map(*self.station_mm(page, m["path"][j]), f"path {m['path'][j]}")
             elif not self.tap_named_rx(phone, page.locator("#map-hint"), MOVE_LABELS[t]):
                 self.choose_type(phone, t)
             label = self.drafted(page) or ""
@@ -421,6 +451,8 @@ class Game:
             goods = {g["id"]: g["name"] for g in self.board["goods"]}[m["goods"]]
             if not self.pressed(sec, goods):
                 self.must(self.tap_named(phone, sec, goods), f"goods {goods}")
+        elif t in ("expand-track", "move-customers") and self.gone(page):
+            return                           # whole with the map tap: playing by itself
         elif t == "expand-track" and self.use_map and self.on_map(page):
             summary = page.locator("#summary")
             a, b = self.ends(m["connection"])
@@ -462,13 +494,17 @@ class Game:
         elif t == "move-customers" and self.use_map and self.on_map(page):
             self.card(phone, m["card"], m["player"],      # the card first (the start's ward is preselected)
                       targets=[self.ward_of(m["path"][0])] if self.path_shown(page) else None)
+            if self.gone(page):
+                return
             shown = self.path_shown(page)
-            for k, sid in enumerate(m["path"]):
-                if k < len(shown):
-                    if shown[k] != self.sname(sid):
-                        raise DeadEnd(f"the path shows {shown}, not {m['path']}")
-                    continue
-                phone.tap_map(*self.station_mm(page, sid), f"path {sid}")
+            path = m["path"]
+            if [self.sname(x) for x in path[:len(shown)]] != shown:
+                raise DeadEnd(f"the path shows {shown}, not {path}")
+            k = len(shown)
+            while k < len(path):              # the next station, or one further along the only way there
+                j = self.furthest(page, path, k)
+                phone.tap_map(*self.station_mm(page, path[j]), f"path {path[j]}")
+                k = j + 1
             if self.path_shown(page) != [self.sname(x) for x in m["path"]]:
                 raise DeadEnd(f"the map did not take the path {m['path']} ({self.path_shown(page)})")
         elif t == "move-customers":
@@ -480,6 +516,41 @@ class Game:
     @staticmethod
     def on_map(page) -> bool:
         return page.evaluate("!!(window.tkMap && tkMap.svg)")
+
+    def furthest(self, page, path: list[str], k: int) -> int:
+        """The station of `path` to tap after its first `k`: on a page that follows built track to a
+        station further on (when there is one way there), the furthest whose only way is the path's;
+        else the next one."""
+        if k == 0 or not page.evaluate("!!window.tkFarPath"):
+            return k
+        for j in range(len(path) - 1, k, -1):
+            routes = self.routes(path[:k], path[j], 2)
+            if len(routes) == 1 and routes[0] == path[k:j + 1]:
+                return j
+        return k
+
+    def routes(self, prefix: list[str], to: str, most: int) -> list[list[str]]:
+        """The ways along built track from the end of `prefix` to `to` visiting no station twice (as
+        the page finds them: at most `most`, at most 13 stations long)."""
+        built = self.state()["tracks"]
+        found: list[list[str]] = []
+
+        def walk(at, seen, route):
+            if len(found) >= most or len(route) > 12:
+                return
+            for o, c in self.board["stations"][at]["links"]:
+                if c not in built or o in seen:
+                    continue
+                if o == to:
+                    found.append(route + [o])
+                    if len(found) >= most:
+                        return
+                    continue
+                seen.add(o)
+                walk(o, seen, route + [o])
+                seen.discard(o)
+        walk(prefix[-1], set(prefix), [])
+        return found
 
     def names_connection(self, text: str, a: str, b: str) -> bool:
         x, y = self.sname(a), self.sname(b)
@@ -544,6 +615,8 @@ class Game:
         the station or path already chosen), a card that matches none of them (and is not wild) starts
         the wild by itself; otherwise the toggle first."""
         page = phone.page
+        if self.gone(page):
+            return
         sec = self.must(self.section(page, heading), "the card to play")
         if isinstance(card, str):
             if not self.pressed(sec, self.wname(card)):
@@ -601,6 +674,8 @@ class Game:
         name, ward = self.sname(sid), self.board["stations"][sid]["ward"]
         for _ in range(4):
             sec = self.must(self.section(page, r"^\s*station"), "the station")
+            if starts_with_name(sec.locator("h3").first.inner_text().removeprefix("Station:").strip(), name):
+                return                                  # chosen already (on the map): one line
             if self.asks_ward(sec):
                 self.must(self.tap_named(phone, sec, self.wname(ward)), f"ward {self.wname(ward)}")
                 continue
@@ -664,31 +739,36 @@ class Game:
         t0 = time.perf_counter()
         self.setup()
         self.log(f"  table {self.code}: {self.tally.taps['setup']} taps to join and open the board")
-        turn_started = 0
+        turn_started, turn = 0, None
         if self.mode == "table":
             self.deal(box)
         while True:
+            at = self.seq()
             s = self.state()
             if s["phase"] == "over":
                 self.ended = True
                 break
-            if s["phase"] == "place":
+            if s["turn"] != turn:               # a new turn (its placing may have played by itself)
                 if self.max_turns is not None and turn_started >= self.max_turns:
                     break
-                turn_started += 1
+                turn_started, turn = turn_started + 1, s["turn"]
                 self.log(f"  turn {s['turn']} ({NAMES[s['current']]}), {self.tally.taps['setup']} setup taps"
                          if turn_started == 1 else f"  turn {s['turn']} ({NAMES[s['current']]})")
             self.tally.phase = f"turn {s['turn']}"
             move = self.next_move(s, box)
             actor = move["player"] if move.get("player") is not None else s["current"]
-            self.enter(self.phones[actor], move)
+            self.enter(self.phones[actor], move, at)
         seconds = time.perf_counter() - t0
         errors = [e for ph in self.phones for e in ph.errors]
         turns = [k for k in self.tally.taps if k != "setup"]
+        drags = [round(self.drags[k] / HEIGHT, 2) for k in turns]
+        self.log(f"  map dragged in its frame, screens per turn (not in the figures): {drags}, "
+                 f"mean {sum(drags) / max(1, len(drags)):.2f}")
         return {"code": self.code, "turns": len(turns), "ended": self.ended, "moves": self.moves,
                 "setup_taps": self.tally.taps["setup"], "setup_screens": self.tally.scroll_px["setup"] / HEIGHT,
                 "taps": [self.tally.taps[k] for k in turns],
                 "screens": [self.tally.scroll_px[k] / HEIGHT for k in turns],
+                "map_drags": [self.drags[k] / HEIGHT for k in turns],
                 "seconds": seconds, "errors": errors}
 
     def deal(self, box: Box) -> None:
