@@ -24,9 +24,10 @@
   const goodsName = (id) => (B.goods.find((g) => g.id === id) || { name: id }).name;
 
   const map = tk.BoardMap ? new tk.BoardMap($("#map"), data.map_url, {
-    onTap: (hit) => stayPut(() => mapTap(hit)), tokenOrder: B.tokens.map((t) => t.id), wardOf: (sid) => B.stations[sid].ward,
+    onTap: (hit) => stayPut(() => mapTap(hit)), onMount: () => { if (st) renderMap(); }, tokenOrder: B.tokens.map((t) => t.id), wardOf: (sid) => B.stations[sid].ward,
   }) : null;
   window.tkMap = map;          // for the browser tests
+  window.tkFarPath = true;     // (and the table replay) a tap further along built track extends a path there
 
   let table = null, st = null, needs = null;
   let draft = null;          // the move being built
@@ -68,7 +69,10 @@
       renderCorrect();
       if (t.result) { $("#seat").hidden = true; $(".sticky-actions").hidden = true; }
       if (first) restoreDraft();
+      const myTurnNow = fresh && !sending && needs.players && needs.players.includes(me());
       render();
+      // the move is this phone's now (another phone's move ended): the game screen from its top
+      if (myTurnNow && elsewhere && window.scrollY > 0) window.scrollTo(0, 0);
       if (first && scanned) useCard(scanned);
       else if (draft && !fields(draft.type).length && mover() === me()) armIfWhole();   // nothing to choose: it plays by itself (its seat's phone only)
     },
@@ -207,11 +211,43 @@
     keepDraft();
     $("#prompt").textContent = needs.prompt || (st.phase === "over" ? "The game is over." : "");
     const p = table.turn;
-    $("#turninfo").textContent = "Turn " + st.turn + " · round " + st.round + (p !== null && p !== undefined ? " · " + data.players[p] + " to play" : "");
+    const said = document.getElementById("turn-line");       // the turn cue names whose turn it is
+    const named = said && !said.hidden && said.textContent.trim();
+    $("#turninfo").textContent = "Turn " + st.turn + " · round " + st.round + (p !== null && p !== undefined && !named ? " · " + data.players[p] + " to play" : "");
+    renderHand();
     renderTypes();
     renderBuilder();
     renderOverview();
     renderMap();
+    fitMap();
+  }
+  /** The map's frame reaches down to the bar at the bottom of the screen (the page scrolled to its
+   *  top): the move's buttons and the map fill one screen. Measured while no move is being built,
+   *  kept while one is (the fields a move adds push the map down; the window follows: stayPut). */
+  function fitMap() {
+    const frame = document.querySelector("#map .map-scroll");
+    if (!frame || (draft && frame.style.height)) return;
+    const bar = document.querySelector(".sticky-actions");
+    const top = frame.getBoundingClientRect().top + window.scrollY;
+    const h = Math.max(230, Math.round(window.innerHeight - (bar && !bar.hidden ? bar.offsetHeight : 0) - top - 6));
+    if (frame.style.height !== h + "px") { frame.style.height = h + "px"; if (map) map.sizeHits(); }
+  }
+  window.addEventListener("resize", () => { const f = document.querySelector("#map .map-scroll"); if (f) f.style.height = ""; fitMap(); });
+
+  /** The hand at the top of the game screen: the mover's when this phone may see it, else its own
+   *  (a card that is wild for its owner, by the Matsuri or a store of theirs, is marked). */
+  function renderHand() {
+    const line = $("#hand-line");
+    const p = [mover(), me()].find((i) => i !== null && i !== undefined && i >= 0 && Array.isArray(hand(i)));
+    if (p === undefined || table.result) { line.hidden = true; return; }
+    const pl = st.players[p];
+    const wild = (w) => st.matsuri === w || Object.entries(st.stations || {}).some(([sid, x]) => x.owner === p && B.stations[sid].ward === w);
+    const cards = hand(p).slice().sort((a, b) => wardName(a).localeCompare(wardName(b)));
+    line.hidden = false;
+    line.replaceChildren(el("strong", null, (p === me() ? "Your hand" : data.players[p] + "’s hand") + ": "),
+      ...(cards.length ? cards.map((w) => el("span", { class: "hand-card" + (wild(w) ? " wild" : "") }, wardName(w) + (wild(w) ? " ★" : "")))
+                       : [el("span", { class: "muted" }, "no cards")]),
+      el("span", { class: "muted" }, " · track " + pl.track + " · customers " + pl.customers.reduce((n, t) => n + tokenKind(t)[1], 0)));
   }
 
   function offeredTypes() {
@@ -416,6 +452,12 @@
     if (!ward && !ui[name + ":any"] && typeof draft.card === "string" && !wildHint(draft.card)) ward = draft.card;
     const wardsWith = B.wards.filter((w) => w.stations.some((s) => choices.includes(s)));
     const body = [];
+    if (value && choices.includes(value)) {      // chosen (on the map, mostly): one line, the map shows it
+      const x = B.stations[value];
+      return section("Station: " + stName(value), el("div", { class: "row" },
+        el("span", { class: "small muted" }, wardName(x.ward) + (x.sakura ? " · sakura" : "")),
+        el("button", { type: "button", class: "secondary", onclick: () => set(name, undefined) }, "Change")));
+    }
     if (opt.mine !== undefined || choices.length <= 12) {
       body.push(pickGrid(choices.map((sid) => stationButton(sid, value === sid, () => set(name, sid)))));
     } else if (!ward) {
@@ -437,7 +479,7 @@
     return pickButton(s.name + " " + s.kanji, sub, pressed, onclick);
   }
   function goodsField(name) {
-    return section("Goods", pickGrid(B.goods.map((g) => pickButton(g.name, null, draft[name] === g.id, () => set(name, g.id)))));
+    return section("Goods", el("div", { class: "picks goods" }, B.goods.map((g) => pickButton(g.name, null, draft[name] === g.id, () => set(name, g.id)))));
   }
   const connId = (a, b) => [a, b].sort().join("--");
   function connectionField(name, opt) {
@@ -653,10 +695,9 @@
       const e = link.events.get(played);
       tk.say("#msg", "good", e && e.summary ? "Played: " + e.summary : "Played.");
       render();
-      // The next move's fields replace this one's (often shorter): if they are now above the screen,
-      // bring them back rather than leave the player looking at the bottom of the page — "Enter a
-      // move" at the top, so the moves and the whole map below them are on the screen together.
-      if ($("#move-h").getBoundingClientRect().top < 0) $("#move-h").scrollIntoView({ block: "start" });
+      // The next move's fields replace this one's (often shorter): the page goes back to its top,
+      // where the hand, the moves and the map below them fill the screen.
+      if (window.scrollY > 0) window.scrollTo(0, 0);      // the game screen, from its top
     }
     else tk.say("#msg", "bad", tk.explain(r), r.body && r.body.reasons);
   }
@@ -747,7 +788,7 @@
   }
   function mapHint() {
     if (!st) return "";
-    if (!draft) return (needs.moves || []).length ? CHOOSE + ", then tap the map." : "";
+    if (!draft) return "";             // the bar says it: choose a move, or tap the map
     const f = mapField();
     if (!f) {
       const left = fieldsNow().find(([name, kind, opt]) => !opt.optional && (kind === "tokens"
@@ -769,7 +810,7 @@
       const card = draft.card === undefined ? " Pick the card above." : "";
       if (!path.length) return "Tap the station the customers start from" + also + "." + card;
       if (!pathNext(path).length) return "No built track goes further: check the path and press Play (tap the last station to take it back)." + card;
-      return "Tap the next station along built track (the last one again takes it back)." + card;
+      return "Tap the next station along built track, or one further on (the last one again takes it back)." + card;
     }
     if (kind === "ward") return (opt.title || "Tap a ward") + (opt.title ? ": tap its ward" : "") + also + ".";
     if (kind === "card") return "Card: pick it above, or tap its ward on the map.";
@@ -791,6 +832,40 @@
     if (st.matsuri) key.push(el("span", null, "Matsuri 祭: " + wardName(st.matsuri)));
     $("#map-key").replaceChildren(...key);
     if (map) map.render(st, data.players, mapMarks());
+    if (map && map.svg) {
+      const f = focusPoint();
+      if (f && f.key !== focusKey) { focusKey = f.key; map.focus(f.x, f.y); }
+    }
+  }
+  /** The part of the map in play, where the map opens close up: the station or track chosen, the
+   *  end of the path, the ward chosen; with nothing chosen yet, the ward the customers go to (placing
+   *  them), the Matsuri's (moving it), the wards of the mover's hand (their actions). */
+  let focusKey = null;
+  function focusPoint() {
+    const S = (sid) => map.stations[sid] ? { x: map.stations[sid].x, y: map.stations[sid].y } : null;
+    const W = (w) => { const x = map.wards[w]; return x ? { x: x.spot[0] + x.spot[2] / 2, y: x.spot[1] + x.spot[3] / 2 } : null; };
+    const keyed = (key, pt) => pt ? Object.assign(pt, { key }) : null;
+    if (draft) {
+      if (draft.station) return keyed("s:" + draft.station, S(draft.station));
+      if (draft.path && draft.path.length) return keyed("p:" + draft.path[draft.path.length - 1], S(draft.path[draft.path.length - 1]));
+      const c = draft.second || draft.connection;
+      if (c) { const x = map.connections[connId(c[0], c[1])]; return x ? keyed("c:" + connId(c[0], c[1]), { x: x.centre[0], y: x.centre[1] }) : null; }
+      const from = ui["connection:from"] || ui["second:from"];
+      if (from) return keyed("f:" + from, S(from));
+      if (typeof draft.ward === "string") return keyed("w:" + draft.ward, W(draft.ward));
+      if (typeof draft.card === "string" && draft.type !== "place-customers") return keyed("k:" + draft.card, W(draft.card));
+    }
+    const at = "@" + table.seq;
+    if (st.phase === "matsuri" && st.matsuri) return keyed("m" + at, W(st.matsuri));
+    if (st.phase === "place" && st.queue[0] && st.queue[0].card) return keyed("q" + at, W(st.queue[0].card));
+    if (st.phase === "actions" || st.phase === "bonus") {
+      const p = mover();
+      const wards = [...new Set((hand(p) || []).concat(Object.keys(st.stations || {}).filter((sid) => st.stations[sid].owner === p).map((sid) => B.stations[sid].ward)))];
+      const pts = wards.map(W).filter(Boolean);
+      if (!pts.length) return null;
+      return keyed("a" + at, { x: pts.reduce((n, q) => n + q.x, 0) / pts.length, y: pts.reduce((n, q) => n + q.y, 0) / pts.length });
+    }
+    return null;
   }
   const say = (text) => tk.say("#msg", "info", text);
 
@@ -832,7 +907,7 @@
       say(CHOOSE + " first."); return;
     }
     if (pendingHit && pendingHit.from && hit.station && hit.station !== pendingHit.from
-        && pathNext([pendingHit.from]).includes(hit.station)) {
+        && (pathNext([pendingHit.from]).includes(hit.station) || routesTo([pendingHit.from], hit.station, 2).length === 1)) {
       const from = pendingHit.from;           // along the track from the first tap: the customers move
       pendingHit = null; autoplay.cancel();
       draft = { type: "move-customers" }; ui = {}; render();
@@ -884,10 +959,29 @@
     if (at === path.length - 1) { set(name, path.length > 1 ? path.slice(0, -1) : undefined); return; }
     if (at >= 0) { set(name, path.slice(0, at + 1)); return; }
     if (!pathNext(path).includes(sid)) {
-      say("No built track from " + stName(path[path.length - 1]) + " to " + stName(sid) + ".");
+      // a station further along: the customers follow the built track there when there is one way
+      const routes = routesTo(path, sid, 2);
+      if (routes.length === 1) { set(name, path.concat(routes[0])); return; }
+      say(routes.length ? "More than one way along the track to " + stName(sid) + ": tap the next station first."
+                        : "No built track from " + stName(path[path.length - 1]) + " to " + stName(sid) + ".");
       return;
     }
     set(name, path.concat([sid]));
+  }
+  /** The ways along built track from the end of `path` to `to` that visit no station twice (at most
+   *  `most` of them; each the stations after the end of the path). */
+  function routesTo(path, to, most) {
+    const found = [];
+    const walk = (at, seen, route) => {
+      if (found.length >= most || route.length > 12) return;
+      for (const [o, c] of B.stations[at].links) {
+        if (!(c in builtTracks()) || seen.has(o)) continue;
+        if (o === to) { found.push(route.concat([o])); if (found.length >= most) return; continue; }
+        seen.add(o); walk(o, seen, route.concat([o])); seen.delete(o);
+      }
+    };
+    walk(path[path.length - 1], new Set(path), []);
+    return found;
   }
   function connTarget() {
     if (!draft.connection) return "connection";

@@ -14,7 +14,11 @@
 (function () {
   "use strict";
   const NS = "http://www.w3.org/2000/svg";
-  const ZOOMS = [1, 1.7, 2.6, 3.6];
+  // The close-up level: 3.5 CSS px per map millimetre puts the smallest name on the map (a station's
+  // kanji, 3.175 mm to the em) at 11.1 px and the station names at 13.6 px.
+  const CLOSE_PX_PER_MM = 3.5;
+  const CLOSE = 2;              // its index in levels()
+  const MIN_LABEL_MM = 3.175;   // the smallest name on the map, in mm to the em (the stations' kanji)
   const STATION_R = 6.5;        // mm, the printed station marker (layouts/shinjuku.toml)
   const TOKEN = 13;             // mm, a waiting customer as drawn on the map (printed: 18 mm)
   const MIN_TOKEN = 10;         // mm, the smallest it gets when a ward is crowded
@@ -48,6 +52,10 @@
       const zin = box.querySelector("[data-zoom=in]"), zout = box.querySelector("[data-zoom=out]");
       if (zin) zin.addEventListener("click", () => this.setZoom(this.zoom + 1));
       if (zout) zout.addEventListener("click", () => this.setZoom(this.zoom - 1));
+      const whole = box.querySelector("[data-zoom=whole]");
+      if (whole) whole.addEventListener("click", () => {
+        if (this.zoom === 0) this.setZoom(CLOSE, this.lastFocus || null); else this.setZoom(0);
+      });
       this.ready = fetch(url).then((r) => {
         if (!r.ok) throw new Error("map " + r.status);
         return r.text();
@@ -75,6 +83,12 @@
       // hide the name printed beside it (the printed board's names are under the pieces too, but a
       // player can lift a piece; here the name must stay readable). shinjuku.css gives them a halo.
       const labels = svg.querySelector("#map-labels");
+      // A few names are printed smaller where the board is crowded (Akihabara): on the phone each is
+      // at least MIN_LABEL_MM to the em, grown from its own start, so no name is under 11 px close up.
+      for (const g of labels ? labels.querySelectorAll("[data-text]") : []) {
+        const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)\s*scale\(([\d.]+)\)/.exec(g.getAttribute("transform") || "");
+        if (m && +m[3] * 1000 < MIN_LABEL_MM) g.setAttribute("transform", `translate(${m[1]} ${m[2]}) scale(${MIN_LABEL_MM / 1000})`);
+      }
       if (labels && this.layer["live-pieces"]) this.layer["live-pieces"].after(labels);
       this.stations = {};
       for (const g of svg.querySelectorAll("[data-station]")) {
@@ -100,25 +114,51 @@
       this.scroll.replaceChildren(svg);
       this.box.classList.add("loaded");
       this.setZoom(0);
+      if (this.pendingFocus) { this.focus(...this.pendingFocus); this.pendingFocus = null; }
       if (this.pending) this.render(...this.pending);
+      if (this.opts.onMount) this.opts.onMount();
     }
 
     // ---------- zoom ----------
-    setZoom(i) {
+    /** The zoom levels, as multiples of the map fitted to the frame's width: the whole map, twice
+     *  that, CLOSE (the level where every station and ward name is at least 11 CSS px: the page
+     *  opens there, on the part in play) and closer still. */
+    levels() {
+      const fit = (this.scroll.clientWidth || 360) / (this.vb ? this.vb[2] : 490);    // px per mm, whole map
+      const close = Math.max(1, CLOSE_PX_PER_MM / fit);
+      return [1, Math.max(1, Math.min(2, close / 1.5)), close, close * 1.5];
+    }
+    setZoom(i, at) {
       if (!this.svg) return;
-      i = Math.max(0, Math.min(ZOOMS.length - 1, i));
+      const zooms = this.levels();
+      i = Math.max(0, Math.min(zooms.length - 1, i));
       const s = this.scroll;
-      const cx = (s.scrollLeft + s.clientWidth / 2) / (s.scrollWidth || 1);
-      const cy = (s.scrollTop + s.clientHeight / 2) / (s.scrollHeight || 1);
+      let cx, cy;
+      if (at) { [cx, cy] = at; } else {       // keep the middle of what is shown in the middle
+        const k = this.scale();
+        cx = this.vb[0] + (s.scrollLeft + s.clientWidth / 2) / k;
+        cy = this.vb[1] + (s.scrollTop + s.clientHeight / 2) / k;
+      }
       this.zoom = i;
-      this.svg.style.width = ZOOMS[i] * 100 + "%";
+      this.svg.style.width = zooms[i] * 100 + "%";
       this.box.dataset.zoom = String(i);
-      s.scrollLeft = cx * s.scrollWidth - s.clientWidth / 2;
-      s.scrollTop = cy * s.scrollHeight - s.clientHeight / 2;
+      this.reveal(cx, cy);
       const zin = this.box.querySelector("[data-zoom=in]"), zout = this.box.querySelector("[data-zoom=out]");
-      if (zin) zin.disabled = i === ZOOMS.length - 1;
+      const whole = this.box.querySelector("[data-zoom=whole]");
+      if (zin) zin.disabled = i === zooms.length - 1;
       if (zout) zout.disabled = i === 0;
+      if (whole) {
+        whole.setAttribute("aria-pressed", String(i === 0));
+        whole.textContent = i === 0 ? "Close up" : "Whole map";
+      }
       this.sizeHits();
+    }
+    /** Close up on a point of the map (millimetres): the part in play. */
+    focus(x, y) {
+      this.lastFocus = [x, y];
+      if (!this.svg) { this.pendingFocus = [x, y]; return; }
+      if (this.zoom < CLOSE) this.setZoom(CLOSE, [x, y]);
+      else this.reveal(x, y);
     }
     /** Pixels per map millimetre, as shown now. */
     scale() {
@@ -133,11 +173,17 @@
       for (const s of Object.values(this.stations)) if (s.hit) s.hit.setAttribute("r", r.toFixed(1));
       this.hitR = r;
     }
-    /** Scroll so a ward (or station) is in view when zoomed in. */
+    /** Scroll so a point of the map (millimetres) is in the middle of the frame. */
     reveal(x, y) {
       const s = this.scroll, k = this.scale();
       s.scrollLeft = (x - this.vb[0]) * k - s.clientWidth / 2;
       s.scrollTop = (y - this.vb[1]) * k - s.clientHeight / 2;
+    }
+    /** Whether a point of the map (millimetres) is in the frame's view now. */
+    shows(x, y, margin) {
+      const s = this.scroll, k = this.scale(), m = margin || 0;
+      const px = (x - this.vb[0]) * k - s.scrollLeft, py = (y - this.vb[1]) * k - s.scrollTop;
+      return px >= m && py >= m && px <= s.clientWidth - m && py <= s.clientHeight - m;
     }
 
     // ---------- taps ----------
