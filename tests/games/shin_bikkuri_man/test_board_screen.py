@@ -128,6 +128,13 @@ def test_a_turn_is_one_screen_and_a_tile_plays_itself(server, browser, size):
         page.locator("#facade #live-squares [data-square='3,1']").wait_for(timeout=10_000)
         state = _state(server, made)["state"]
         assert state["players"][0]["facade"][-1] == ".Rr.." and state["current"] == 1
+        # Ben's turn: this host phone keeps Aki's own façade and hand until asked to enter Ben's move
+        page.locator("#act-for", has_text="Enter Ben's move").wait_for(timeout=5_000)
+        assert page.locator("#pairs").is_hidden() and page.locator("#facade-of").inner_text() == ""
+        page.locator("#act-for").click()
+        assert page.locator("#facade-of").inner_text() == "Ben's façade" and page.locator("#pairs").is_visible()
+        assert page.locator("#hand").get_attribute("aria-label") is None
+        assert "Ben's hand" in page.locator("#hand .hand").get_attribute("aria-label")
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
         page.screenshot(path=f"/tmp/sbm-screen-{size[0]}.png")
         assert page.errors == []

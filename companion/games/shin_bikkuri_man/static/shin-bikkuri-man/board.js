@@ -82,6 +82,9 @@
   const mover = () => (needs.players && needs.players.length ? needs.players[0] : null);
   const canAct = () => { const p = mover(); return p !== null && (tk.isHost(code) || me() === p); };
   const moves = () => needs.moves || [];
+  /** This phone acts for the mover and shows the mover's façade (a host phone shows its own seat's
+   *  on another seat's turn until asked to enter that seat's move). */
+  const actHere = () => canAct() && viewSeat === mover();
 
   // ---------- the tile's ways to lie, and where it fits ----------
   const orientCache = {};
@@ -175,7 +178,7 @@
   }
 
   const isRun = (xs) => xs.every((x, i) => i === 0 || x === xs[i - 1] + 1);
-  const takeOpen = () => canAct() && moves().includes("take") && st.phase === "turn";
+  const takeOpen = () => actHere() && moves().includes("take") && st.phase === "turn";
   const ready = (p, a) => p !== null && st.players[p] && st.players[p].abilities[a] === "ready";
 
   /** The harbour: 7 cards in one row; while cards are entered, the spaces being filled are slots. */
@@ -329,7 +332,7 @@
 
   function renderFacade() {
     const p = st.players[viewSeat];
-    const mine = viewSeat === mover() && canAct();
+    const mine = actHere();
     const colour = ui.tile === "white-1" ? "white" : ui.tile ? ui.tile.split("-")[0] : null;
     $("#facade-of").textContent = viewSeat === me() ? "" : p.name + "'s façade";
     SBM.facade($("#facade"), page, p.facade, {
@@ -340,7 +343,7 @@
   }
 
   function renderHand() {
-    const p = me() !== null && me() >= 0 ? me() : mover();
+    const p = actHere() || me() === null || me() < 0 ? mover() : me();
     const pl = p === null ? null : st.players[p];
     if (!pl || !pl.hand) {
       $("#hand").replaceChildren(pl ? el("p", { class: "small muted" }, pl.name + ": " + tk.count(pl.hand_size, "card") + " in hand") : "");
@@ -368,8 +371,11 @@
       box.replaceChildren(entry.wait ? "" : el("p", { class: "small" }, entry.type === "refill" ? "Refill the harbour above." : "Enter the cards above."));
       return;
     }
-    if (!canAct()) {
-      box.replaceChildren(el("p", { class: "muted small" }, "Waiting for " + (st.players[mover()] || {}).name + "."));
+    if (!actHere()) {
+      const who = (st.players[mover()] || {}).name;
+      box.replaceChildren(el("p", { class: "muted small" }, "Waiting for " + who + "."),
+        canAct() ? el("button", { type: "button", class: "secondary", id: "act-for", onclick: () => { viewSeat = mover(); render(); } },
+                      "Enter " + who + "'s move") : "");
       return;
     }
     const p = mover();
@@ -691,7 +697,7 @@
     const box = $("#summary");
     box.className = "small preview-info";
     if (!m) {
-      box.textContent = st && canAct() && st.phase === "turn" ? (ui.tile ? "Tap where its lowest square goes." : "") : "";
+      box.textContent = st && actHere() && st.phase === "turn" ? (ui.tile ? "Tap where its lowest square goes." : "") : "";
       $("#play").disabled = true;
       return;
     }
