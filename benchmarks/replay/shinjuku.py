@@ -77,7 +77,7 @@ class ShinjukuPhone(Phone):
         # a map shown close up (the page opens it on the part in play): a finger drags it until the
         # point is in its frame; the drag is counted apart (`drags`, px the map moved), not as a tap
         # and not in the page's scrolling
-        pan = page.evaluate(PAN_JS % (x_mm, y_mm, x_mm, y_mm))
+        pan = page.evaluate(PAN_JS % (x_mm, y_mm))
         x, y, top, bottom = page.evaluate(where)
         if not top + 8 <= y <= bottom - 8:
             page.evaluate(f"window.scrollBy(0, {y - HEIGHT * 0.4})")
@@ -131,8 +131,14 @@ MAP_POINT_JS = """(() => { const p = new DOMPoint(%f, %f).matrixTransform(tkMap.
 
 # Drag the map (a close-up in a frame of its own) so a point (millimetres) is in the middle of the frame
 # when it is not in view: the distance it moved, in px (0 on a page whose map shows it already).
-PAN_JS = """(() => { if (typeof tkMap.shows !== 'function' || tkMap.shows(%f, %f, 24)) return 0;
-  const s = tkMap.scroll, x0 = s.scrollLeft, y0 = s.scrollTop; tkMap.reveal(%f, %f);
+# A point under the zoom buttons (over the map's corner) is not in view either.
+PAN_JS = """(() => { const x = %f, y = %f;
+  if (typeof tkMap.shows !== 'function') return 0;
+  const p = new DOMPoint(x, y).matrixTransform(tkMap.svg.getScreenCTM());
+  const z = document.querySelector('#map .zoom'), r = z ? z.getBoundingClientRect() : null;
+  const under = r && p.x >= r.left - 12 && p.x <= r.right + 12 && p.y >= r.top - 12 && p.y <= r.bottom + 12;
+  if (tkMap.shows(x, y, 24) && !under) return 0;
+  const s = tkMap.scroll, x0 = s.scrollLeft, y0 = s.scrollTop; tkMap.reveal(x, y);
   return Math.hypot(s.scrollLeft - x0, s.scrollTop - y0); })()"""
 
 PAGE_NEEDS_JS = """() => { const t = window.tkTable && tkTable.table; if (!t || !t.needs) return null;
@@ -302,6 +308,8 @@ class Game:
             time.sleep(0.1)
         if not types.locator("button").count() and mtype in ("place-customers", "move-matsuri"):
             return                                   # a single move needs no choosing
+        if self.seq() > self._before:
+            return                                   # the page played it by itself meanwhile
         if os.environ.get("TABLE_REPLAY_SHOTS"):
             page.screenshot(path=os.environ["TABLE_REPLAY_SHOTS"], full_page=True)
         raise DeadEnd(f"no button for the move {mtype!r} (offered: {[t for t, *_ in button_texts(types)]})")
