@@ -1,8 +1,8 @@
 """The table-replay driver (benchmarks/replay/shinjuku.py, run by benchmarks/table_replay.py) still plays
 Shinjuku through the pages: a short 2-player game with the table's own deck (the deal entered card by card,
 two turns) on two simulated phones in a real headless Chromium. It fails when a page no longer offers a move
-the driver needs (a dead end, a renamed button), so the before/after figures of issue 9 can be measured again.
-About 30 s."""
+the driver needs (a dead end, a renamed button), so the before/after figures of issues 9 and 23 can be
+measured again. About 30 s."""
 from __future__ import annotations
 
 import sys
@@ -15,7 +15,7 @@ from phones import require_chromium
 require_chromium()
 pytest.importorskip("companion.games.shinjuku")
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 from replay import shinjuku as replay  # noqa: E402
 from replay.common import chromium, companion_server  # noqa: E402
 
@@ -53,3 +53,4 @@ def test_a_short_table_deck_game_is_tapped_into_the_pages(tmp_path):
     assert r["setup_taps"] >= 2 * 4 + 4 * 3 + 6
     assert all(t >= 3 for t in r["taps"])                        # place, Matsuri, an action: a tap each at least
     assert all(s >= 0 for s in r["screens"])
+    assert len(r["map_drags"]) == turns and all(d >= 0 for d in r["map_drags"])   # the close-up map's drags, apart
