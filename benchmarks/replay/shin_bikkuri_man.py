@@ -245,7 +245,9 @@ class Game:
         elif t in ("take-ability", "reactivate", "decline", "end-turn"):
             label = {"take-ability": "Take " + (self.ability_name(move.get("ability"))),
                      "reactivate": "Turn abilities face up", "decline": "Forgo", "end-turn": "End the turn"}[t]
-            b = page.locator("#actions button", has_text=re.compile("^" + re.escape(label), re.I))
+            b = page.locator(f"#actions button[data-take='{move.get('ability')}']")
+            if t != "take-ability" or not b.count():
+                b = page.locator("#actions button", has_text=re.compile("^" + re.escape(label), re.I))
             phone.tap(self.must(b, label))
             wait_until(lambda: self.seq() > before, what=label)
             self.moves += self.seq() - before

@@ -399,12 +399,13 @@
       parts.push(handPicker(p));
     }
     if (st.phase === "coats") {
-      parts.push(el("p", { class: "small" }, "Tap a square of the façade for a white tile, or:"));
+      parts.push(el("p", { class: "small" }, "A white tile: tap the façade. Or take an ability:"));
       ui.tile = "white-1";
       const held = st.players[p].abilities;
       parts.push(el("div", { class: "coat-actions" },
         ...page.abilities.filter((a) => !(a.id in held)).map((a) =>
-          el("button", { type: "button", class: "secondary", onclick: () => send({ type: "take-ability", player: p, ability: a.id }) }, "Take " + a.name)),
+          el("button", { type: "button", class: "secondary", "data-take": a.id, "aria-label": "Take " + a.name,
+                         onclick: () => send({ type: "take-ability", player: p, ability: a.id }) }, a.name)),
         el("button", { type: "button", class: "secondary", disabled: !Object.values(held).includes("used"),
                        onclick: () => send({ type: "reactivate", player: p }) }, "Turn abilities face up"),
         el("button", { type: "button", class: "secondary", onclick: () => send({ type: "decline", player: p }) }, "Forgo")));
