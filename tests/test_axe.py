@@ -166,6 +166,8 @@ def _pages():
     out += [(f"new-table-{g}", "new", lambda s, g=g: f"/new/{g}", None) for g in GAMES]
     for role in ("new", "seat", "watcher", "host"):
         out.append((f"table-{role}", role, lambda s: f"/t/{table_code(s, 'shinjuku-table-deck')}", LIVE))
+    for label in [next(label for label, g, _ in BOARDS if g == game) for game in GAMES if game != "shinjuku"]:
+        out.append((f"table-seat-{label}", "seat", lambda s, label=label: f"/t/{table_code(s, label)}", LIVE))
     for label, _, _ in BOARDS:
         out.append((f"board-{label}", "seat", lambda s, label=label: f"/t/{table_code(s, label)}/board", LIVE))
         out.append((f"board-{label}-watcher", "watcher",
