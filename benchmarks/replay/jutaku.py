@@ -384,7 +384,8 @@ class Game:
         box = page.locator("#pieces-entry")
         chip = box.locator(f"button[data-pieces='{n}']")
         if chip.count():
-            phone.tap(chip)
+            if chip.get_attribute("aria-pressed") != "true":
+                phone.tap(chip)
         else:
             plus = box.get_by_role("button", name="+", exact=True)
             for _ in range(n):
@@ -475,7 +476,8 @@ class Game:
         elif kind == "bottle":
             x, y = m["corner"]
             phone.tap(grid.locator(f"[data-pick='corner:{x},{y}']"))
-            self.tap_and_wait(phone, page.locator(f"#act button[data-drink='{m['drink']}']"), what)
+            self.tap_and_wait(phone, page.locator(f"#act > .jt-drinks button[data-drink='{m['drink']}'], "
+                                                  f"#act > .jt-drink-grid button[data-drink='{m['drink']}']"), what)
         elif kind == "price":
             phone.tap(page.locator(f"#price button[data-drink='{m['from']}']"))
             self.tap_and_wait(phone, page.locator(f"#price button[data-drink='{m['to']}']"), what)

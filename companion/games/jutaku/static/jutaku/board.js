@@ -128,6 +128,20 @@
     if (s.mode === "countdown") renderCountdown(t, s);
     else if (s.mode === "izakaya") renderIzakaya(t, s);
     else renderJutaku(t, s);
+    dedupeTurnLine(t);
+  }
+
+  /** The shared turn line under the prompt (at_table.js) says the table's prompt again when everyone
+   * plays at once (the same sentence as #prompt): it is hidden then, so the map and the call stay on
+   * the first screen; "Your turn, Ben!" (one seat's turn) stays. Looked at again after the shared
+   * code has written it. */
+  function dedupeTurnLine(t) {
+    const same = () => {
+      const line = document.getElementById("turn-line");
+      if (line) line.classList.toggle("jt-dup", !!(t.actors && t.actors.mode === "all"));
+    };
+    same();
+    requestAnimationFrame(same);
   }
 
   function button(label, onclick, cls) { return el("button", { type: "button", class: cls || "", onclick }, label); }
@@ -196,7 +210,7 @@
     setCall(call);
     // controls
     const controls = [];
-    if (phase === "start" && has("start")) controls.push(architectPicker(s, a));
+    $("#after-map").replaceChildren(...(phase === "start" && has("start") ? [architectPicker(s, a)] : []));
     const spends = legal.filter((m) => m.type === "spend");
     // each drink button says what it does
     if (spends.length) controls.push(el("div", { class: "card jt-drinks", id: "spend" }, el("strong", null, "Spend a drink"),
@@ -235,6 +249,17 @@
     }));
   }
 
+  /** `node` brought into view when it is not wholly on the screen (below the pinned bar). */
+  function inView(node) {
+    requestAnimationFrame(() => {
+      const r = node.getBoundingClientRect();
+      const bar = document.getElementById("pinbar");
+      const top = bar && !bar.hidden ? bar.getBoundingClientRect().bottom : 0;
+      if (r.top >= top && r.bottom <= innerHeight) return;
+      node.scrollIntoView({ block: r.height > innerHeight - top ? "start" : "nearest", behavior: "smooth" });
+    });
+  }
+
   /** The current action brought into view on every phone when it changes (the grab buttons, the
    * draw, the map for the one who moves, Ready / Begin!, the checks). */
   let shownAction = null;
@@ -247,7 +272,8 @@
     const target = { grab: "#controls", draw: "#controls", ready: "#call", check: "#checks",
                      move: s.movers && s.movers[s.mover] === a ? "#map" : "#prompt" }[s.phase];
     const node = target && document.querySelector(target);
-    if (node && !node.hidden) requestAnimationFrame(() => node.scrollIntoView({ block: "center", behavior: "smooth" }));
+    // a call moved into the pinned bar (Begin!, the checks) is in view already: no scrolling to it
+    if (node && !node.hidden && !node.closest("#pinbar")) inView(node);
   }
 
   /** "Each player chooses one architect token": the tokens not on the map yet (one held by a player
@@ -257,7 +283,7 @@
     const mine = chosenArch[a] || s.players[a].architect;
     const free = Object.keys(B.architects).sort((x, y) => B.architects[x].number - B.architects[y].number).filter((id) => !s.players.some((q, i) => i !== a && q.at && q.architect === id));
     return el("div", { class: "card", id: "architects" },
-      el("strong", null, "Your architect token"), el("div", { class: "small muted" }, "Choose one, then tap your starting card on the outer ring."),
+      el("strong", null, "Your architect token"), el("div", { class: "small muted" }, "Yours unless you choose another; then tap your starting card on the outer ring above."),
       el("div", { class: "jt-archs" }, free.map((id) => {
         const arch = B.architects[id];
         return el("button", { type: "button", class: "secondary", "aria-pressed": String(id === mine), "data-architect": id,
@@ -287,17 +313,33 @@
     return tk.count(Number(h), "storey") + ", " + tk.count(n, "piece");
   }
 
+  /** The drinks drawn from the box, tapped in by colour; each one tapped is a chip that takes it out
+   * again (a wrong colour is fixed alone). Kept across redraws (another phone's move redraws). */
+  const drawnDrinks = { key: null, picked: [] };
   function drawForm(s) {
-    const want = s.players.length - 1;
-    const picked = [];
-    const out = el("output", null, "");
-    const show = () => { out.textContent = picked.length ? picked.map((d) => B.drinks[d].name).join(", ") : "none yet"; };
+    const want = Math.min(s.players.length - 1, Object.values(s.box).reduce((x, y) => x + y, 0));
+    const key = s.round + "/" + s.draws;
+    if (drawnDrinks.key !== key) Object.assign(drawnDrinks, { key, picked: [] });
+    const picked = drawnDrinks.picked;
+    const box = el("div", { class: "card stack", id: "draw" });
+    const show = () => {
+      const left = Object.fromEntries(Object.entries(s.box));
+      picked.forEach((d) => { left[d] -= 1; });
+      box.replaceChildren(
+        el("strong", null, "Drinks drawn: " + picked.length + " of " + want),
+        el("div", { class: "jt-drawn", "aria-live": "polite" }, picked.length ? picked.map((d, i) => el("button", {
+          type: "button", class: "secondary jt-chip", "aria-label": "Take out " + B.drinks[d].name,
+          onclick: () => { picked.splice(i, 1); show(); } }, el("span", { class: "jt-dot", style: "background:" + B.drinks[d].hex }),
+          B.drinks[d].name + " ✕")) : el("span", { class: "small muted" }, "Tap each colour drawn; a tap on one here takes it out.")),
+        el("div", { class: "jt-drink-grid" }, Object.keys(B.drinks).map((d) => el("button", {
+          type: "button", class: "secondary jt-drink", "data-drink": d, disabled: picked.length >= want || !(left[d] > 0),
+          onclick: () => { if (picked.length < want) picked.push(d); show(); } },
+          el("span", { class: "jt-dot", style: "background:" + B.drinks[d].hex }), B.drinks[d].name))),
+        button("Enter", async () => { const r = await send({ type: "draw-drinks", drinks: picked.slice() }); if (r.ok) picked.length = 0; },
+          "wide" + (picked.length === want ? "" : " secondary")));
+    };
     show();
-    return el("div", { class: "card" }, el("div", null, "Drinks drawn (" + want + "): ", out),
-      el("div", { class: "row jt-drinks" }, Object.keys(B.drinks).map((d) => button(B.drinks[d].name, () => {
-        if (picked.length < want) picked.push(d); show(); }, "secondary"))),
-      el("div", { class: "row" }, button("Clear", () => { picked.length = 0; show(); }, "secondary"),
-        button("Enter", () => send({ type: "draw-drinks", drinks: picked.slice() }))));
+    return box;
   }
 
   function drawMap(s) {
@@ -314,7 +356,7 @@
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
       const k = c + "," + r;
       let cell;
-      if (centre.has(k)) cell = el("div", { class: "jt-cell centre", "aria-label": "pieces" }, c === 2 && r === 2 ? "pieces" : "");
+      if (centre.has(k)) cell = el("div", { class: "jt-cell centre" }, c === 2 && r === 2 ? "pieces" : "");
       else if (s.map[k]) {
         // the face the card lies on: the map's, or the other if a black drink flipped it
         const up = (s.turned && s.turned[s.map[k]]) || s.side;
@@ -386,9 +428,16 @@
       entry.sure = false;
       send({ type: "pieces", player: a, pieces: entry.n }, entry.n ? null : "No piece: you are out.");
     };
+    // quick counts: one tap for the usual numbers, − / + beyond them
+    const left = s.supply - s.players.reduce((x, p) => x + (p.entered || 0), 0);
+    const quick = [...Array(Math.max(0, Math.min(8, left)) + 1).keys()];
     const box = el("div", { class: "card", id: "pieces-entry" }, el("div", { class: "stepper" },
       el("span", { class: "name" }, "Pieces I added on floor " + s.floor),
-      el("span", { class: "ctl" }, button("−", () => step(-1), "secondary"), out, button("+", () => step(1), "secondary"))));
+      el("span", { class: "ctl" }, button("−", () => step(-1), "secondary"), out, button("+", () => step(1), "secondary"))),
+      el("div", { class: "jt-chips jt-count", role: "group", "aria-label": "Quick counts" }, quick.map((k) =>
+        el("button", { type: "button", class: "secondary", "data-pieces": String(k), "aria-pressed": String(k === entry.n),
+                       "aria-label": k + (k === 1 ? " piece" : " pieces"),
+                       onclick: () => { entry.n = k; entry.sure = false; render(); } }, String(k)))));
     if (entry.sure) {
       box.append(el("div", { class: "jt-sure", role: "alertdialog", "aria-label": "0 pieces" },
         el("strong", null, "0 pieces puts you out of the game. Sure?"),
@@ -435,11 +484,29 @@
     if (mine) after.push(actionPanel(s, a));
     after.push(market(s, mine ? a : null));
     $("#grid").append(...after);
+    izakayaInView(s, mine);
     $("#players").replaceChildren(...s.players.map((pl, i) => el("li", { class: (i === me() ? "me " : "") + (i === cur ? "turn" : "") },
       el("span", { class: "seat-mark", "data-seat": String(i), "data-symbol": B.metro[pl.colour].symbol || null,
                    style: "--seat:" + B.metro[pl.colour].hex, title: B.metro[pl.colour].name }),
       el("span", { class: "grow" }, pl.name, el("div", { class: "small muted" }, tk.count(pl.discs, "claim disc") + " · " + tk.count(pl.pyramids, "pyramid"))),
       el("strong", null, yen(pl.yen)))));
+  }
+
+  /** What the phone must tap brought into view when it changes: the bid box when bidding starts; on
+   * your turn the grid at the top of the screen with its action panel under it. */
+  let izShown = null;
+  function izakayaInView(s, mine) {
+    const k = [s.phase, s.phase_no, mine ? s.turn + "@" + s.bonus : "-"].join("/");
+    if (k === izShown) return;
+    const first = izShown === null;
+    izShown = k;
+    if (first && !mine) return;                       // the page just opened: leave it at the top
+    if (s.phase === "bid" && $("#bid-box")) inView($("#bid-box"));
+    if (mine) requestAnimationFrame(() => {
+      const g = $("#grid").getBoundingClientRect(), act = $("#act");
+      if (g.top >= 0 && (!act || act.getBoundingClientRect().bottom <= innerHeight)) return;
+      window.scrollBy({ top: g.top - 6, behavior: "smooth" });
+    });
   }
 
   /** The sealed bid: quick amount chips, − / +, Seal; once sealed the amount stays shown with a
@@ -528,6 +595,7 @@
     if (!pick) {
       box.append(el("div", { class: "small" }, bonus ? "Tap a card to place your free piece." :
         "Tap a card to build or claim it, an edge between two cards to claim, a green corner spot for a bottle."));
+      if (!bonus && priceOpen(s)) box.append(priceBox(s, a));
     } else if (pick.kind === "card") {
       const k = pick.k, [c, r] = P(k);
       box.append(head(cardName(s, k)));
@@ -542,7 +610,7 @@
         });
         if (have.length < 2) builds.push(button(have.length ? "Start a 2nd building (1F)" : "Build here (1F)",
           sendAct({ type: "build", player: a, site: [c, r], building: have.length, floors: 1 }), have.length ? "secondary" : ""));
-        if (s.pieces_left > 0) box.append(el("div", { class: "small muted" }, "Build (" + tk.count(s.pieces_left, "piece") + " left)"), row(...builds));
+        if (s.pieces_left > 0) box.append(el("div", { class: "small muted" }, "Build (" + tk.count(s.pieces_left, "piece") + " left)"), el("div", { class: "jt-two" }, builds));
         if (!bonus) {
           const pl = s.players[a];
           const dirs = [["left", [c - 1, r]], ["right", [c + 1, r]], ["top", [c, r - 1]], ["bottom", [c, r + 1]]]
@@ -550,7 +618,7 @@
           if (!claimable(s, k)) box.append(el("div", { class: "small muted" }, name(s.owners[k]) + " has claimed this card."));
           else if (!pl.discs || !pl.pyramids) box.append(el("div", { class: "small muted" }, "You have no claim disc or pyramid left."));
           else if (dirs.length) box.append(el("div", { class: "small muted" }, "Claim it: your disc on its"),
-            row(...dirs.map(([d, q]) => button("Claim · disc " + d, sendAct({ type: "claim", player: a, edge: [[c, r], q], site: [c, r] }), "secondary"))));
+            el("div", { class: "jt-two" }, dirs.map(([d, q]) => button("Claim · disc " + d, sendAct({ type: "claim", player: a, edge: [[c, r], q], site: [c, r] }), "secondary"))));
         }
       }
     } else if (pick.kind === "edge") {
@@ -565,7 +633,7 @@
       const [x, y] = P(pick.k);
       const colours = Object.keys(s.prices).filter((d) => bottleFree(s, d));
       box.append(head("A bottle on this corner"),
-        colours.length ? el("div", { class: "row jt-drinks" }, colours.map((d) => el("button", {
+        colours.length ? el("div", { class: "jt-drink-grid" }, colours.map((d) => el("button", {
           type: "button", class: "secondary jt-drink", "data-drink": d, onclick: sendAct({ type: "bottle", player: a, drink: d, corner: [x, y] }) },
           el("span", { class: "jt-dot", style: "background:" + B.drinks[d].hex }), B.drinks[d].name + " (" + s.crates[d] + ")")))
           : el("div", { class: "small muted" }, "Every stock card with drinks left holds a disc this action phase."));
@@ -587,19 +655,21 @@
     if (!priceOpen(s)) {
       box.append(el("div", { class: "jt-closed", id: "price-closed" }, "Price adjustment: closed. Its spot takes " +
         tk.count(s.limits.price, "disc") + " per action phase, and " + (s.limits.price > 1 ? "they are" : "it is") + " used in this one."));
-      return box;
     }
-    if (a === null || s.bonus !== null) return box;
+    return box;
+  }
+
+  /** The price adjustment spot on your turn (in the action panel under the grid): from, then to. */
+  function priceBox(s, a) {
     const cols = Object.keys(s.prices);
-    box.append(el("div", { class: "stack", id: "price" }, el("strong", null, "Price adjustment: move ¥" + B.coin + " " + (priceFrom ? "from " + B.drinks[priceFrom].name + " to…" : "from…")),
-      el("div", { class: "row jt-drinks" }, (priceFrom ? cols.filter((d) => d !== priceFrom) : cols.filter((d) => s.prices[d] >= B.coin)).map((d) =>
+    return el("div", { class: "stack", id: "price" }, el("strong", null, "Or price adjustment: move ¥" + B.coin + " " + (priceFrom ? "from " + B.drinks[priceFrom].name + " to…" : "from…")),
+      el("div", { class: "jt-drink-grid" }, (priceFrom ? cols.filter((d) => d !== priceFrom) : cols.filter((d) => s.prices[d] >= B.coin)).map((d) =>
         el("button", { type: "button", class: "secondary jt-drink", "data-drink": d, onclick: tap(async () => {
           if (!priceFrom) { priceFrom = d; render(); return; }
           const r = await send({ type: "price", player: a, from: priceFrom, to: d });
           if (r.ok) priceFrom = null;
-        }) }, el("span", { class: "jt-dot", style: "background:" + B.drinks[d].hex }), B.drinks[d].name))),
-      priceFrom ? button("Cancel", tap(() => { priceFrom = null; render(); }), "secondary") : ""));
-    return box;
+        }) }, el("span", { class: "jt-dot", style: "background:" + B.drinks[d].hex }), B.drinks[d].name + " " + yen(s.prices[d])))),
+      priceFrom ? button("Cancel", tap(() => { priceFrom = null; render(); }), "secondary") : "");
   }
 
   /** The grid as the input: on your turn, cards, edges between them and the corner spots open for a
@@ -609,6 +679,9 @@
     const wrap = $("#grid");
     wrap.hidden = false;
     const n = s.size, u = 60, pad = 12, size = n * u + 2 * pad;
+    // the grid is drawn to the width of the page: text sizes in its units that come out >= 12 px
+    const px = size / Math.max(280, wrap.clientWidth || 354);
+    const fs = (base, least = 12) => Math.max(base, Math.ceil(least * px * 10) / 10).toFixed(1);
     const NS = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", "0 0 " + size + " " + size);
@@ -632,16 +705,16 @@
         fill: k === s.blocked ? "#dbe9f7" : owner !== undefined ? B.metro[s.players[owner].colour].hex + "33" : "#fafafa",
         stroke: picked("card", k) ? "#1f4fa8" : "#555", "stroke-width": picked("card", k) ? 4 : 1 });
       const b = s.buildings[k] || [];
-      if (b.length) add("text", { x: pad + c * u + u / 2, y: pad + r * u + u / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700 },
+      if (b.length) add("text", { x: pad + c * u + u / 2, y: pad + r * u + u / 2 + 5, "text-anchor": "middle", "font-size": fs(14, 14), "font-weight": 700 },
         b.map((x) => x.floors + "F").join(" / "));
       if (owner !== undefined) {       // the pyramid: a triangle in the owner's colour
         const x0 = pad + c * u + 8, y0 = pad + r * u + 8;
         add("polygon", { points: [x0 + 7, y0, x0 + 14, y0 + 12, x0, y0 + 12].join(" "), fill: B.metro[s.players[owner].colour].hex, stroke: "#111", "stroke-width": 1 });
-        add("text", { x: x0 + 17, y: y0 + 11, "font-size": 10, "font-weight": 700 }, s.players[owner].name.slice(0, 5));
+        add("text", { x: x0 + 16, y: y0 + 11, "font-size": fs(10), "font-weight": 700 }, s.players[owner].name.slice(0, 4));
       }
       const site = s.cards[k];
-      add("text", { x: pad + c * u + u - 6, y: pad + r * u + u - 7, "text-anchor": "end", "font-size": 8, fill: "#555" },
-        site ? B.sites[site].label : "r" + (r + 1) + " c" + (c + 1));
+      add("text", { x: pad + c * u + u - 6, y: pad + r * u + u - 7, "text-anchor": "end", "font-size": fs(8, 12.5), fill: "#444" },
+        site ? short(B.sites[site]) : "r" + (r + 1) + " c" + (c + 1));
       hit({ x: pad + c * u + 8, y: pad + r * u + 8, width: u - 16, height: u - 16 }, "Card " + cardName(s, k), { kind: "card", k });
     }
     // edges: claim discs placed, and (on your turn, outside a free piece) the free ones to tap

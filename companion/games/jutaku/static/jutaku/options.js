@@ -1,5 +1,5 @@
 /* Tokyo Jutaku's options on the new-table form: which game, who draws, the map side, the clocks. Only
- * what the chosen variant uses is shown (elements marked data-for="<variants>"): the map side and the
+ * what the chosen variant uses is shown, and what it is in a sentence (#jt-what) (elements marked data-for="<variants>"): the map side and the
  * round limit for Tokyo Jutaku and Bottle Bonus, the floors for Countdown; who draws is said in the
  * variant's words. */
 (function () {
@@ -9,6 +9,9 @@
     document.querySelectorAll(".jt-options [data-for]").forEach((node) => {
       node.hidden = !node.dataset.for.split(" ").includes(mode);
     });
+    const what = document.getElementById("jt-what");
+    const label = document.querySelector("input[name=jt-mode]:checked").closest("label");
+    if (what && label) what.textContent = label.dataset.text;
   }
   document.querySelectorAll("input[name=jt-mode]").forEach((r) => r.addEventListener("change", show));
   show();
