@@ -117,7 +117,7 @@
     const spot = st.phase === "action" && st.pawn ? B.spots.find((x) => x.id === st.pawn) : null;
     const res = B.resources.map((r) => el("span", { class: "res" }, el("span", { class: "res-dot", style: "background:" + r.hex }),
                                           r.name + " " + p.resources[r.id], spot && spot.ap[r.id] ? el("span", { class: "ap" }, " (" + spot.ap[r.id] + " AP)") : ""));
-    const tiles = p.buildings.map((b) => B.tiles[b.id].name + (b.worker ? " (worker on it)" : ""));
+    const tiles = p.buildings.map((b) => B.tiles[b.id].name + (b.worker ? " (used)" : ""));
     const rows = [
       el("div", { class: "hrow" }, worker(seat), el("strong", null, p.name), el("span", { class: "yen" }, p.yen + " yen"),
          el("span", null, "fame " + p.fame)),
@@ -167,7 +167,7 @@
     if (key === movesFor) return;
     movesFor = key;
     if (st.phase === "tiles") {
-      $("#move-h").textContent = "Lay out the tiles";
+      $("#move-h").classList.add("sr-only");
       if (!$("#lay-out")) $("#moves").replaceChildren(el("div", { class: "stack", "data-enter": "lay-out-tiles" }, ...layoutForm()));
       return;
     }
@@ -176,12 +176,15 @@
     const built = st.phase === "over" ? [] : SapporoBuilder({
       B, st, code, resName, payText, withPay, otherPayment, send, may: (p) => host || p === m });
     if (!mine.length && !built.length) {
-      const waiting = (needs.players || []).map((p) => data.players[p]).join(", ");
-      $("#move-h").textContent = st.phase === "over" ? "The game is over" : "Waiting for " + waiting;
+      $("#move-h").classList.remove("sr-only");      // "Ben's move" (at_table.js's turn line)
       $("#moves").replaceChildren();
       return;
     }
-    $("#move-h").textContent = !host || m !== null ? "Your move" : "Moves";
+    // The heading says "Your move", which the table's turn line makes "Ben's move" on another's step
+    // (at_table.js); only then is it shown (Ben's step 5: the active player's building tiles
+    // meanwhile), on the player's own step the prompt above says it.
+    const waiting = !host && !(needs.players || []).includes(m);
+    $("#move-h").classList.toggle("sr-only", !waiting);
     const of = (...types) => mine.filter((o) => types.includes(o.move.type));
     const nodes = [];
     if (st.phase === "move") {
@@ -294,7 +297,7 @@
       const body = [el("strong", null, s.name),
         el("span", { class: "sub" }, s.action.charAt(0).toUpperCase() + s.action.slice(1) + " · " +
            Object.entries(s.ap).map(([r, ap]) => resName[r] + " " + ap).join(", ") + " AP"),
-        el("span", { class: "notes" }, st.pawn === s.id ? "♟ the pawn is here" : "take " + st.notes[s.id] + " yen")];
+        el("span", { class: "notes" }, st.pawn === s.id ? "♟ the pawn's here" : "take " + st.notes[s.id] + " yen")];
       if (!o) return el("div", { class: "spot-btn " + s.background + " here", "data-spot": s.id }, ...body);
       return el("button", { type: "button", class: "spot-btn " + s.background, "data-type": "move-pawn", "data-key": keyOf(o.move),
                             "data-spot": s.id, "aria-label": labelOf(o) + " (take " + st.notes[s.id] + " yen)",
