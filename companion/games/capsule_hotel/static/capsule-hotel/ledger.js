@@ -473,11 +473,12 @@
     const key = [st.round, w, kind, st.entries.length].join(":");
     if (opt.key !== key) {            // a new declaration: the likely choices
       const own = ownLots(w);
-      Object.assign(opt, { key, pink: 1, side: "A", adjoins: [own.length ? own[own.length - 1] : lots()[lots().length - 1]],
+      Object.assign(opt, { key, pink: 3, side: "A", adjoins: [own.length ? own[own.length - 1] : lots()[lots().length - 1]],
         land: lands(w)[lands(w).length - 1] });
     }
     if (!lands(w).includes(opt.land)) opt.land = lands(w)[lands(w).length - 1];
-    const rows = [];
+    const rows = [];                    // the chips above the buttons
+    const after = [];                   // and below them
     const buttons = [];
     const offer = (m, text, price, sub) => {
       const pay = payable(price, pl);
@@ -503,15 +504,18 @@
       B.colours.filter((c) => st.supply.capsules[c.id] > 0).forEach((c) => {
         const left = st.supply.capsules[c.id];
         if (c.id === "pink") {
-          opt.pink = Math.max(1, Math.min(opt.pink, left));
-          const price = B.prices.pink_first + B.prices.pink_each * (opt.pink - 1);
-          offer({ item: "capsules", colour: "pink", count: opt.pink }, c.name + " ×" + opt.pink, price, left + " left");
+          // 1, 2 and 3 pink capsules a tap each; the last button's count goes higher with + (more than 3 left)
+          opt.pink = Math.max(Math.min(3, left), Math.min(opt.pink, left));
+          const pink = (n) => offer({ item: "capsules", colour: "pink", count: n }, c.name + " ×" + n,
+            B.prices.pink_first + B.prices.pink_each * (n - 1), n === opt.pink ? left + " left" : "");
+          [1, 2].filter((n) => n < opt.pink).forEach(pink);
+          pink(opt.pink);
         } else offer({ item: "capsules", colour: c.id }, c.name + " ×" + left, c.price);
       });
-      if (st.supply.capsules.pink > 1) {
-        rows.push(el("div", { class: "ch-chips", role: "group", "aria-label": "Pink capsules" }, el("span", { class: "small" }, "Pink: " + opt.pink),
+      if (st.supply.capsules.pink > 3) {
+        after.push(el("div", { class: "ch-chips", role: "group", "aria-label": "More pink capsules" }, el("span", { class: "small" }, "More pink: ×" + opt.pink),
           el("button", { type: "button", class: "secondary", "data-opt": "count", "data-val": "-1", "aria-label": "One pink capsule fewer",
-            disabled: opt.pink > 1 ? null : "", onclick: () => { opt.pink--; renderPurchase(who()); } }, "−"),
+            disabled: opt.pink > 3 ? null : "", onclick: () => { opt.pink--; renderPurchase(who()); } }, "−"),
           el("button", { type: "button", class: "secondary", "data-opt": "count", "data-val": "+1", "aria-label": "One pink capsule more",
             disabled: opt.pink < st.supply.capsules.pink ? null : "", onclick: () => { opt.pink++; renderPurchase(who()); } }, "+")));
       }
@@ -534,7 +538,7 @@
       });
     }
     box.hidden = false;
-    box.replaceChildren(...rows, el("div", { class: "ch-buys" }, buttons));
+    box.replaceChildren(...rows, el("div", { class: "ch-buys" }, buttons), ...after);
   }
 
   const ordinal = (n) => n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th");
