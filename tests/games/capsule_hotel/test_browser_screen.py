@@ -121,6 +121,8 @@ def test_a_purchase_in_two_taps_pass_on_the_page_and_the_income_after_the_dice(s
         white = option({"item": "capsules", "colour": "white"})
         settled(aki, white)
         assert "White ×6" in aki.locator(white).inner_text() and "1,500 ¥" in aki.locator(white).inner_text()
+        for n in (1, 2, 3):                                    # a few pink capsules: a button each, no stepping
+            assert aki.locator(option({"item": "capsules", "colour": "pink", "count": n})).count() == 1
         assert in_view(aki, "#mine")
         shot(aki, "screen-declared-390")
         assert violations(aki) == []
