@@ -1,8 +1,9 @@
 """Shin Bikkuri Man's board page as one game screen (issue 23 point 1), in a real headless Chromium on
 phones of 390 x 844 and 360 x 740: what a turn needs is on screen without scrolling (the harbour in one
 row of 7, the hand, the façade, the tiles drawn in their shapes, Turn / Flip and Play), choosing a tile
-leaves the façade where it is, two cards apart cannot be taken without Any Cards, a pair is taken with
-one tap and a whole move plays itself after a moment (Clear stops it), the table's harbour is entered
+leaves the façade where it is, Turn goes to the next way the tile fits, two cards apart cannot be taken
+without Any Cards, a pair is taken with one tap and plays itself after a moment (Clear stops it), a tile
+that fits where it was tapped more than one way waits for Play, the table's harbour is entered
 into slots where one wrong card is changed alone, text targets are 44 px tall, one h1, and axe-core
 finds nothing on the screens a turn goes through."""
 from __future__ import annotations
@@ -89,7 +90,7 @@ def _axe(page):
 
 
 @pytest.mark.parametrize("size", [(390, 844), (360, 740)])
-def test_a_turn_is_one_screen_and_a_tile_plays_itself(server, browser, size):
+def test_a_turn_is_one_screen(server, browser, size):
     made = _table(server)
     try:
         page = _phone(browser, server, made, size)
@@ -120,11 +121,14 @@ def test_a_turn_is_one_screen_and_a_tile_plays_itself(server, browser, size):
         facade_before = page.evaluate(BOX_JS, "#facade")
         red2.click()
         assert page.evaluate("scrollY") == 0 and page.evaluate(BOX_JS, "#facade") == facade_before
-        # a tap where the tile's lowest square goes: it lies flat there; it plays itself after a moment
+        # a tap where the tile's lowest square goes: it lies as it is turned; it fits there four ways, so
+        # it does not play itself (Turn may follow): Play decides
         page.locator("#facade .hit[data-col='2'][data-row='1']").click()
-        page.locator("#autoplay-note", has_text="in a moment").wait_for(timeout=5_000)
+        page.wait_for_function("document.querySelector('#summary').textContent.startsWith('Cost 2')", timeout=5_000)
         assert sorted(map(tuple, page.evaluate("sbmBoard.draft.squares"))) == [(2, 1), (3, 1)]
+        assert not page.evaluate("document.documentElement.hasAttribute('data-autoplay-armed')")
         assert _axe(page) == [] and _short_targets(page) == []
+        page.locator("#play").click()
         page.locator("#facade #live-squares [data-square='3,1']").wait_for(timeout=10_000)
         state = _state(server, made)["state"]
         assert state["players"][0]["facade"][-1] == ".Rr.." and state["current"] == 1

@@ -14,7 +14,8 @@
  * card is set right alone. The entries are marked data-enter="<move type>" for the set-up walk's
  * "Enter it now".
  * A move made whole by a tap plays itself after a moment (tk.AutoPlay, a setting per phone), unless it
- * spends an ability or is entered by the host for another seat; Play plays it at once, Clear stops it.
+ * spends an ability, is entered by the host for another seat, or is a tile that fits where it was tapped
+ * more than one way (Turn may follow: Play decides); Play plays it at once, Clear stops it.
  * Move format: companion/games/shin_bikkuri_man/rules (docstring). */
 (function () {
   "use strict";
@@ -675,6 +676,9 @@
       if (m.type === "build") {
         const hand = st.players[m.player].hand || {};
         if ((hand[m.tile.split("-")[0]] || 0) < ui.preview.cost) { autoplay.cancel(); return; }
+        // final only when the tile fits here one way: with a choice, Turn may follow and Play decides
+        const facade = st.players[m.player].facade;
+        if (orientations(ui.tile).filter((o) => fits(placed(o, ui.anchor), facade)).length !== 1) { autoplay.cancel(); return; }
       }
       return arm();
     }
