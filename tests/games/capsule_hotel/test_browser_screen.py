@@ -66,7 +66,7 @@ def in_view(page, selector):
 def settled(page, selector):
     page.wait_for_function("""sel => { const b = document.querySelector(sel); if (!b) return false;
         const r = b.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""",
-                           arg=selector, timeout=5000)
+                           arg=selector, timeout=15_000)
 
 
 def shot(page, name):
@@ -111,7 +111,7 @@ def test_a_purchase_in_two_taps_pass_on_the_page_and_the_income_after_the_dice(s
         ctxs = [c1, c2, c3]
         assert aki.locator("h1").count() == 1
         # Aki at the head: her holdings and the call on the first screen, no scrolling
-        aki.locator("#mine", has_text="6,000 ¥").wait_for(timeout=5000)
+        aki.locator("#mine", has_text="6,000 ¥").wait_for(timeout=15_000)
         aki.evaluate("scrollTo(0, 0)")
         assert in_view(aki, "#mine") and in_view(aki, "#declare-box button[data-kind=capsules]")
         assert not in_view(aki, "#ledgers")                 # the ledger of everyone is below, not in the way
@@ -128,12 +128,12 @@ def test_a_purchase_in_two_taps_pass_on_the_page_and_the_income_after_the_dice(s
         assert violations(aki) == []
         assert small_targets(aki) == []
         aki.locator(white).click()
-        ben.locator("#queue li.head", has_text="Ben").wait_for(timeout=5000)
+        ben.locator("#queue li.head", has_text="Ben").wait_for(timeout=15_000)
         assert state()["players"][0]["capsules"] == {"white": 6}
         # the seal out of the queue, in words that do not read "ahead"
-        ben.locator("#queue", has_text="Not in the queue: Aki (can join)").wait_for(timeout=3000)
+        ben.locator("#queue", has_text="Not in the queue: Aki (can join)").wait_for(timeout=15_000)
         assert "in front" not in ben.locator("#queue").inner_text()
-        aki.locator("#join").wait_for(timeout=3000)
+        aki.locator("#join").wait_for(timeout=15_000)
         for page in (aki, ben):                                 # one Pass on a page, never a hidden second
             assert page.locator("#pass").count() == 1 and page.locator("[id]").evaluate_all(
                 "els => els.length === new Set(els.map((e) => e.id)).size")
@@ -147,37 +147,37 @@ def test_a_purchase_in_two_taps_pass_on_the_page_and_the_income_after_the_dice(s
         assert ben.locator(f"#purchase-options button[data-opt=land][data-val={land}][aria-pressed=true]").count() == 1
         shot(ben, "screen-declared-360")
         ben.locator(park).click()
-        aki.locator("#ledger-1", has_text="4,000 ¥").wait_for(timeout=5000)
+        aki.locator("#ledger-1", has_text="4,000 ¥").wait_for(timeout=15_000)
         # Aki joins again and, at the head, passes: the question is on the page
         aki.locator("#join").click()
-        aki.locator("#declare-box #pass").wait_for(timeout=5000)
+        aki.locator("#declare-box #pass").wait_for(timeout=15_000)
         aki.locator("#declare-box #pass").click()
-        aki.locator("#pass-yes").wait_for(timeout=3000)
+        aki.locator("#pass-yes").wait_for(timeout=15_000)
         assert in_view(aki, "#pass-yes") and in_view(aki, "#pass-no")
         shot(aki, "screen-pass-ask-390")
         aki.locator("#pass-no").click()                         # Keep playing: nothing sent
-        aki.locator("#declare-box button[data-kind=lot]").wait_for(timeout=3000)
+        aki.locator("#declare-box button[data-kind=lot]").wait_for(timeout=15_000)
         assert state()["players"][0]["seal"] == "queue"
         aki.locator("#declare-box #pass").click()
         aki.locator("#pass-yes").click()
-        ben.locator("#queue", has_text="Aki (passed)").wait_for(timeout=5000)
+        ben.locator("#queue", has_text="Aki (passed)").wait_for(timeout=15_000)
         assert state()["players"][0]["seal"] == "pass"
         # Ben passes too (out of the queue: the Pass under the queue's title)
         ben.locator("#queue-actions #pass").click()
         ben.locator("#pass-yes").click()
         # the income: Pay waits for the Park's die, entered on its owner's phone
-        aki.locator("#income").wait_for(timeout=5000)
+        aki.locator("#income").wait_for(timeout=15_000)
         assert aki.locator("#pay").is_disabled()
         assert "Enter the bonus die of Park B1 first" in aki.locator("#pay-note").inner_text()
         assert aki.locator("#rolls button").count() == 0          # Ben's building: Ben (or the host) enters it
         ben.locator("#rolls button", has_text="1,000 ¥").click()
-        aki.wait_for_function("!document.getElementById('pay').disabled", timeout=5000)
+        aki.wait_for_function("!document.getElementById('pay').disabled", timeout=15_000)
         assert state()["rolls"] == {"B1": 1}
         assert ben.locator("#rolls [data-change]").count() == 0   # a seat does not change an entered die
         # the host changes that one entry alone
         hst.locator("#rolls [data-change=B1]").click()
         hst.locator("#rolls button", has_text="2,000 ¥").click()
-        ben.locator("#rolls", has_text="2,000 ¥").wait_for(timeout=5000)
+        ben.locator("#rolls", has_text="2,000 ¥").wait_for(timeout=15_000)
         assert state()["rolls"] == {"B1": 2}
         shot(aki, "screen-income-390")
         assert violations(aki) == []
@@ -222,7 +222,7 @@ def test_the_income_calculator_removes_one_die_face_alone_and_labels_its_fields(
         page.get_by_role("button", name="Remove " + park[1]).click()        # the wrong one, alone
         faces = page.locator(".ch-faces li").all_inner_texts()
         assert len(faces) == 1 and park[2] in faces[0]
-        page.locator("#out li").first.wait_for(timeout=5000)
+        page.locator("#out li").first.wait_for(timeout=15_000)
         assert violations(page) == []
     finally:
         ctx.close()
