@@ -208,7 +208,7 @@
       const rows = grouped(tiles);
       const f = fold((st.phase === "move" ? "Use a building tile first" : "Use a building tile") + " (" + rows.length + ")", "use-building",
                      rows.map((r) => r.node));
-      if (st.phase === "end" && rows.length <= 3) f.open = true;      // step 7: the choice at hand
+      if (st.phase === "end") f.open = true;         // step 7: the choice at hand
       nodes.push(f);
     }
     $("#moves").replaceChildren(...nodes, ...built);
@@ -221,7 +221,7 @@
   }
 
   /** Many choices (invest in one of 12 tiles, appoint to one of 9 council spaces…): two to a line,
-   *  each with its cheapest payment, what they share said once above them; the sixth and later
+   *  each with its cheapest payment, what they share said once above them; the eighth and later
    *  behind "More choices"; "Other ways to pay" opens every choice's other payments. */
   function choicesGrid(rows, pass) {
     const single = rows.filter((r) => r.options.length === 1).map((r) => labelOf(r.options[0]).split(" "));
@@ -234,7 +234,7 @@
       const o = r.options[0];
       return cell(o, o.move.type === "pioneer" ? stepsLabel(o.move.steps) : labelOf(o).split(" ").slice(n).join(" "));
     });
-    const SHOWN = 5;
+    const SHOWN = 7;
     let more = null;
     if (cells.length > SHOWN + 1) {
       for (const c of cells.slice(SHOWN)) c.hidden = true;
