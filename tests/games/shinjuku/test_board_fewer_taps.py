@@ -47,7 +47,10 @@ def _wait_seq(url, code, seq, timeout=15.0):
 
 
 def _tap_map(page, x_mm, y_mm):
-    """Tap the map at a point given in map millimetres (where a finger would)."""
+    """Tap the map at a point given in map millimetres (where a finger would): the map opens close up
+    (issue 23), so it is dragged to the point first, as a finger would."""
+    if not page.evaluate(f"tkMap.shows({x_mm}, {y_mm}, 30)"):
+        page.evaluate(f"tkMap.reveal({x_mm}, {y_mm})")
     page.locator("#map").scroll_into_view_if_needed()
     x, y = page.evaluate(f"""(() => {{ const p = new DOMPoint({x_mm}, {y_mm}).matrixTransform(tkMap.svg.getScreenCTM());
         return [p.x, p.y]; }})()""")
@@ -131,7 +134,7 @@ def test_a_map_tap_before_choosing_starts_the_only_move_it_can_mean(tmp_path):
             _, after = tokyo.tables.state(code)
             assert after["stations"][sid]["owner"] == me
             assert len(after["players"][me]["hand"]) == len(hand) - 1
-            # a track slot tapped on the whole map (not zoomed): Expand track, that segment
+            # a track slot tapped on the map: Expand track, that segment
             aki.wait_for_function(f"tkTable.table.seq === {before + 1}", timeout=15_000)
             cid = next(c for c, ends in ix.conn_ends.items() if c not in after["tracks"]
                        and sid in ends)

@@ -33,6 +33,9 @@ def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(tmp_path):
         aki.locator("#whoami", has_text="you are Aki").wait_for(timeout=15_000)   # the seat's token kept
         aki.goto(f"{s.url}/t/{code}/board")
         aki.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=15_000)
+        # Play by hand here: a whole move must not play by itself while the test looks (on a loaded
+        # machine the 1.2 s of the autoplay setting passed before Clear, and the Matsuri moved)
+        aki.locator("#autoplay-on").uncheck()
         aki.locator("#types button", has_text=re.compile("Matsuri")).first.click()
         assert aki.locator("#play").is_disabled()              # no ward chosen yet
         assert "still to choose: the ward" in aki.locator("#summary").inner_text()

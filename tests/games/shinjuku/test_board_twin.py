@@ -242,10 +242,15 @@ def test_tapping_the_map_enters_a_move_and_both_phones_draw_it(tmp_path, data):
             tokens = ben.locator("#board-map #live-customers [data-token]:not([data-token=matsuri])")
             assert tokens.count() == waiting > 0
             assert ben.locator("#board-map #live-customers [data-token=matsuri]").count() == 1
-            # the map fits the phone's width
+            # the map's frame fits the phone's width; the map opens close up in it (issue 23: every name
+            # at least 11 px), and the whole map fits the width a tap away
+            frame = "document.querySelector('#map .map-scroll').getBoundingClientRect().width"
+            assert 380 <= aki.evaluate(frame) <= 390
+            assert aki.evaluate("document.documentElement.scrollWidth") <= 390
+            aki.get_by_role("button", name="Whole map").click()
             width = aki.evaluate("document.querySelector('#board-map').getBoundingClientRect().width")
             assert 380 <= width <= 390
-            assert aki.evaluate("document.documentElement.scrollWidth") <= 390
+            aki.get_by_role("button", name="Close up").click()
 
             aki.locator("#types button", has_text="Open store").click()
             aki.locator(f"#board-map [data-station={station}]").tap()
