@@ -241,10 +241,14 @@ class Game:
         """Wait until `phone`'s page shows the table as it is now (its step and what it waits for), and
         stays so for a moment: a tap on a page about to redraw would hit a button that is going away."""
         want_seq = self.seq()
-        needs = self.game.needs(self.state()) or {}
-        want = [want_seq, needs.get("prompt"), needs.get("players"), needs.get("actions_left")]
 
         def shows():
+            # the table as it is now: a move a page played by itself meanwhile (the next mover's
+            # placing, with the companion's deck) moves what the page must show on
+            nonlocal want_seq
+            want_seq = self.seq()
+            needs = self.game.needs(self.state()) or {}
+            want = [want_seq, needs.get("prompt"), needs.get("players"), needs.get("actions_left")]
             got = phone.page.evaluate(PAGE_NEEDS_JS)
             return got is None and page_seq(phone.page) == want_seq or got == want
         settled = 0
