@@ -144,6 +144,8 @@
     if (o.move.type === "pass" && o.move.player === me()) return "Do nothing";
     if (o.move.type === "end-turn" && o.move.player === me()) return "End the turn";
     let t = o.text.split(" for ")[0];
+    if (o.move.type === "use-building" && o.move.action && o.move.action.steps)        // "…: pioneer Wheat +2"
+      t = t.replace(/: then pioneers .*$/, ": pioneer " + stepsLabel(o.move.action.steps));
     const p = o.move.player, name = p !== undefined && st.players[p] ? st.players[p].name : null;
     if (name && p === me() && t.startsWith(name + " ")) {
       t = t.slice(name.length + 1);
@@ -280,10 +282,13 @@
 
   /** A group of rarer moves behind one tap; opened, it comes into view as a whole if it can. */
   function fold(title, key, children) {
-    const f = el("details", { class: "fold", "data-fold": key }, el("summary", null, title),
-      el("div", { class: "options" }, children));
+    const summary = el("summary", null, title);
+    const f = el("details", { class: "fold", "data-fold": key }, summary, el("div", { class: "options" }, children));
+    let tapped = false;          // opened by the player, not by the page (step 7 opens it itself)
+    summary.addEventListener("click", () => { tapped = true; });
     f.addEventListener("toggle", () => {
-      if (f.open && f.getBoundingClientRect().bottom > innerHeight) f.scrollIntoView({ block: "start" });
+      if (tapped && f.open && f.getBoundingClientRect().bottom > innerHeight) f.scrollIntoView({ block: "start" });
+      tapped = false;
     });
     return f;
   }
