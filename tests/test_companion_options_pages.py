@@ -76,7 +76,7 @@ def _countdown(page):
 
 def _sapporo(page):
     page.locator("input[name=tiles][value=companion]").check()
-    page.locator("select[name=start_player]").select_option("1")
+    page.get_by_role("radio", name="Player 2", exact=True).check()     # who starts: by the name shown
 
 
 def _deck(page):
