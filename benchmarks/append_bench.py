@@ -1,11 +1,11 @@
 """Issue 24's yardstick: the companion against the barest durable append, in one run, side by side.
 
     .venv/bin/python benchmarks/append_bench.py [--seconds 8] [--rounds 3] [--clients 8] [--threads 16]
-                                                [--only sqlite|postgresql] [--workers 2]
+                                                [--only sqlite|postgresql] [--workers 2] [--companion DIR]
 
 Both servers run at once on this machine, started the same way (waitress, the same thread count):
-the companion (`python -m companion`) and benchmarks/bare_append.py (Flask + one INSERT and COMMIT per
-POST). Each round, 8 clients (threads in this process, one keep-alive connection each) post flat out
+the companion (`python -m companion`) and benchmarks/yardstick/bare_append.py (Flask + one INSERT and
+COMMIT per POST). Each round, 8 clients (threads in this process, one keep-alive connection each) post flat out
 for --seconds to one server and then to the other (the order alternating by round, so a busy machine
 weighs on both alike): to the companion, the moves of a seeded Shinjuku game, one table per client
 (expected_seq and an Idempotency-Key on every POST, a new table at the game's end); to the bare app,
@@ -85,10 +85,18 @@ def wait_up(port: int, proc: subprocess.Popen, probe: str) -> None:
     raise SystemExit(f"the server on port {port} did not start")
 
 
+BARE = REPO / "benchmarks" / "yardstick" / "bare_append.py"
+
+#: The checkout whose companion is measured (--companion: e.g. a worktree of an earlier commit, for a
+#: before/after in one quiet window); the bare app and the clients are always this one's.
+MEASURED = REPO
+
+
 def start(cmd: list[str], port: int, probe: str) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, *cmd, "--port", str(port)], cwd=REPO,
+    where = MEASURED if cmd[:2] == ["-m", "companion"] else REPO
+    proc = subprocess.Popen([sys.executable, *cmd, "--port", str(port)], cwd=where,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(REPO)})
+                            env={**os.environ, "PYTHONPATH": str(where)})
     wait_up(port, proc, probe)
     return proc
 
@@ -119,17 +127,16 @@ class Companion:
 
         new()
 
-        def post() -> bool:
-            if state["seq"] >= len(self.moves):
-                new()
+        def post() -> tuple[bool, float]:
+            t0 = time.perf_counter()
             status, body = c.call("POST", f"/api/tables/{state['code']}/moves",
                                   {"expected_seq": state["seq"], "move": self.moves[state["seq"]]},
                                   token=state["token"], key=uuid.uuid4().hex)
-            if status == 200:
-                state["seq"] = body["seq"]
-                return True
-            state["seq"] = len(self.moves)
-            return False
+            took = time.perf_counter() - t0
+            state["seq"] = body["seq"] if status == 200 else len(self.moves)
+            if state["seq"] >= len(self.moves):
+                new()                                  # (a new table: not a move, not timed)
+            return status == 200, took
         return post
 
 
@@ -143,16 +150,17 @@ class Bare:
         c = Client(self.port)
         state = {"code": uuid.uuid4().hex[:8], "seq": 0}
 
-        def post() -> bool:
+        def post() -> tuple[bool, float]:
             if state["seq"] >= len(self.moves):
                 state.update(code=uuid.uuid4().hex[:8], seq=0)
+            t0 = time.perf_counter()
             status, body = c.call("POST", f"/append/{state['code']}",
                                   {"expected_seq": state["seq"], "move": self.moves[state["seq"]]},
                                   key=uuid.uuid4().hex)
+            took = time.perf_counter() - t0
             if status == 200:
                 state["seq"] = body["seq"]
-                return True
-            return False
+            return status == 200, took
         return post
 
 
@@ -168,10 +176,9 @@ def flat_out(target, pids: list[int], clients: int, seconds: float) -> dict:
         mine, n = [], 0
         line.wait()
         while time.monotonic() < stop_at:
-            t0 = time.perf_counter()
-            if post():
-                n += 1
-            mine.append(time.perf_counter() - t0)
+            accepted, took = post()
+            n += accepted
+            mine.append(took)
         with lock:
             latencies.extend(mine)
             ok[0] += n
@@ -284,8 +291,7 @@ def run_sqlite(args, moves) -> list[str]:
     with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
         cp, bp = free_port(), free_port()
         comp = start(["-m", "companion", "--data", a, "--threads", str(args.threads), "--no-mdns"], cp, "/api/time")
-        bare = start([str(REPO / "benchmarks" / "bare_append.py"), "--data", b, "--threads", str(args.threads)],
-                     bp, "/append/probe")
+        bare = start([str(BARE), "--data", b, "--threads", str(args.threads)], bp, "/append/probe")
         try:
             pids = {"companion": server_pids(comp), "bare append": server_pids(bare)}
             out = side_by_side("SQLite (WAL, synchronous=FULL), one process each", [Companion(cp, moves),
@@ -309,12 +315,12 @@ def run_postgres(args, moves) -> list[str]:
     cluster.start()
     try:
         a, b = cluster.database(), cluster.database()
-        subprocess.run([sys.executable, "-m", "companion", "migrate", "--database", a], cwd=REPO, check=True,
-                       stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(REPO)})
+        subprocess.run([sys.executable, "-m", "companion", "migrate", "--database", a], cwd=MEASURED, check=True,
+                       stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(MEASURED)})
         cp, bp = free_port(), free_port()
         comp = start(["-m", "companion", "--database", a, "--workers", str(args.workers), "--threads",
                       str(args.threads), "--no-mdns"], cp, "/api/time")
-        bare = start([str(REPO / "benchmarks" / "bare_append.py"), "--database", b, "--workers",
+        bare = start([str(BARE), "--database", b, "--workers",
                       str(args.workers), "--threads", str(args.threads)], bp, "/append/probe")
         try:
             time.sleep(1)
@@ -330,6 +336,13 @@ def run_postgres(args, moves) -> list[str]:
     return out
 
 
+def revision(where: Path) -> str:
+    r = subprocess.run(["git", "-C", str(where), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(where), "status", "--porcelain", "--", "companion"],
+                           capture_output=True, text=True).stdout.strip()
+    return (r.stdout.strip() or "unknown") + (" + uncommitted changes" if dirty else "")
+
+
 def children(pid: int) -> list[int]:
     from hosted_bench import children_of
     return children_of(pid)
@@ -343,9 +356,15 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=16)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", choices=["sqlite", "postgresql"])
+    ap.add_argument("--companion", metavar="DIR", help="measure the companion of this checkout (default: "
+                    "this one), e.g. `git worktree add /tmp/before <commit>`")
     args = ap.parse_args(argv)
+    global MEASURED
+    if args.companion:
+        MEASURED = Path(args.companion).resolve()
     moves = game_moves()
-    print(f"machine: {os.cpu_count()} CPUs; Shinjuku, {len(moves)} moves per game")
+    print(f"machine: {os.cpu_count()} CPUs; Shinjuku, {len(moves)} moves per game; companion of {MEASURED} "
+          f"({revision(MEASURED)})")
     if args.only != "postgresql":
         print("\n".join(run_sqlite(args, moves)), flush=True)
     if args.only != "sqlite":

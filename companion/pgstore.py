@@ -344,6 +344,16 @@ class PgStore:
                 raise
             conn.execute("COMMIT")
 
+    def latest(self, code: str) -> tuple[int, dict[int, str]]:
+        """Table `code`'s latest seq and its seats (player -> token hash), in one statement (one
+        snapshot, no transaction to begin and end): what a read of a table this process holds needs."""
+        with _translated(), self._borrow() as conn:
+            seq, seats = conn.execute(
+                "SELECT (SELECT coalesce(max(seq), 0) FROM events WHERE code = %s), (SELECT "
+                "coalesce(json_agg(json_build_array(player, token_hash)), '[]') FROM seats WHERE code = %s)",
+                (code, code)).fetchone()
+        return seq, {player: held for player, held in seats}
+
     # -- timer deadlines, for the expiry scheduler of several workers ------------------------------
     def claim_due(self, now_ms: int, limit: int = 32, lease_ms: int = LEASE_MS) -> list[str]:
         """The tables whose deadline has passed and that no live worker is delivering, leased to
@@ -467,9 +477,10 @@ class PgTx:
         return [EventRow(s, k, _load(b), t) for s, k, b, t in rows]
 
     def append(self, code: str, seq: int, kind: str, body: dict | str, at_ms: int) -> None:
-        self.conn.execute("INSERT INTO events (code, seq, kind, body, at_ms) VALUES (%s,%s,%s,%s,%s)",
-                          (code, seq, kind, _text(body), at_ms))
-        self._changed(code)
+        # the NOTIFY (_changed) in the same statement: one round trip, not two
+        self.conn.execute("WITH appended AS (INSERT INTO events (code, seq, kind, body, at_ms) VALUES "
+                          "(%s,%s,%s,%s,%s) RETURNING 1) SELECT pg_notify(%s, %s) FROM appended",
+                          (code, seq, kind, _text(body), at_ms, CHANNEL, code))
 
     def seq_and_remembered(self, code: str, key: str | None) -> tuple[int, Remembered | None]:
         if not key:

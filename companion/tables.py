@@ -195,7 +195,7 @@ class Tables:
         the table (its seq, its claimed seats) is encoded once per viewer and kept; the timers, which
         count down, are encoded afresh. With SQLite this process knows the latest seq and the seats
         (the only writer): a read of a table it holds needs no query at all."""
-        known = self._known(code)
+        known = self._known(code) or self._latest(code)
         if known is None:
             generation = self._seat_changes
             with self.store.read() as tx:
@@ -220,7 +220,7 @@ class Tables:
     def legal_text(self, code: str, viewer: Who, player: int | None) -> str:
         """GET …/legal's JSON text (legal()), kept per seq, viewer and player: the moves legal at a
         seq never change."""
-        known = self._known(code)
+        known = self._known(code) or self._latest(code)
         if known is not None:
             key = ("legal", code, known[1].seq, viewer, player)
             text = self._texts.get(key)
@@ -254,6 +254,22 @@ class Tables:
         if tokens is None:
             return None
         return head[0], head[1], tuple(sorted(v for v in tokens.values() if v != HOST))
+
+    def _latest(self, code: str) -> tuple[TableRow, View, tuple[int, ...]] | None:
+        """With several workers: the table's latest seq and seats in one statement (no transaction),
+        and the view at that seq if this process holds it; else None (a full read is needed)."""
+        if self._single:
+            return None
+        table = self._rows.get(code)
+        latest = getattr(self.store, "latest", None)
+        if table is None or latest is None:
+            return None
+        seq, seats = latest(code)
+        view = self._cached(code, seq)
+        if view is None:
+            return None
+        self._see_head(code, seq)
+        return table, view, tuple(sorted(seats))
 
     def _keep_text(self, key: tuple, text: str) -> None:
         with self._lock:
@@ -609,12 +625,18 @@ class Tables:
         our decision and our append has it decided again, on the newer state, under the lock."""
         if deliver_due and self._due.get(code, 2**62) <= self.clock():
             self.expire_due(code)   # time ran out before this request: that comes first
-        head = None if reads_log else self._head(code)
+        head = None if reads_log else self._head(code, expected_seq)
         if head is not None and head[1].seq == expected_seq:
             # The usual move: this process wrote (or read) the table's latest event and keeps its
-            # view, so no read transaction is needed; the seq is checked again under the write lock.
+            # view, so no read transaction is needed; the seq is checked again under the write lock
+            # (with several workers another may have moved the table on: then, as below, the move
+            # commutes or is a 409).
             table, view = head
             seq, game, now = view.seq, self.games[table.game], self.clock()
+            if deliver_due and not self._single and (self._next_due(game, view) or 2**62) <= now:
+                self.expire_due(code)
+                return self._write(code, expected_seq, idem_key, request_fp, decide, who, False,
+                                   reads_log, commutes)
             kind, body, new, response = decide(game, view, now, None, table)
         else:
             with self.store.read() as tx:
@@ -663,13 +685,14 @@ class Tables:
                         view, seq, now = self._view(tx, table, current), current, max(now, self.clock())
                         kind, body, new, response = decide(game, view, now, tx, table)
                         prepared = self._prepare(game, view, kind, body, new, response, who)
-                    body_json, response_json, stored, snapshot, due, was, now_result = prepared
+                    body_json, response_json, stored, snapshot, due, was_due, was, now_result = prepared
                     tx.append(code, new.seq, kind, body_json, now)
                     if idem_key:
                         tx.remember(code, idem_key, request_fp, 200, stored)
                     if snapshot:
                         tx.save_snapshot(code, new.seq, snapshot)
-                    if due != self._due.get(code) or not self._single:
+                    # (the row holds the due of the view before: a writer always sets it when it changes)
+                    if due != (self._due.get(code) if self._single else was_due):
                         tx.set_deadline(code, due)
                     if was != now_result:        # the game ended (or an undo took its end back)
                         play = None
@@ -705,7 +728,7 @@ class Tables:
         snapshot = dumps(new.to_json()) if new.seq % self.snapshot_every == 0 or kind == "undo" \
             else None
         return (body_json, response_json, stored, snapshot, self._next_due(game, new),
-                view.result(game), new.result(game))
+                self._next_due(game, view), view.result(game), new.result(game))
 
     def _conflict(self, game: Game, view: View, expected_seq: int, who, now: int,
                   tx: Tx | None = None, table: TableRow | None = None) -> ApiError:
@@ -950,12 +973,14 @@ class Tables:
             seen[e.seq] = view
         return view
 
-    def _head(self, code: str) -> tuple[TableRow, View] | None:
+    def _head(self, code: str, expected: int | None = None) -> tuple[TableRow, View] | None:
         """The table and its latest view, when this process knows both without reading. With SQLite the
         data folder's lock makes this process the only writer, so the latest seq it saw is current unless
-        another of its own requests just moved on (then the write lock's seq check answers 409)."""
-        if not self._single:
-            return None             # (other workers write too: only the database knows the latest)
+        another of its own requests just moved on (then the write lock's seq check answers 409). With
+        several workers (PostgreSQL) only the database knows the latest: the view this process saw
+        last is offered when a writer's `expected` seq is that one (its write checks it again)."""
+        if not self._single and (expected is None or self._heads.get(code) != expected):
+            return None
         with self._lock:
             seq, table = self._heads.get(code), self._rows.get(code)
         if seq is None or table is None:

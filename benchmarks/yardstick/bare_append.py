@@ -8,8 +8,8 @@ processes sharing one listening socket (as `python -m companion --workers N` doe
 own transaction (synchronous_commit on). No validation, no view, no notification: what is left is the
 cost of the web stack and the durable write, which is what the companion must not exceed.
 
-    python benchmarks/bare_append.py --port 8001 --data DIR
-    python benchmarks/bare_append.py --port 8001 --database postgresql://… --workers 2
+    python benchmarks/yardstick/bare_append.py --port 8001 --data DIR
+    python benchmarks/yardstick/bare_append.py --port 8001 --database postgresql://… --workers 2
 """
 from __future__ import annotations
 
