@@ -27,7 +27,8 @@ turn, the other player's action and returns). The active player's taps per turn 
 move is the page's overhead.
 
 How the player taps (as a person who knows the page): a suggested move is a button; a move with a payment
-is tapped on its cheapest payment; a group of suggestions folded away is opened first (a tap).
+is tapped on its cheapest payment; a group of suggestions folded away ("More choices") is opened first (a
+tap).
 """
 from __future__ import annotations
 
@@ -69,7 +70,8 @@ FIND_JS = """([key, label]) => {
   if (i >= 0) {
     const g = all[i].closest('details');
     if (g && !g.open) return [i, 'fold'];
-    if (all[i].closest('.cell[hidden]') && document.querySelector('#moves [data-more]')) return [i, 'more'];
+    const more = all[i].closest('.cell[hidden]') && all[i].closest('.choices').querySelector('[data-more]');
+    if (more) return [i, 'more', all.indexOf(more)];
     return [i, null];
   }
   i = all.findIndex(b => b.textContent.replace(/\\s+/g, ' ').trim() === label);
@@ -194,9 +196,9 @@ class Game:
         before = self.seq()
         self.synced(phone)
         key, label = move_key(option["move"]), option["text"]
-        idx, fold = -1, None
+        idx, fold, more = -1, None, None
         for _ in range(40):
-            idx, fold = page.evaluate(FIND_JS, [key, label])
+            idx, fold, *more = page.evaluate(FIND_JS, [key, label])
             if idx >= 0:
                 break
             time.sleep(0.1)
@@ -205,8 +207,8 @@ class Game:
         if fold == "fold":      # a folded group of suggestions: open it first
             group = page.locator("#moves button").nth(idx).locator("xpath=ancestor::details[1]")
             phone.tap(group.locator("summary").first)
-        elif fold == "more":    # the rarer choices behind "More choices"
-            phone.tap(page.locator("#moves [data-more]").first)
+        elif fold == "more":    # the rarer choices behind "More choices" (or "More building tiles")
+            phone.tap(page.locator("#moves button").nth(more[0]))
         phone.tap(page.locator("#moves button").nth(idx))
         end = time.monotonic() + 3 * WAIT_S
         while self.seq() == before:

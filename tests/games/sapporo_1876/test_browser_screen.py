@@ -163,3 +163,27 @@ def test_start_player_by_name_on_the_new_table_page(server, browser):
     assert labels.all_inner_texts() == ["Chie", "Player 2"]
     assert [h for h, _ in page.evaluate(TARGETS) if h < 44] == []
     ctx.close()
+
+
+def test_a_usable_building_tile_is_one_tap_at_the_start_of_a_turn(server, browser):
+    """A building tile the player can use now is a button of its own under the action spots (no
+    group to open first), with the spots and holdings still on the first screen; one tap uses it."""
+    def usable(s, n):
+        return s["phase"] == "move" and s["current"] == 0 and any(
+            o["move"]["type"] == "use-building" for o in n["options"])
+    code, host, aki, t = table_at(server, usable, seed=1)
+    option = next(o for o in t["needs"]["options"] if o["move"]["type"] == "use-building")
+    page, errors = phone(browser, server, code, aki)
+    assert all(ok for ok, _ in page.evaluate(IN_VIEW, "#holdings"))
+    assert all(ok for ok, _ in page.evaluate(IN_VIEW, "#moves .spot-btn"))
+    key = {k: v for k, v in option["move"].items() if k != "pay"}
+    tile = [b for b in page.locator("#moves button[data-key]").all()
+            if json.loads(b.get_attribute("data-key")) == key]
+    assert len(tile) == 1 and tile[0].is_visible()
+    assert tile[0].evaluate("b => !b.closest('details') && b.getBoundingClientRect().bottom <= innerHeight")
+    checks(page)
+    tile[0].click()
+    page.wait_for_function(f"tkTable.table.seq > {t['seq']}", timeout=10_000)
+    after = api(server, "GET", f"/api/tables/{code}")["state"]["players"][0]
+    assert any(b["id"] == option["move"]["tile"] and b["worker"] for b in after["buildings"])
+    assert errors == []

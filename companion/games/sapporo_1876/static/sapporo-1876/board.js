@@ -1,7 +1,8 @@
 /* Sapporo 1876 board twin, a game screen: at the top the viewer's holdings and the moves at hand (the
  * engine's suggestions, needs.options): at the start of a turn the action spots themselves, in an action
  * step each choice on one button with its cheapest payment ("Other ways" beside it opens the other
- * payments and any mix), the rarer choices and the building tiles folded away; below them the move
+ * payments and any mix), past the ninth choice "More choices", the building tiles the player can use
+ * now unfolded two to a line (past the fourth "More building tiles"); below them the move
  * builder (builder.js) for every other legal move, then the main board, both personal boards and the
  * final-score preview. The engine's reasons are shown when it refuses (422); nothing stays once a move
  * went in. */
@@ -158,7 +159,7 @@
   // the history line's verb as the player's own button says it
   const VERBS = { educates: "Educate", pioneers: "Pioneer", invests: "Invest", appoints: "Appoint", uses: "Use",
                   takes: "Take", buys: "Buy", places: "Place", moves: "Move", ends: "End", performs: "Perform" };
-  const FIRST = 4;            // action choices shown before "More choices"
+  const SHOWN = 9;            // action choices shown before "More choices" (all nine council spaces)
 
   let movesFor = null;        // the seq and seat the moves were drawn for: a reload of the same
                              // table keeps them (and an open "Other ways" with its numbers)
@@ -206,13 +207,7 @@
       }
     }
     const tiles = of("use-building");
-    if (tiles.length) {
-      const rows = grouped(tiles);
-      const f = fold((st.phase === "move" ? "Use a building tile first" : "Use a building tile") + " (" + rows.length + ")", "use-building",
-                     rows.map((r) => r.node));
-      if (st.phase === "end") f.open = true;         // step 7: the choice at hand
-      nodes.push(f);
-    }
+    if (tiles.length) nodes.push(...tileGrid(grouped(tiles)));
     $("#moves").replaceChildren(...nodes, ...built);
     // a new step for this phone: its first move in view (the game screen is the top of the page)
     const first = mine.length ? $("#moves button") : null;
@@ -223,8 +218,8 @@
   }
 
   /** Many choices (invest in one of 12 tiles, appoint to one of 9 council spaces…): two to a line,
-   *  each with its cheapest payment, what they share said once above them; the eighth and later
-   *  behind "More choices"; "Other ways to pay" opens every choice's other payments. */
+   *  each with its cheapest payment, what they share said once above them; past the ninth (when
+   *  more than one more) behind "More choices"; "Other ways to pay" opens every choice's other payments. */
   function choicesGrid(rows, pass) {
     const single = rows.filter((r) => r.options.length === 1).map((r) => labelOf(r.options[0]).split(" "));
     let n = 0;
@@ -236,27 +231,55 @@
       const o = r.options[0];
       return cell(o, o.move.type === "pioneer" ? stepsLabel(o.move.steps) : labelOf(o).split(" ").slice(n).join(" "));
     });
-    const SHOWN = 7;
-    let more = null;
-    if (cells.length > SHOWN + 1) {
-      for (const c of cells.slice(SHOWN)) c.hidden = true;
-      more = el("button", { type: "button", class: "secondary more", "data-more": "", "aria-expanded": "false" },
-                "More choices (" + (cells.length - SHOWN) + ")");
-      more.addEventListener("click", () => {
-        for (const c of cells.slice(SHOWN)) c.hidden = false;
-        more.remove();
-      });
-    }
+    const more = moreButton(cells, SHOWN, "More choices");
     grid.append(...cells, ...(more ? [more] : []));
     const anyPay = rows.some((r) => r.options.some((o) => o.payments && o.payments.length));
     const ways = anyPay ? el("button", { type: "button", class: "secondary other-ways-all", "aria-expanded": "false" }, "Other ways to pay") : null;
     if (ways) ways.addEventListener("click", () => {
       const on = grid.classList.toggle("alts");
       ways.setAttribute("aria-expanded", String(on));
-      if (on && more) more.click();
+      if (on && more && more.isConnected) more.click();
     });
     return [prefix ? el("p", { class: "choices-head" }, prefix + " …") : "", grid,
             el("div", { class: "pair" }, ...(ways ? [ways] : []), ...pass)];
+  }
+
+  /** The building tiles the player can use now (each one the rules allow, with its cheapest payment):
+   *  unfolded, two to a line under the step's own moves, so using one is one tap; past the fourth
+   *  they are behind "More building tiles". */
+  function tileGrid(rows) {
+    const head = st.phase === "move" ? "Or first use a building tile:" : st.phase === "end" ? "Or use a building tile first:"
+      : "Use a building tile:";
+    const grid = el("div", { class: "choices tiles-now", "data-enter": "use-building" });
+    const cells = rows.map((r) => {
+      if (r.options.length > 1) { r.node.classList.add("span"); return r.node; }
+      const o = r.options[0];
+      return cell(o, labelOf(o).replace(/^Use /, ""));
+    });
+    const more = moreButton(cells, 4, "More building tiles");
+    grid.append(...cells, ...(more ? [more] : []));
+    const anyAlt = rows.some((r) => r.options.length === 1 && (r.options[0].payments || []).length > 1);
+    const ways = anyAlt ? el("button", { type: "button", class: "secondary other-ways-all", "aria-expanded": "false" },
+                             "Other ways to pay for a tile") : null;
+    if (ways) ways.addEventListener("click", () => {
+      const on = grid.classList.toggle("alts");
+      ways.setAttribute("aria-expanded", String(on));
+      if (on && more && more.isConnected) more.click();
+    });
+    return [el("p", { class: "choices-head" }, head), grid, ...(ways ? [ways] : [])];
+  }
+
+  /** Past the first `shown` cells (when more than one more), the rest behind one button. */
+  function moreButton(cells, shown, text) {
+    if (cells.length <= shown + 1) return null;
+    for (const c of cells.slice(shown)) c.hidden = true;
+    const more = el("button", { type: "button", class: "secondary more", "data-more": "", "aria-expanded": "false" },
+                    text + " (" + (cells.length - shown) + ")");
+    more.addEventListener("click", () => {
+      for (const c of cells.slice(shown)) c.hidden = false;
+      more.remove();
+    });
+    return more;
   }
 
   /** Pioneering steps as "Wheat +2" or "Wheat +1, Sheep +1" (spaces each column's worker advances). */
@@ -278,19 +301,6 @@
       o.payments.slice(1).map((p) => el("button", { type: "button", class: "secondary", "data-pay-alt": "",
                                                   onclick: (ev) => send(withPay(o, p), ev.currentTarget) }, "Pay " + payText(p))),
       otherPayment(o)));
-  }
-
-  /** A group of rarer moves behind one tap; opened, it comes into view as a whole if it can. */
-  function fold(title, key, children) {
-    const summary = el("summary", null, title);
-    const f = el("details", { class: "fold", "data-fold": key }, summary, el("div", { class: "options" }, children));
-    let tapped = false;          // opened by the player, not by the page (step 7 opens it itself)
-    summary.addEventListener("click", () => { tapped = true; });
-    f.addEventListener("toggle", () => {
-      if (tapped && f.open && f.getBoundingClientRect().bottom > innerHeight) f.scrollIntoView({ block: "start" });
-      tapped = false;
-    });
-    return f;
   }
 
   /** Step 1: the action spots, as on the board (the pawn's spot cannot be chosen again). */
