@@ -31,14 +31,12 @@ it. A native confirm box (Pass, before issue 23) is accepted and counted as a ta
 """
 from __future__ import annotations
 
-import contextlib
 import json
-import random
 import re
 import time
 from collections import Counter
 
-from replay.common import (HEIGHT, NAMES, SNAPS, TRACE, WAIT_S, DeadEnd, Phone, Tally, button_texts,  # noqa: F401
+from replay.common import (HEIGHT, NAMES, SNAPS, TRACE, WAIT_S, DeadEnd, Phone, TableDriver, button_texts,  # noqa: F401
                            seeded_tables, starts_with_name, wait_until)
 
 GAMES = [("3 players, table dice", 3, "table"), ("4 players, companion rolls", 4, "companion")]
@@ -77,25 +75,27 @@ def yen(n: int) -> str:
     return ("−" if n < 0 else "") + f"{abs(n):,} ¥"
 
 
-class Game:
+class Game(TableDriver):
+    game_id = "capsule-hotel"
+    phone_class = CapsulePhone
+    board_ready = "window.tkLink && tkLink.table"
+    page_seq_js = "window.tkLink && tkLink.table ? tkLink.table.seq : null"
+
     def __init__(self, browser, server, services, players, mode, seed, turns, log):
-        self.browser, self.server, self.services = browser, server, services
-        self.n, self.mode, self.seed, self.max_turns = players, mode, seed, turns
-        self.log = log or (lambda *a: None)
-        self.rng = random.Random(seed)
-        self.tally = Tally()
-        self.phones = [CapsulePhone(browser, NAMES[i], self.tally, server.url) for i in range(players)]
+        super().__init__(browser, server, services, players, mode, seed, turns, log)
         for ph in self.phones:
             ph.page.on("dialog", lambda d, ph=ph: self.dialog(ph, d))
-        self.game = services.games.get("capsule-hotel")
         self.data = self.game.data
-        self.code = None
-        self.moves = 0
-        self.ended = False
         self.turn_no: Counter = Counter()        # (round, seat) -> purchase turns begun
         self.kinds: dict[str, str] = {}          # turn label -> "purchase" | "pass"
         self.other: Counter = Counter()          # "loans", "income R1", ...: taps
         self.other_px: Counter = Counter()
+
+    def options(self, host: Phone, page) -> None:
+        radio = page.locator(f"input[name=ch-dice][value={self.mode}]")
+        if radio.count() and not radio.is_checked():
+            label = page.locator("label", has=radio)
+            host.tap(label if label.count() else radio)
 
     # ---- a native dialog (confirm): accepted, and counted as the tap it takes ----
     def dialog(self, phone: Phone, d) -> None:
@@ -104,82 +104,6 @@ class Game:
             with open(TRACE, "a", encoding="utf-8") as f:
                 f.write(f"{self.tally.phase}\t{phone.name}\t+0\tnative {d.type}: {d.message}\n")
         d.accept()
-
-    # ---- the server, read in-process (reading only) ----
-    def state(self) -> dict:
-        return self.services.tables.state(self.code)[1]
-
-    def seq(self) -> int:
-        return self.services.tables.seq(self.code)
-
-    # ---- set-up: create, join, seats, board ----
-    def setup(self) -> None:
-        host = self.phones[0]
-        page = host.page
-        page.goto(self.server.url + "/")
-        new = page.locator("a[href*='capsule-hotel']", has_text=re.compile("new table", re.I))
-        host.tap(new.first)
-        page.wait_for_load_state()
-        for i in range(self.n):
-            box = page.locator(f"#p{i}")
-            if not box.count():
-                host.tap(page.get_by_role("button", name=re.compile(r"\+\s*player", re.I)))
-                box = page.locator(f"#p{i}")
-            host.type(box, NAMES[i])
-        radio = page.locator(f"input[name=ch-dice][value={self.mode}]")
-        if radio.count() and not radio.is_checked():
-            label = page.locator("label", has=radio)
-            host.tap(label if label.count() else radio)
-        host.tap(page.get_by_role("button", name=re.compile("start the table", re.I)))
-        page.wait_for_url(re.compile(r"/t/[0-9A-Z]{8}$"))
-        self.code = page.url.rsplit("/", 1)[1]
-        self.take_seat(host, 0)
-        invite = page.get_by_role("button", name=re.compile("invite", re.I))
-        if invite.count() and invite.first.get_attribute("aria-expanded") != "true":
-            host.tap(invite.first)
-        shown = page.locator(".joincode")
-        code_text = shown.first.inner_text() if shown.count() else self.code
-        for i, phone in enumerate(self.phones[1:], start=1):
-            p = phone.page
-            p.goto(self.server.url + "/")
-            box = p.locator("input[name=code]").first
-            phone.type(box, code_text)
-            phone.tap(p.locator("form", has=box).get_by_role("button", name=re.compile("join", re.I)))
-            p.wait_for_url(re.compile(f"/t/{self.code}$"))
-            self.take_seat(phone, i)
-        for phone in self.phones:
-            self.open_board(phone)
-
-    def take_seat(self, phone: Phone, i: int) -> None:
-        p = phone.page
-        p.wait_for_function("window.tkTable && tkTable.table", timeout=WAIT_S * 1000)
-        if p.locator("#seat").is_visible():
-            seats = p.locator("#seat-buttons button")
-            idx = [k for k, (t, *_r) in enumerate(button_texts(p.locator("#seat-buttons")))
-                   if starts_with_name(t, NAMES[i])]
-            if not idx:
-                raise DeadEnd(f"no seat button for {NAMES[i]}")
-            phone.tap(seats.nth(idx[0]))
-            p.wait_for_function(f"tk.me({self.code!r}) === {i}", timeout=WAIT_S * 1000)
-
-    def open_board(self, phone: Phone) -> None:
-        p = phone.page
-        if "/board" not in p.url:
-            link = p.get_by_role("link", name=re.compile("open the board|enter moves|board", re.I))
-            phone.tap(link.first)
-        p.wait_for_function("window.tkLink && tkLink.table", timeout=WAIT_S * 1000)
-
-    # ---- waiting for a phone to show the table as it is ----
-    def synced(self, phone: Phone) -> None:
-        want = self.seq()
-        settled = 0
-        end = time.monotonic() + 3 * WAIT_S
-        while settled < 2:
-            if time.monotonic() > end:
-                raise TimeoutError(f"{phone.name}'s page did not show step {want}")
-            got = phone.page.evaluate("window.tkLink && tkLink.table ? tkLink.table.seq : null")
-            settled = settled + 1 if got == want else 0
-            time.sleep(0.03)
 
     def taken(self, phone: Phone, before: int, what: str) -> None:
         page = phone.page
@@ -525,11 +449,6 @@ class Game:
                     return ctl, kind, wanted
                 break
         return None
-
-    def close(self) -> None:
-        for ph in self.phones:
-            with contextlib.suppress(Exception):
-                ph.close()
 
 
 def play_game(browser, server, services, players: int, mode: str, seed: int, turns: int | None,

@@ -209,3 +209,113 @@ def table(rows: list[tuple[str, str, int, str, dict]]) -> str:
                      f"{r['setup_taps']:>10} {r['setup_screens']:>13.1f} {taps:>9.1f} {screens:>12.2f} "
                      f"{r['seconds']:>8.0f}")
     return "\n".join(lines)
+
+
+class TableDriver:
+    """What every game's driver does alike: the phones, the server read in-process (reading only), and
+    the set-up through the pages: the first phone opens the home page, starts a table of `game_id`
+    (names typed, `options` chosen: the game's own), takes its seat and shows the invite code; every
+    other phone types the code on its home page, joins and takes its seat; each opens the board. A
+    game's driver adds how its moves are chosen and tapped."""
+
+    game_id = ""
+    phone_class = Phone
+    #: the board page has drawn the table (a JS expression)
+    board_ready = "window.tkTable && tkTable.table && tkTable.table.state"
+    #: the table's seq as the page shows it (a JS expression)
+    page_seq_js = "window.tkTable && tkTable.table ? tkTable.table.seq : null"
+
+    def __init__(self, browser, server, services, players: int, mode: str, seed: int, turns: int | None,
+                 log=None):
+        import random
+        self.browser, self.server, self.services = browser, server, services
+        self.n, self.mode, self.seed, self.max_turns = players, mode, seed, turns
+        self.game = services.games[self.game_id]
+        self.rng = random.Random(seed)
+        self.tally = Tally()
+        self.log = log or (lambda *a: None)
+        self.phones = [self.phone_class(browser, NAMES[i], self.tally, server.url) for i in range(players)]
+        self.code: str | None = None
+        self.moves = 0
+        self.ended = False
+
+    # ---- the server, read in-process ----
+    def state(self) -> dict:
+        return self.services.tables.state(self.code)[1]
+
+    def seq(self) -> int:
+        return self.services.tables.seq(self.code)
+
+    # ---- set-up ----
+    def options(self, host: Phone, page) -> None:
+        """Choose the game's options on the new-table page (the names are typed already)."""
+
+    def setup(self) -> None:
+        host = self.phones[0]
+        page = host.page
+        page.goto(self.server.url + "/")
+        new = page.locator(f"a[href*='{self.game_id}']", has_text=re.compile("new table", re.I))
+        host.tap(new.first)
+        page.wait_for_load_state()
+        for i in range(self.n):
+            box = page.locator(f"#p{i}")
+            if not box.count() or not box.is_visible():
+                host.tap(page.get_by_role("button", name=re.compile(r"\+\s*player", re.I)))
+                box = page.locator(f"#p{i}")
+            host.type(box, NAMES[i])
+        self.options(host, page)
+        host.tap(page.get_by_role("button", name=re.compile("start the table", re.I)))
+        page.wait_for_url(re.compile(r"/t/[0-9A-Z]{8}$"))
+        self.code = page.url.rsplit("/", 1)[1]
+        self.take_seat(host, 0)
+        invite = page.get_by_role("button", name=re.compile("invite", re.I))
+        if invite.count() and invite.first.get_attribute("aria-expanded") != "true":
+            host.tap(invite.first)
+        shown = page.locator(".joincode")
+        code_text = shown.first.inner_text() if shown.count() else self.code
+        for i, phone in enumerate(self.phones[1:], start=1):
+            p = phone.page
+            p.goto(self.server.url + "/")
+            box = p.locator("input[name=code]").first
+            phone.type(box, code_text)
+            phone.tap(p.locator("form", has=box).get_by_role("button", name=re.compile("join", re.I)))
+            p.wait_for_url(re.compile(f"/t/{self.code}$"))
+            self.take_seat(phone, i)
+        for phone in self.phones:
+            self.open_board(phone)
+
+    def take_seat(self, phone: Phone, i: int) -> None:
+        p = phone.page
+        p.wait_for_function("window.tkTable && tkTable.table", timeout=WAIT_S * 1000)
+        if p.locator("#seat").is_visible():
+            seats = p.locator("#seat-buttons button")
+            idx = [k for k, (t, *_r) in enumerate(button_texts(p.locator("#seat-buttons")))
+                   if starts_with_name(t, NAMES[i])]
+            if not idx:
+                raise DeadEnd(f"no seat button for {NAMES[i]}")
+            phone.tap(seats.nth(idx[0]))
+            p.wait_for_function(f"tk.me({self.code!r}) === {i}", timeout=WAIT_S * 1000)
+
+    def open_board(self, phone: Phone) -> None:
+        p = phone.page
+        if "/board" not in p.url:
+            link = p.get_by_role("link", name=re.compile("open the board|enter moves|board", re.I))
+            phone.tap(link.first)
+        p.wait_for_function(self.board_ready, timeout=WAIT_S * 1000)
+
+    # ---- waiting ----
+    def synced(self, phone: Phone) -> None:
+        """Wait until `phone`'s page shows the table as it is now, and stays so for a moment."""
+        want = self.seq()
+        settled = 0
+        end = time.monotonic() + 3 * WAIT_S
+        while settled < 2:
+            if time.monotonic() > end:
+                raise TimeoutError(f"{phone.name}'s page did not show step {want}")
+            settled = settled + 1 if phone.page.evaluate(self.page_seq_js) == want else 0
+            time.sleep(0.03)
+
+    def close(self) -> None:
+        for ph in self.phones:
+            with contextlib.suppress(Exception):
+                ph.close()

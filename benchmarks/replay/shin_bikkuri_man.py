@@ -41,7 +41,7 @@ import re
 import time
 from collections import Counter
 
-from replay.common import (HEIGHT, NAMES, WAIT_S, DeadEnd, Phone, Tally, button_texts, page_seq,  # noqa: F401
+from replay.common import (HEIGHT, NAMES, WAIT_S, DeadEnd, Phone, TableDriver, button_texts, page_seq,  # noqa: F401
                            seeded_tables, starts_with_name, wait_until)
 
 GAMES = [("2 players, table deck", 2, "table"), ("3 players, table deck", 3, "table"),
@@ -94,100 +94,32 @@ class SbmPhone(Phone):
     pass
 
 
-class Game:
+class Game(TableDriver):
+    game_id = "shin-bikkuri-man"
+    phone_class = SbmPhone
+    board_ready = "window.tkTable && tkTable.table && tkTable.table.needs"
+
     def __init__(self, browser, server, services, players: int, mode: str, seed: int, turns: int | None,
                  log=None):
-        self.browser, self.server, self.services = browser, server, services
-        self.n, self.mode, self.seed, self.max_turns = players, mode, seed, turns
-        self.game = services.games["shin-bikkuri-man"]
+        super().__init__(browser, server, services, players, mode, seed, turns, log)
         self.rules = self.game.rules
         self.data = self.game.data
-        self.rng = random.Random(seed)
-        self.tally = Tally()
-        self.log = log or (lambda *a: None)
-        self.phones = [SbmPhone(browser, NAMES[i], self.tally, server.url) for i in range(players)]
-        self.code = None
-        self.moves = 0
-        self.ended = False
         self.entry_taps = Counter()          # table deck: taps spent entering revealed cards, per turn
         self.tiles = {t.id: t for t in self.data.tiles}
 
-    # ---- state (read in-process) ----
-    def state(self) -> dict:
-        return self.services.tables.state(self.code)[1]
-
-    def seq(self) -> int:
-        return self.services.tables.seq(self.code)
-
-    # ---- setup: create, join, seats, board ----
-    def setup(self) -> None:
-        host = self.phones[0]
-        page = host.page
-        page.goto(self.server.url + "/")
-        new = page.locator("a[href*='shin-bikkuri-man']", has_text=re.compile("new table", re.I))
-        host.tap(new.first)
-        page.wait_for_load_state()
-        for i in range(self.n):
-            box = page.locator(f"#p{i}")
-            if not box.count():
-                host.tap(page.get_by_role("button", name=re.compile(r"\+\s*player", re.I)))
-                box = page.locator(f"#p{i}")
-            host.type(box, NAMES[i])
+    def options(self, host: Phone, page) -> None:
         radio = page.locator(f"input[name=deck][value={self.mode}]")
         if radio.count() and not radio.is_checked():
             label = page.locator("label", has=radio)
             host.tap(label if label.count() else radio)
-        host.tap(page.get_by_role("button", name=re.compile("start the table", re.I)))
-        page.wait_for_url(re.compile(r"/t/[0-9A-Z]{8}$"))
-        self.code = page.url.rsplit("/", 1)[1]
-        self.take_seat(host, 0)
-        invite = page.get_by_role("button", name=re.compile("invite", re.I))
-        if invite.count() and invite.first.get_attribute("aria-expanded") != "true":
-            host.tap(invite.first)
-        shown = page.locator(".joincode")
-        code_text = shown.first.inner_text() if shown.count() else self.code
-        for i, phone in enumerate(self.phones[1:], start=1):
-            p = phone.page
-            p.goto(self.server.url + "/")
-            box = p.locator("input[name=code]").first
-            phone.type(box, code_text)
-            phone.tap(p.locator("form", has=box).get_by_role("button", name=re.compile("join", re.I)))
-            p.wait_for_url(re.compile(f"/t/{self.code}$"))
-            self.take_seat(phone, i)
-        for phone in self.phones:
-            self.open_board(phone)
-
-    def take_seat(self, phone: Phone, i: int) -> None:
-        p = phone.page
-        p.wait_for_function("window.tkTable && tkTable.table", timeout=WAIT_S * 1000)
-        seats = p.locator("#seat-buttons button")
-        if p.locator("#seat").is_visible():
-            idx = [k for k, (t, *_r) in enumerate(button_texts(p.locator("#seat-buttons")))
-                   if starts_with_name(t, NAMES[i])]
-            if not idx:
-                raise DeadEnd(f"no seat button for {NAMES[i]}")
-            phone.tap(seats.nth(idx[0]))
-            p.wait_for_function(f"tk.me({self.code!r}) === {i}", timeout=WAIT_S * 1000)
 
     def open_board(self, phone: Phone) -> None:
-        p = phone.page
-        if "/board" not in p.url:
-            link = p.get_by_role("link", name=re.compile("open the board|enter moves|board", re.I))
-            phone.tap(link.first)
-        p.wait_for_function("window.tkTable && tkTable.table && tkTable.table.needs", timeout=WAIT_S * 1000)
-        p.locator("#facade svg").wait_for(state="attached", timeout=WAIT_S * 1000)
+        super().open_board(phone)
+        phone.page.locator("#facade svg").wait_for(state="attached", timeout=WAIT_S * 1000)
 
     # ---- the page ----
     def synced(self, phone: Phone) -> None:
-        """Wait until `phone`'s page shows the table as it is now, and stays so for a moment."""
-        want = self.seq()
-        settled = 0
-        end = time.monotonic() + 3 * WAIT_S
-        while settled < 2:
-            if time.monotonic() > end:
-                raise TimeoutError(f"{phone.name}'s page did not show step {want}")
-            settled = settled + 1 if page_seq(phone.page) == want else 0
-            time.sleep(0.03)
+        super().synced(phone)
         time.sleep(0.05)
 
     def must(self, loc, what: str):
@@ -439,11 +371,6 @@ class Game:
             hands[p] = box.draw(self.data.starting_hand(k + 1), s["discard"])
         for p in range(self.n):
             self.enter(self.phones[p], {"type": "deal-hand", "player": p, "cards": hands[p]})
-
-    def close(self) -> None:
-        for ph in self.phones:
-            with contextlib.suppress(Exception):
-                ph.close()
 
 
 def play_game(browser, server, services, players: int, mode: str, seed: int, turns: int | None,
