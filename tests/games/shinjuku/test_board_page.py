@@ -123,6 +123,7 @@ def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(
         aki.locator("#whoami", has_text="you are Aki").wait_for(timeout=15_000)   # the seat's token kept
         aki.goto(f"{s.url}/t/{code}/board")
         aki.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=15_000)
+        aki.locator("#autoplay-on").uncheck()       # the default would play by itself: the choice is looked at first
         aki.locator("#types button", has_text="Move customers").click()
         aki.locator("#builder .card", has_text="Card to play").locator("button", has_text="Shinjuku").click()
         path = aki.locator("#builder .card", has_text="Path")

@@ -364,7 +364,10 @@
   }
   function tokenField(name, opt) {
     const mine = (st.players[opt.of] || {}).customers || [];
-    const distinct = [...new Set(mine)];
+    // only a customer of the store's goods can be spent on it; with one such, it is chosen already
+    const store = draft.station && (st.stations || {})[draft.station];
+    const distinct = [...new Set(mine)].filter((t) => !store || !store.goods || tokenKind(t)[0] === store.goods);
+    if (store && distinct.length === 1 && draft[name] === undefined) draft[name] = distinct[0];
     return section("Customer to spend", distinct.length ? pickGrid(distinct.map((t) =>
       pickButton(tokenLabel(t), null, draft[name] === t, () => set(name, t))))
       : el("p", { class: "muted" }, "This player has no customers yet."));
@@ -479,7 +482,16 @@
     return pickButton(s.name + " " + s.kanji, sub, pressed, onclick);
   }
   function goodsField(name) {
-    return section("Goods", el("div", { class: "picks goods" }, B.goods.map((g) => pickButton(g.name, null, draft[name] === g.id, () => set(name, g.id)))));
+    // the goods the mover has stores of left; with one left it is the only answer: chosen already
+    const left = ((st.players[draft.player] || {}).stores) || null;
+    const has = (g) => !left || !(g in left) || left[g] > 0;
+    const open = B.goods.filter((g) => has(g.id));
+    if (open.length === 1 && draft[name] === undefined) draft[name] = open[0].id;
+    return section("Goods", el("div", { class: "picks goods" }, B.goods.map((g) => {
+      const b = pickButton(g.name, has(g.id) ? null : "none left", draft[name] === g.id, () => set(name, g.id));
+      if (!has(g.id)) b.disabled = true;
+      return b;
+    })));
   }
   const connId = (a, b) => [a, b].sort().join("--");
   function connectionField(name, opt) {
@@ -581,7 +593,7 @@
       if (stop.choices.length === 1) return el("p", { class: "small", style: "margin:.3rem 0" }, storeWords(stop) + " takes " + tokenLabel(stop.pick) + ".");
       return el("div", { class: "take-stop" }, el("p", { class: "small", style: "margin:.3rem 0" }, storeWords(stop) + " takes:"),
         pickGrid(stop.choices.map((t) => pickButton(tokenLabel(t), null, stop.pick === t, () => {
-          ui.take = Object.assign({}, ui.take, { [stop.station]: t }); render();
+          ui.take = Object.assign({}, ui.take, { [stop.station]: t }); render(); armIfWhole();
         }))));
     });
     const choice = stops.some((x) => x.choices.length > 1);
@@ -634,7 +646,8 @@
     }
     if (draft.type === "move-customers") {
       if (pathNext(draft.path).length) return false;                     // the customers may go further
-      if (takeStops().some((x) => x.choices.length > 1)) return false;   // the mover's choice: Play after it
+      // which customer a store takes: the rules' default is shown (summary and field) and plays with
+      // the move unless the mover taps another one (Clear stops it meanwhile)
     }
     return true;
   }
@@ -847,9 +860,19 @@
     const keyed = (key, pt) => pt ? Object.assign(pt, { key }) : null;
     if (draft) {
       if (draft.station) return keyed("s:" + draft.station, S(draft.station));
-      if (draft.path && draft.path.length) return keyed("p:" + draft.path[draft.path.length - 1], S(draft.path[draft.path.length - 1]));
+      if (draft.path && draft.path.length) {     // the stations the customers can go on to: the next tap is one of them
+        const end = draft.path[draft.path.length - 1], on = onward(draft.path).map(S).filter(Boolean);
+        return keyed("p:" + end, on.length ? bestView(on, S(end)) : S(end));
+      }
       const c = draft.second || draft.connection;
-      if (c) { const x = map.connections[connId(c[0], c[1])]; return x ? keyed("c:" + connId(c[0], c[1]), { x: x.centre[0], y: x.centre[1] }) : null; }
+      if (c) {
+        const x = map.connections[connId(c[0], c[1])];
+        if (!x) return null;
+        const at_ = { x: x.centre[0], y: x.centre[1] }, C = (id) => map.connections[id] ? { x: map.connections[id].centre[0], y: map.connections[id].centre[1] } : null;
+        // the first segment chosen: the second one (if any) is a free slot at one of its ends
+        const next = !draft.second && fieldsNow().some(([n]) => n === "second") ? nextConnections(draft.connection).map(C).filter(Boolean) : [];
+        return keyed("c:" + connId(c[0], c[1]), next.length ? bestView(next, at_) : at_);
+      }
       const from = ui["connection:from"] || ui["second:from"];
       if (from) return keyed("f:" + from, S(from));
       if (typeof draft.ward === "string") return keyed("w:" + draft.ward, W(draft.ward));
@@ -860,12 +883,45 @@
     if (st.phase === "place" && st.queue[0] && st.queue[0].card) return keyed("q" + at, W(st.queue[0].card));
     if (st.phase === "actions" || st.phase === "bonus") {
       const p = mover();
-      const wards = [...new Set((hand(p) || []).concat(Object.keys(st.stations || {}).filter((sid) => st.stations[sid].owner === p).map((sid) => B.stations[sid].ward)))];
-      const pts = wards.map(W).filter(Boolean);
+      // where the first tap of an action will be: the stations of the wards a card of the hand
+      // (or a wild: the Matsuri's, a store's) plays at, and the mover's stores; the close-up shows
+      // as many of them as it can at once
+      const mine = Object.keys(st.stations || {}).filter((sid) => st.stations[sid].owner === p);
+      const wards = new Set((hand(p) || []).concat(mine.map((sid) => B.stations[sid].ward), st.matsuri ? [st.matsuri] : []));
+      const pts = Object.keys(B.stations).filter((sid) => wards.has(B.stations[sid].ward) || mine.includes(sid)).map(S).filter(Boolean);
       if (!pts.length) return null;
-      return keyed("a" + at, { x: pts.reduce((n, q) => n + q.x, 0) / pts.length, y: pts.reduce((n, q) => n + q.y, 0) / pts.length });
+      return keyed("a" + at, bestView(pts));
     }
     return null;
+  }
+  /** The stations along built track from the end of `path` (no station twice): where the customers
+   *  can go on to, a tap on any of them extends the path (one way) or asks for the next station. */
+  function onward(path) {
+    const seen = new Set(path), out = [], todo = [path[path.length - 1]];
+    while (todo.length) {
+      for (const [o, c] of B.stations[todo.pop()].links) {
+        if (!(c in builtTracks()) || seen.has(o)) continue;
+        seen.add(o); out.push(o); todo.push(o);
+      }
+    }
+    return out;
+  }
+  /** The middle of the close-up view (the zoom the map opens at, every name >= 11 px) that shows the
+   *  most of `pts` (map mm) at once, with `must` in it when given: the box of the points it shows. */
+  function bestView(pts, must) {
+    const v = map.closeView(44);
+    if (!v) return pts[0];
+    const [w, h] = v, all = must ? pts.concat([must]) : pts;
+    let best = null, count = -1;
+    for (const a of all) for (const b of all) {      // a window with a point on its left and its top edge
+      const x0 = a.x, y0 = b.y;
+      if (must && !(must.x >= x0 && must.x <= x0 + w && must.y >= y0 && must.y <= y0 + h)) continue;
+      const inside = all.filter((q) => q.x >= x0 && q.x <= x0 + w && q.y >= y0 && q.y <= y0 + h);
+      if (inside.length > count) { count = inside.length; best = inside; }
+    }
+    if (!best || !best.length) return must || pts[0];
+    const xs = best.map((q) => q.x), ys = best.map((q) => q.y);
+    return { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
   }
   const say = (text) => tk.say("#msg", "info", text);
 

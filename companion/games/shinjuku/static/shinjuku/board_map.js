@@ -160,6 +160,13 @@
       if (this.zoom < CLOSE) this.setZoom(CLOSE, [x, y]);
       else this.reveal(x, y);
     }
+    /** The part of the map (mm: [width, height]) the frame shows at the close-up zoom, less `margin`
+     *  px on every side (null before the map is drawn). */
+    closeView(margin) {
+      if (!this.vb || !this.scroll.clientWidth) return null;
+      const k = this.levels()[CLOSE] * this.scroll.clientWidth / this.vb[2], m = 2 * (margin || 0);
+      return [Math.max(10, (this.scroll.clientWidth - m) / k), Math.max(10, (this.scroll.clientHeight - m) / k)];
+    }
     /** Pixels per map millimetre, as shown now. */
     scale() {
       if (!this.svg) return 1;
