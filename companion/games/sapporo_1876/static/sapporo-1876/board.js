@@ -2,7 +2,7 @@
  * engine's suggestions, needs.options): at the start of a turn the action spots themselves, in an action
  * step each choice on one button with its cheapest payment ("Other ways" beside it opens the other
  * payments and any mix), past the ninth choice "More choices", the building tiles the player can use
- * now unfolded two to a line (past the fourth "More building tiles"); below them the move
+ * now unfolded two to a line (past the fifth "More building tiles"); below them the move
  * builder (builder.js) for every other legal move, then the main board, both personal boards and the
  * final-score preview. The engine's reasons are shown when it refuses (422); nothing stays once a move
  * went in. */
@@ -245,18 +245,34 @@
   }
 
   /** The building tiles the player can use now (each one the rules allow, with its cheapest payment):
-   *  unfolded, two to a line under the step's own moves, so using one is one tap; past the fourth
-   *  they are behind "More building tiles". */
+   *  unfolded, two to a line under the step's own moves, so using one is one tap (a tile with its
+   *  own pioneering: its name once, a button per way); past the fifth behind "More building tiles". */
   function tileGrid(rows) {
     const head = st.phase === "move" ? "Or first use a building tile:" : st.phase === "end" ? "Or use a building tile first:"
       : "Use a building tile:";
     const grid = el("div", { class: "choices tiles-now", "data-enter": "use-building" });
-    const cells = rows.map((r) => {
-      if (r.options.length > 1) { r.node.classList.add("span"); return r.node; }
-      const o = r.options[0];
-      return cell(o, labelOf(o).replace(/^Use /, ""));
-    });
-    const more = moreButton(cells, 4, "More building tiles");
+    // a tile with its own action (pioneering): its name once, then a button per way to use it
+    const byTile = new Map();
+    for (const r of rows) {
+      const id = r.options[0].move.tile;
+      if (!byTile.has(id)) byTile.set(id, []);
+      byTile.get(id).push(r);
+    }
+    const cells = [];
+    for (const [id, rs] of byTile) {
+      const acts = rs.filter((r) => r.options.length === 1 && r.options[0].move.action);
+      if (acts.length) cells.push(el("p", { class: "span tile-head" }, ((B.tiles[id] || {}).name || id) + ":"));
+      for (const r of rs) {
+        if (r.options.length > 1) { r.node.classList.add("span"); cells.push(r.node); continue; }
+        const o = r.options[0], a = o.move.action;
+        const label = !acts.length ? labelOf(o).replace(/^Use /, "")
+          : a && a.steps ? "pioneer " + stepsLabel(a.steps)
+          : a ? labelOf(o).replace(/^[^:]*: (then )?/, "").replace(/^\w+/, (v) => (VERBS[v] || v).toLowerCase())
+          : acts.every((x) => x.options[0].move.action.steps) ? "without pioneering" : "without its action";
+        cells.push(cell(o, label));
+      }
+    }
+    const more = moreButton(cells, 5, "More building tiles");
     grid.append(...cells, ...(more ? [more] : []));
     const anyAlt = rows.some((r) => r.options.length === 1 && (r.options[0].payments || []).length > 1);
     const ways = anyAlt ? el("button", { type: "button", class: "secondary other-ways-all", "aria-expanded": "false" },
