@@ -343,7 +343,8 @@ class Game:
                 self.choose_type(phone, move["type"])
             self.fill_fields(phone, move)
             # the page plays a whole move by itself after a moment (the setting, on by default)
-            wait_until(lambda: self.seq() > before or self.armed(page) or play.is_enabled(), 5,
+            # (15 s: on a loaded machine a page that plays by itself may take a while to arm)
+            wait_until(lambda: self.seq() > before or self.armed(page) or play.is_enabled(), 15,
                        f"Play to be enabled for {move}")
         except Exception:
             if os.environ.get("TABLE_REPLAY_SHOTS"):

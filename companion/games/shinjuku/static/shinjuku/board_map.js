@@ -14,11 +14,13 @@
 (function () {
   "use strict";
   const NS = "http://www.w3.org/2000/svg";
-  // The close-up level: 3.5 CSS px per map millimetre puts the smallest name on the map (a station's
-  // kanji, 3.175 mm to the em) at 11.1 px and the station names at 13.6 px.
-  const CLOSE_PX_PER_MM = 3.5;
+  // The close-up level: 3.0 CSS px per map millimetre puts the smallest name on the map at 11.1 px:
+  // on the phone every name is at least 3.704 mm to the em (the smallest ward name's size; the
+  // stations' kanji, printed at 3.175 mm, and Akihabara's squeezed names are grown to it), so the
+  // close-up shows a third more map than at the kanji's printed size (fewer drags to the station).
+  const CLOSE_PX_PER_MM = 3.0;
   const CLOSE = 2;              // its index in levels()
-  const MIN_LABEL_MM = 3.175;   // the smallest name on the map, in mm to the em (the stations' kanji)
+  const MIN_LABEL_MM = 3.704;   // the smallest name on the phone's map, in mm to the em
   const STATION_R = 6.5;        // mm, the printed station marker (layouts/shinjuku.toml)
   const TOKEN = 13;             // mm, a waiting customer as drawn on the map (printed: 18 mm)
   const MIN_TOKEN = 10;         // mm, the smallest it gets when a ward is crowded
