@@ -152,6 +152,33 @@ def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(
         assert "Aki's Shinjuku store took a food customer" in last["summary"]
 
 
+def test_a_store_takes_its_default_customer_with_no_play_tap(tmp_path):
+    """Moving customers past a store with a choice, to the end of the built track: the rules' default
+    (shown) plays with the move by itself (the autoplay), no Play tap; the store got the default."""
+    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+        code, host = _store_and_customers_table(s.url)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)
+        aki = ctx.new_page()
+        aki.goto(f"{s.url}/t/{code}")
+        aki.locator("#seat-buttons button", has_text="Aki").click()
+        aki.locator("#whoami", has_text="you are Aki").wait_for(timeout=15_000)
+        aki.goto(f"{s.url}/t/{code}/board")
+        aki.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=15_000)
+        aki.locator("#types button", has_text="Move customers").click()
+        aki.locator("#builder .card", has_text="Card to play").locator("button", has_text="Shinjuku").click()
+        path = aki.locator("#builder .card", has_text="Path")
+        path.locator("button", has_text="Shinjuku").first.click()          # the ward (the card is wild)
+        path.locator("button", has_text="Shinjuku").first.click()          # its station
+        path.locator("button", has_text="Yoyogi").first.click()            # along the only built track: the last tap
+        aki.locator("#msg.good", has_text="Aki's Shinjuku store took").wait_for(timeout=15_000)
+        browser.close()
+        table = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
+        assert table["state"]["players"][0]["customers"] == ["food-2"]      # the default: a “2” for her own store
+
+
 def test_station_names_stay_readable_over_the_stores_on_the_map(tmp_path):
     """A store stands on its station: the map's names are painted over the live pieces, with a
     white halo, so a store never hides the name of its station."""
