@@ -21,6 +21,7 @@ event is appended once, whether or not a phone is asking, and every phone sees i
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -154,6 +155,7 @@ class Tables:
         self._due: dict[str, int] = {}
         self._tokens: dict[str, dict[str, Who]] = {}     # code -> {token hash: HOST | seat}
         self._seat_changes = 0                            # seats handed over so far (_keep_tokens)
+        self._in_flight: collections.Counter[str] = collections.Counter()   # writes on their way (_writing)
         self._rows: dict[str, TableRow] = {}              # tables never change once created
         self._heads: dict[str, int] = {}                  # code -> latest seq this process has seen
         # JSON texts of reads (get_text, legal_text) by what they depend on: never stale, only evicted
@@ -243,9 +245,27 @@ class Tables:
                     self._tokens[code] = known
         return known
 
+    @contextlib.contextmanager
+    def _writing(self, code: str):
+        """A write of table `code` is on its way (from before its transaction until this process's
+        memory of the table has caught up with its commit): _known answers None meanwhile, so a
+        read that could follow the commit (a retried request's replay, another thread that saw it)
+        never gets the table from before it."""
+        with self._lock:
+            self._in_flight[code] += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._in_flight[code] -= 1
+                if not self._in_flight[code]:
+                    del self._in_flight[code]
+
     def _known(self, code: str) -> tuple[TableRow, View, tuple[int, ...]] | None:
         """The table, its latest view and its claimed seats, when this process knows them all without
-        reading (SQLite: the only writer; see _head)."""
+        reading (SQLite: the only writer; see _head) and none of its writes is on its way."""
+        if self._in_flight.get(code):
+            return None
         head = self._head(code)
         if head is None:
             return None
@@ -430,32 +450,34 @@ class Tables:
         """POST …/seats: a free seat to whoever asks; a claimed one only to the host (the old token
         is void from then on)."""
         token = new_token()
-        with self.store.write() as tx:
-            tx.lock_table(code)
-            table = self._table(tx, code)
-            if player >= len(table.players):
-                raise ApiError(404, f"There is no seat {player} at this table (seats 0 to "
-                                    f"{len(table.players) - 1}).")
-            if player in tx.seats(code) and who != HOST:
-                raise ApiError(409, f"{table.players[player]}'s seat is taken by another phone. The "
-                                    "host (the phone that started the table) can hand it to you, or "
-                                    "that phone can give it up.", seq=tx.seq(code))
-            tx.claim_seat(code, player, token_hash(token), self.clock())
-        self._forget_tokens(code)
+        with self._writing(code):
+            with self.store.write() as tx:
+                tx.lock_table(code)
+                table = self._table(tx, code)
+                if player >= len(table.players):
+                    raise ApiError(404, f"There is no seat {player} at this table (seats 0 to "
+                                        f"{len(table.players) - 1}).")
+                if player in tx.seats(code) and who != HOST:
+                    raise ApiError(409, f"{table.players[player]}'s seat is taken by another phone. The "
+                                        "host (the phone that started the table) can hand it to you, or "
+                                        "that phone can give it up.", seq=tx.seq(code))
+                tx.claim_seat(code, player, token_hash(token), self.clock())
+            self._forget_tokens(code)
         self.notify(code)
         return 201, {"player": player, "name": table.players[player], "token": token}
 
     def release_seat(self, code: str, player: int, who: Who) -> dict:
         """DELETE …/seats/<player>: the seat's own phone or the host frees it for another phone."""
-        with self.store.write() as tx:
-            tx.lock_table(code)
-            table = self._table(tx, code)
-            if player >= len(table.players):
-                raise ApiError(404, f"There is no seat {player} at this table.")
-            if who != HOST and who != player:
-                raise ApiError(403, "Only the phone in that seat, or the host, can give it up.")
-            tx.free_seat(code, player)
-        self._forget_tokens(code)
+        with self._writing(code):
+            with self.store.write() as tx:
+                tx.lock_table(code)
+                table = self._table(tx, code)
+                if player >= len(table.players):
+                    raise ApiError(404, f"There is no seat {player} at this table.")
+                if who != HOST and who != player:
+                    raise ApiError(403, "Only the phone in that seat, or the host, can give it up.")
+                tx.free_seat(code, player)
+            self._forget_tokens(code)
         self.notify(code)
         return {"player": player, "claimed": False}
 
@@ -664,53 +686,54 @@ class Tables:
                 return self._write(code, expected_seq, idem_key, request_fp, decide, who, False,
                                    reads_log, commutes)
         prepared = self._prepare(game, view, kind, body, new, response, who)
-        for attempt in range(1, WRITE_ATTEMPTS + 1):
-            try:
-                with self.store.write() as tx:
-                    if attempt > 1 and commutes is not None:
-                        # Other workers' writers raced us for this table (several seats moving at
-                        # once): from now on wait for them in turn, each seeing the one before.
-                        tx.lock_table(code)
-                    current, hit = tx.seq_and_remembered(code, idem_key)   # (the same request, racing itself)
-                    if hit:
-                        return self._replay(hit, request_fp, tx, table)
-                    if current != seq:
-                        if not (commutes is not None and current > seq and
-                                self._commutes(tx, table, game, commutes, expected_seq, current)):
-                            raise self._conflict(game, self._view(tx, table, current), expected_seq,
-                                                 who, now, tx, table)
-                        # Another seat's simultaneous move came first: decide again on the state it
-                        # left, here under the lock (what this transaction sees is the latest, even
-                        # before its group commits). Illegal now: a 422, and nothing is written.
-                        view, seq, now = self._view(tx, table, current), current, max(now, self.clock())
-                        kind, body, new, response = decide(game, view, now, tx, table)
-                        prepared = self._prepare(game, view, kind, body, new, response, who)
-                    body_json, response_json, stored, snapshot, due, was_due, was, now_result = prepared
-                    tx.append(code, new.seq, kind, body_json, now)
-                    if idem_key:
-                        tx.remember(code, idem_key, request_fp, 200, stored)
-                    if snapshot:
-                        tx.save_snapshot(code, new.seq, snapshot)
-                    # (the row holds the due of the view before: a writer always sets it when it changes)
-                    if due != (self._due.get(code) if self._single else was_due):
-                        tx.set_deadline(code, due)
-                    if was != now_result:        # the game ended (or an undo took its end back)
-                        play = None
-                        if now_result is not None:
-                            first = tx.first_event_ms(code)
-                            play = PlayRow(code, table.game, table.players, now_result,
-                                           first if first is not None else now, now, new.seq)
-                        tx.record_play(play, code)
-                break
-            except sqlite3.IntegrityError:
-                # Another worker appended event `new.seq` (or stored this key) between our look and
-                # our insert: the database's unique key refused ours, nothing was written. Looking
-                # again answers it as above: 409 with the table's state, the key's replay, or (a
-                # simultaneous move) a decision on the newer state.
-                if attempt == WRITE_ATTEMPTS:
-                    raise
-        self._remember_view(code, new)
-        self._see_head(code, new.seq)
+        with self._writing(code):      # (reads of this table go to the database meanwhile)
+            for attempt in range(1, WRITE_ATTEMPTS + 1):
+                try:
+                    with self.store.write() as tx:
+                        if attempt > 1 and commutes is not None:
+                            # Other workers' writers raced us for this table (several seats moving at
+                            # once): from now on wait for them in turn, each seeing the one before.
+                            tx.lock_table(code)
+                        current, hit = tx.seq_and_remembered(code, idem_key)   # (the same request, racing itself)
+                        if hit:
+                            return self._replay(hit, request_fp, tx, table)
+                        if current != seq:
+                            if not (commutes is not None and current > seq and
+                                    self._commutes(tx, table, game, commutes, expected_seq, current)):
+                                raise self._conflict(game, self._view(tx, table, current), expected_seq,
+                                                     who, now, tx, table)
+                            # Another seat's simultaneous move came first: decide again on the state it
+                            # left, here under the lock (what this transaction sees is the latest, even
+                            # before its group commits). Illegal now: a 422, and nothing is written.
+                            view, seq, now = self._view(tx, table, current), current, max(now, self.clock())
+                            kind, body, new, response = decide(game, view, now, tx, table)
+                            prepared = self._prepare(game, view, kind, body, new, response, who)
+                        body_json, response_json, stored, snapshot, due, was_due, was, now_result = prepared
+                        tx.append(code, new.seq, kind, body_json, now)
+                        if idem_key:
+                            tx.remember(code, idem_key, request_fp, 200, stored)
+                        if snapshot:
+                            tx.save_snapshot(code, new.seq, snapshot)
+                        # (the row holds the due of the view before: a writer always sets it when it changes)
+                        if due != (self._due.get(code) if self._single else was_due):
+                            tx.set_deadline(code, due)
+                        if was != now_result:        # the game ended (or an undo took its end back)
+                            play = None
+                            if now_result is not None:
+                                first = tx.first_event_ms(code)
+                                play = PlayRow(code, table.game, table.players, now_result,
+                                               first if first is not None else now, now, new.seq)
+                            tx.record_play(play, code)
+                    break
+                except sqlite3.IntegrityError:
+                    # Another worker appended event `new.seq` (or stored this key) between our look and
+                    # our insert: the database's unique key refused ours, nothing was written. Looking
+                    # again answers it as above: 409 with the table's state, the key's replay, or (a
+                    # simultaneous move) a decision on the newer state.
+                    if attempt == WRITE_ATTEMPTS:
+                        raise
+            self._remember_view(code, new)
+            self._see_head(code, new.seq)
         self._set_due(code, due)
         self.notify(code)
         return 200, Encoded(response, response_json)

@@ -56,8 +56,14 @@ def draw_in_background(data) -> None:
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120,
                               check=True, close_fds=True)
         svg = done.stdout.decode("utf-8")
-    except (OSError, subprocess.SubprocessError):
-        logging.getLogger(__name__).info("drawing the board twin in this process", exc_info=True)
+    except subprocess.CalledProcessError as exc:
+        if exc.returncode < 0:
+            return              # the child was stopped by a signal: the server is stopping (no traceback)
+        logging.getLogger(__name__).info("drawing the board twin in this process (the child: %s)", exc)
+        map_svg_gzip(data)
+        return
+    except (OSError, subprocess.SubprocessError) as exc:
+        logging.getLogger(__name__).info("drawing the board twin in this process (%s)", exc)
         map_svg_gzip(data)
         return
     with _lock:

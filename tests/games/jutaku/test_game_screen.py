@@ -44,6 +44,15 @@ def state(server, code):
     return api(server, f"/api/tables/{code}")["state"]
 
 
+def wait_for_seq(server, code, seq, timeout_s=15.0):
+    """The table has reached step `seq` (a tap's move is in)."""
+    import time
+    end = time.monotonic() + timeout_s
+    while api(server, f"/api/tables/{code}")["seq"] < seq:
+        assert time.monotonic() < end, f"the table never reached step {seq}"
+        time.sleep(0.05)
+
+
 def settle(page, seq=None):
     """The page shows step `seq` (the table's latest by default) and has stopped moving."""
     if seq is not None:
@@ -93,8 +102,11 @@ def test_the_movers_targets_are_on_screen_and_a_wrong_drink_is_taken_out_alone(s
         play(server, code, host, {"type": "start", "player": p, "site": site})
     ctx, ben, errors = phone(browser, server, code, 1, tokens[1], (390, 844))
     try:
+        seq = api(server, f"/api/tables/{code}")["seq"]
         ben.get_by_role("button", name="Begin!", exact=True).click()
+        wait_for_seq(server, code, seq + 1)
         ben.locator("#stop").click()
+        wait_for_seq(server, code, seq + 2)               # the stop is in before the verdict on it
         play(server, code, tokens[2], {"type": "verdict", "player": 2, "builder": 1, "ok": True})
         # Ben completed: he enters the 2 drinks drawn; a wrong one is taken out alone
         draw = ben.locator("#draw")
