@@ -220,6 +220,7 @@ class TableDriver:
 
     game_id = ""
     phone_class = Phone
+    tally_class = Tally
     #: the board page has drawn the table (a JS expression)
     board_ready = "window.tkTable && tkTable.table && tkTable.table.state"
     #: the table's seq as the page shows it (a JS expression)
@@ -232,7 +233,7 @@ class TableDriver:
         self.n, self.mode, self.seed, self.max_turns = players, mode, seed, turns
         self.game = services.games[self.game_id]
         self.rng = random.Random(seed)
-        self.tally = Tally()
+        self.tally = self.tally_class()
         self.log = log or (lambda *a: None)
         self.phones = [self.phone_class(browser, NAMES[i], self.tally, server.url) for i in range(players)]
         self.code: str | None = None

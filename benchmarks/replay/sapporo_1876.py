@@ -32,13 +32,11 @@ tap).
 """
 from __future__ import annotations
 
-import contextlib
 import random
-import re
 import time
 from collections import Counter
 
-from replay.common import (HEIGHT, NAMES, WAIT_S, DeadEnd, Phone, Tally, button_texts,  # noqa: F401
+from replay.common import (HEIGHT, NAMES, WAIT_S, DeadEnd, Phone, TableDriver, Tally, button_texts,  # noqa: F401
                            seeded_tables, starts_with_name)
 
 GAMES = [("2 players, table tiles", 2, "table"), ("2 players, companion draws", 2, "companion")]
@@ -101,80 +99,21 @@ def move_key(move: dict) -> str:
     return json.dumps(m, sort_keys=True, separators=(",", ":"))
 
 
-class Game:
+class Game(TableDriver):
+    game_id = GAME
+    tally_class = SeatTally
+    board_ready = "window.tkTable && tkTable.table && tkTable.table.needs"
+
     def __init__(self, browser, server, services, players: int, mode: str, seed: int, turns: int | None,
                  log=None):
-        self.browser, self.server, self.services = browser, server, services
-        self.n, self.mode, self.seed, self.max_turns = players, mode, seed, turns
-        self.game = services.games[GAME]
-        self.rng = random.Random(seed)
-        self.tally = SeatTally()
-        self.log = log or (lambda *a: None)
-        self.phones = [Phone(browser, NAMES[i], self.tally, server.url) for i in range(players)]
-        self.code = None
-        self.moves = 0
+        super().__init__(browser, server, services, players, mode, seed, turns, log)
         self.decisions = Counter()
         self.active_decisions = Counter()
-        self.ended = False
 
-    # ---- state (read in-process) ----
-    def state(self) -> dict:
-        return self.services.tables.state(self.code)[1]
-
-    def seq(self) -> int:
-        return self.services.tables.seq(self.code)
-
-    # ---- set-up: create, join, seats, board ----
-    def setup(self) -> None:
-        host = self.phones[0]
-        page = host.page
-        page.goto(self.server.url + "/")
-        new = page.locator(f"a[href*='{GAME}']", has_text=re.compile("new table", re.I))
-        host.tap(new.first)
-        page.wait_for_load_state()
-        for i in range(self.n):
-            host.type(page.locator(f"#p{i}"), NAMES[i])
+    def options(self, host: Phone, page) -> None:
         radio = page.locator(f"input[name=tiles][value={self.mode}]")
         if not radio.is_checked():
             host.tap(page.locator("label", has=radio))
-        host.tap(page.get_by_role("button", name=re.compile("start the table", re.I)))
-        page.wait_for_url(re.compile(r"/t/[0-9A-Z]{8}$"))
-        self.code = page.url.rsplit("/", 1)[1]
-        self.take_seat(host, 0)
-        invite = page.get_by_role("button", name=re.compile("invite", re.I))
-        if invite.count() and invite.first.get_attribute("aria-expanded") != "true":
-            host.tap(invite.first)
-        shown = page.locator(".joincode")
-        code_text = shown.first.inner_text() if shown.count() else self.code
-        for i, phone in enumerate(self.phones[1:], start=1):
-            p = phone.page
-            p.goto(self.server.url + "/")
-            box = p.locator("input[name=code]").first
-            phone.type(box, code_text)
-            phone.tap(p.locator("form", has=box).get_by_role("button", name=re.compile("join", re.I)))
-            p.wait_for_url(re.compile(f"/t/{self.code}$"))
-            self.take_seat(phone, i)
-        for phone in self.phones:
-            self.open_board(phone)
-
-    def take_seat(self, phone: Phone, i: int) -> None:
-        p = phone.page
-        p.wait_for_function("window.tkTable && tkTable.table", timeout=WAIT_S * 1000)
-        seats = p.locator("#seat-buttons button")
-        if p.locator("#seat").is_visible():
-            idx = [k for k, (t, *_r) in enumerate(button_texts(p.locator("#seat-buttons")))
-                   if starts_with_name(t, NAMES[i])]
-            if not idx:
-                raise DeadEnd(f"no seat button for {NAMES[i]}")
-            phone.tap(seats.nth(idx[0]))
-            p.wait_for_function(f"tk.me({self.code!r}) === {i}", timeout=WAIT_S * 1000)
-
-    def open_board(self, phone: Phone) -> None:
-        p = phone.page
-        if "/board" not in p.url:
-            link = p.get_by_role("link", name=re.compile("open the board|enter moves|board", re.I))
-            phone.tap(link.first)
-        p.wait_for_function("window.tkTable && tkTable.table && tkTable.table.needs", timeout=WAIT_S * 1000)
 
     # ---- entering one move ----
     def synced(self, phone: Phone) -> None:
@@ -328,11 +267,6 @@ class Game:
                      f"{mean(out['active_decisions']):.2f} moves; both players: {mean(out['taps']):.2f} taps "
                      f"for {mean(out['decisions']):.2f} moves, {mean(out['screens']):.2f} screens")
         return out
-
-    def close(self) -> None:
-        for ph in self.phones:
-            with contextlib.suppress(Exception):
-                ph.close()
 
 
 def play_game(browser, server, services, players: int, mode: str, seed: int, turns: int | None,

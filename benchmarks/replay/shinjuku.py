@@ -46,7 +46,7 @@ import re
 import time
 from collections import Counter
 
-from replay.common import (HEIGHT, NAMES, TRACE, WAIT_S, DeadEnd, Phone, Tally, button_texts,  # noqa: F401
+from replay.common import (HEIGHT, NAMES, TRACE, WAIT_S, DeadEnd, Phone, TableDriver, Tally, button_texts,  # noqa: F401
                            page_seq, seeded_tables, starts_with_name, wait_until)
 
 GAMES = [("2 players, table deck", 2, "table"), ("4 players, table deck", 4, "table"),
@@ -147,92 +147,30 @@ PAGE_NEEDS_JS = """() => { const t = window.tkTable && tkTable.table; if (!t || 
 
 # one game
 
-class Game:
+class Game(TableDriver):
+    game_id = "shinjuku"
+    phone_class = ShinjukuPhone
+    board_ready = "window.tkTable && tkTable.table && tkTable.table.needs"
+
     def __init__(self, browser, server, services, players: int, mode: str, seed: int, turns: int | None,
                  log=None, use_map: bool = True):
         from companion.games.shinjuku.rules import playout
-        self.browser, self.server, self.services = browser, server, services
-        self.n, self.mode, self.seed, self.max_turns = players, mode, seed, turns
-        self.game = services.games["shinjuku"]
+        super().__init__(browser, server, services, players, mode, seed, turns, log)
         self.choose = playout.choose
-        self.rng = random.Random(seed)
-        self.tally = Tally()
-        self.log = log or (lambda *a: None)
-        self.phones = [ShinjukuPhone(browser, NAMES[i], self.tally, server.url) for i in range(players)]
         self.drags: Counter = Counter()
         for ph in self.phones:
             ph.drags = self.drags
-        self.code = None
         self.use_map = use_map
-        self.moves = 0
-        self.ended = False
 
-    # ---- state (read in-process) ----
-    def state(self) -> dict:
-        return self.services.tables.state(self.code)[1]
-
-    def seq(self) -> int:
-        return self.services.tables.seq(self.code)
-
-    # ---- setup: create, join, seats, board ----
-    def setup(self) -> None:
-        host = self.phones[0]
-        page = host.page
-        page.goto(self.server.url + "/")
-        new = page.locator("a[href*='shinjuku']", has_text=re.compile("new table", re.I))
-        if not new.count():
-            new = page.get_by_role("link", name=re.compile("new table", re.I))
-        host.tap(new.first)
-        page.wait_for_load_state()
-        for i in range(self.n):
-            box = page.locator(f"#p{i}")
-            if not box.count():
-                host.tap(page.get_by_role("button", name=re.compile(r"\+\s*player", re.I)))
-                box = page.locator(f"#p{i}")
-            host.type(box, NAMES[i])
+    def options(self, host: Phone, page) -> None:
         radio = page.locator(f"input[name=deck][value={self.mode}]")
         if radio.count() and not radio.is_checked():
             label = page.locator("label", has=radio)
             host.tap(label if label.count() else radio)
-        host.tap(page.get_by_role("button", name=re.compile("start the table", re.I)))
-        page.wait_for_url(re.compile(r"/t/[0-9A-Z]{8}$"))
-        self.code = page.url.rsplit("/", 1)[1]
-        self.take_seat(host, 0)
-        # the host shows the invite (QR code and table code); the others type the code
-        invite = page.get_by_role("button", name=re.compile("invite", re.I))
-        if invite.count() and invite.first.get_attribute("aria-expanded") != "true":
-            host.tap(invite.first)
-        shown = page.locator(".joincode")
-        code_text = shown.first.inner_text() if shown.count() else self.code
-        for i, phone in enumerate(self.phones[1:], start=1):
-            p = phone.page
-            p.goto(self.server.url + "/")
-            box = p.locator("input[name=code]").first
-            phone.type(box, code_text)
-            phone.tap(p.locator("form", has=box).get_by_role("button", name=re.compile("join", re.I)))
-            p.wait_for_url(re.compile(f"/t/{self.code}$"))
-            self.take_seat(phone, i)
-        for phone in self.phones:
-            self.open_board(phone)
-
-    def take_seat(self, phone: Phone, i: int) -> None:
-        p = phone.page
-        p.wait_for_function("window.tkTable && tkTable.table", timeout=WAIT_S * 1000)
-        seats = p.locator("#seat-buttons button")
-        if p.locator("#seat").is_visible():
-            idx = [k for k, (t, *_r) in enumerate(button_texts(p.locator("#seat-buttons")))
-                   if starts_with_name(t, NAMES[i])]
-            if not idx:
-                raise DeadEnd(f"no seat button for {NAMES[i]}")
-            phone.tap(seats.nth(idx[0]))
-            p.wait_for_function(f"tk.me({self.code!r}) === {i}", timeout=WAIT_S * 1000)
 
     def open_board(self, phone: Phone) -> None:
+        super().open_board(phone)
         p = phone.page
-        if "/board" not in p.url:
-            link = p.get_by_role("link", name=re.compile("open the board|enter moves|board", re.I))
-            phone.tap(link.first)
-        p.wait_for_function("window.tkTable && tkTable.table && tkTable.table.needs", timeout=WAIT_S * 1000)
         with contextlib.suppress(Exception):    # the map drawn: the page's height no longer changes under a tap
             p.wait_for_function("!window.tkMap || !!tkMap.svg", timeout=WAIT_S * 1000)
 
@@ -834,12 +772,6 @@ class Game:
             raise AssertionError("the driver's deck and the companion's differ")
         if Counter(box.bag) != Counter(s["bag"]):
             raise AssertionError("the driver's bag and the companion's differ")
-
-    def close(self) -> None:
-        for ph in self.phones:
-            with contextlib.suppress(Exception):
-                ph.close()
-
 
 
 def play_game(browser, server, services, players: int, mode: str, seed: int, turns: int | None,
