@@ -451,11 +451,4 @@ class Game(TableDriver):
         return None
 
 
-def play_game(browser, server, services, players: int, mode: str, seed: int, turns: int | None,
-              log=None) -> dict:
-    game = Game(browser, server, services, players, mode, seed, turns, log)
-    try:
-        with seeded_tables(seed):
-            return game.play()
-    finally:
-        game.close()
+play_game = Game.run

@@ -320,3 +320,21 @@ class TableDriver:
         for ph in self.phones:
             with contextlib.suppress(Exception):
                 ph.close()
+
+    def log_result(self, r: dict) -> None:
+        """Lines of the game's own about a finished run (with -v)."""
+
+    @classmethod
+    def run(cls, browser, server, services, players: int, mode: str, seed: int, turns: int | None,
+            log=None) -> dict:
+        """Play one table (table_replay.py's `play_game`): the companion's shuffles seeded, the phones
+        closed whatever happens."""
+        game = cls(browser, server, services, players, mode, seed, turns, log)
+        try:
+            with seeded_tables(seed):
+                r = game.play()
+            if log:
+                game.log_result(r)
+            return r
+        finally:
+            game.close()

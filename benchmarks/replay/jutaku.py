@@ -70,6 +70,9 @@ class Game(TableDriver):
         self.data = self.game.data
         self.rounds = 0
 
+    def log_result(self, r: dict) -> None:
+        self.log(f"  taps per round (all phones): {r['round_taps']}")
+
     def options(self, host: Phone, page) -> None:
         variant = page.locator("label", has=page.locator(f"input[name=jt-mode][value={self.variant}]"))
         if not page.locator(f"input[name=jt-mode][value={self.variant}]").is_checked():
@@ -405,15 +408,4 @@ class Game(TableDriver):
             self.tap_and_wait(phone, page.locator(f"#price button[data-drink='{m['to']}']"), what)
 
 
-def play_game(browser, server, services, players: int, mode: str, seed: int, turns: int | None,
-              log=None) -> dict:
-    game = Game(browser, server, services, players, mode, seed, turns, log)
-    try:
-        with seeded_tables(seed):
-            r = game.play()
-        if log:
-            log(f"  taps per round (all phones): {r['round_taps']}")
-        return r
-    finally:
-        game.close()
-
+play_game = Game.run

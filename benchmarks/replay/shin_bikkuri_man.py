@@ -107,6 +107,10 @@ class Game(TableDriver):
         self.entry_taps = Counter()          # table deck: taps spent entering revealed cards, per turn
         self.tiles = {t.id: t for t in self.data.tiles}
 
+    def log_result(self, r: dict) -> None:
+        entry = sum(r["entry_taps"])
+        self.log(f"  {r['turns']} turns, {sum(r['taps'])} taps ({entry} of them entering revealed cards)")
+
     def options(self, host: Phone, page) -> None:
         radio = page.locator(f"input[name=deck][value={self.mode}]")
         if radio.count() and not radio.is_checked():
@@ -373,15 +377,4 @@ class Game(TableDriver):
             self.enter(self.phones[p], {"type": "deal-hand", "player": p, "cards": hands[p]})
 
 
-def play_game(browser, server, services, players: int, mode: str, seed: int, turns: int | None,
-              log=None) -> dict:
-    game = Game(browser, server, services, players, mode, seed, turns, log)
-    try:
-        with seeded_tables(seed):
-            r = game.play()
-        if log:
-            entry = sum(r["entry_taps"])
-            log(f"  {r['turns']} turns, {sum(r['taps'])} taps ({entry} of them entering revealed cards)")
-        return r
-    finally:
-        game.close()
+play_game = Game.run
