@@ -97,7 +97,7 @@ def test_zero_pieces_in_countdown_asks_once_in_the_page(server, browser):
         seq = api(server, f"/api/tables/{code}")["seq"]
         enter.click()
         sure = ben.get_by_text("0 pieces puts you out of the game. Sure?")
-        sure.wait_for(timeout=2_000)
+        sure.wait_for(timeout=10_000)                 # (a loaded machine: the page may take seconds)
         assert in_view(ben, sure)
         assert api(server, f"/api/tables/{code}")["seq"] == seq            # nothing sent yet
         ben.get_by_role("button", name="No, go back").click()

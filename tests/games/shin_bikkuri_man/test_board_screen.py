@@ -165,7 +165,9 @@ def test_turn_goes_to_the_next_way_that_fits(server, browser):
         assert len(seen) >= 2                                                    # Turn went on to another way
         # Aki holds 2 red for a tile of 3: nothing plays by itself, Play says what the server says
         assert not page.evaluate("document.documentElement.hasAttribute('data-autoplay-armed')")
-        assert "you hold 2 Red" in page.locator("#summary").inner_text()
+        # (the summary asks the server: '…' until its answer is in)
+        page.wait_for_function("document.querySelector('#summary').innerText.includes('you hold 2 Red')",
+                               timeout=10_000)
         page.locator("#clear").click()
         assert _state(server, made)["seq"] == 3 and page.errors == []
     finally:
