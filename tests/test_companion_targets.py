@@ -345,6 +345,10 @@ def test_the_pinned_bar_is_one_line_on_a_small_phone(server, browser, where):
         face.wait_for(timeout=10_000)
         sound = bar.get_by_role("button", name="Tap to enable sound")
         assert sound.is_visible()                     # the sound prompt is in the bar too, beside the clock
+        page.wait_for_function("""() => new Promise(ok => {
+          const bar = document.querySelector('#pinbar'), h = bar.getBoundingClientRect().height;
+          setTimeout(() => ok(bar.getBoundingClientRect().height === h), 300); })""",
+                               timeout=10_000)        # (the bar as it settles, not mid-layout)
         height = bar.bounding_box()["height"]
         assert height < SMALL[1] * 0.10, f"the pinned bar is {height} px tall on a {SMALL} phone"
         # one line: the sound button, the timer's name and its clock side by side
