@@ -16,7 +16,7 @@ Then, on the companion alone:
 - a read of a cached table: GET /api/tables/<code> 2,000 times from one client, server CPU per GET
   (and per GET …/legal);
 - the live phones' fan-out: 50 and then 500 phones (raw SSE streams from their own loopback
-  addresses, companion/loopback_phones.py) follow one table while 100 moves are posted to it one by
+  addresses, companion/live/loopback_phones.py) follow one table while 100 moves are posted to it one by
   one, each waiting until every phone has it; the server's CPU per delivered event is the CPU of
   the run minus that of the same 100 moves with no phone, divided by moves x phones.
 
@@ -248,7 +248,7 @@ def cached_reads(port: int, pids: list[int], moves: list[dict], n: int = 2000) -
 
 def fan_out(port: int, pids: list[int], moves: list[dict], phones_n: int, n_moves: int = 100) -> tuple[float, float]:
     """(server CPU s of n_moves posted one by one, each until every phone has it; delivered events)."""
-    from companion.loopback_phones import Phone, address, open_all, wait_for
+    from companion.live.loopback_phones import Phone, address, open_all, wait_for
     c = Client(port)
     status, body = c.call("POST", "/api/tables", {"game": "shinjuku", "players": PLAYERS,
                                                   "options": {"deck": "companion"}, "seed": SEED})

@@ -49,7 +49,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from companion.loopback_phones import Phone, address, open_all, percentile  # noqa: E402
+from companion.live.loopback_phones import Phone, address, open_all, percentile  # noqa: E402
 
 PLAYERS = ["Aki", "Ben", "Chie", "Dan"]
 

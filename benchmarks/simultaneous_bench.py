@@ -60,7 +60,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
 import hosted_bench  # noqa: E402  (start_server, stop_server, hosted_available)
-from companion.loopback_phones import address, percentile  # noqa: E402
+from companion.live.loopback_phones import address, percentile  # noqa: E402
 
 NAMES = ["Aki", "Ben", "Chie", "Dan", "Emi", "Fumi", "Gen", "Hana", "Ichi"]
 SWEEP = (2, 4, 5, 8)

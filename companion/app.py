@@ -1,10 +1,10 @@
 """The companion's app factory.
 
 `create_app(config)` builds the app: one event store (SQLite in DATA_DIR, or PostgreSQL at
-DATABASE_URL for the hosted companion's several workers: companion/pgstore.py), the games of the registry
+DATABASE_URL for the hosted companion's several workers: companion/store/postgres.py), the games of the registry
 (companion.catalog), the generic blueprints (api_tables, api_clock, api_plays, openapi, pages, scan)
 and each game's own Blueprint (its web.py), the timer-expiry scheduler and the error handlers.
-`python -m companion` serves it with waitress (see __main__.py).
+`python -m companion` serves it with waitress (see companion/serve/cli.py).
 """
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ from pathlib import Path
 
 from flask import Flask
 
-from . import catalog, errors, lan, security
+from . import catalog
+from .web import error_pages, reach, security
 from .config import DEFAULTS, ServerClock
-from .expiry import Expiry, SharedExpiry
-from .live import Hub
+from .tables.expiry import Expiry, SharedExpiry
+from .live.sse import Hub
 from .services import Services
-from .store import Store
-from .tables import Tables
+from .store.sqlite import Store
+from .tables.service import Tables
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -29,7 +30,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.ensure_ascii = False
 
     if app.config["DATABASE_URL"]:
-        from .pgstore import PgStore
+        from .store.postgres import PgStore
         store = PgStore(app.config["DATABASE_URL"])
     else:
         data_dir = Path(app.config["DATA_DIR"] or app.instance_path)
@@ -46,24 +47,24 @@ def create_app(config: dict | None = None) -> Flask:
         share_changes(app, store, hub, expiry)
     app.extensions["tokyo"] = Services(store, tables, hub, games, clock, expiry)
 
-    from . import api_clock, api_plays, api_tables, app_shell, openapi, pages, scan
+    from .web import api_clock, api_plays, api_tables, app_shell, openapi, pages, scan
     for module in (api_tables, api_clock, api_plays, openapi, pages, scan, app_shell):
         app.register_blueprint(module.bp)
     for game in games.values():
         if game.web is not None:
             app.register_blueprint(game.web.blueprint)
-    errors.register(app)
+    error_pages.register(app)
     security.register(app)
-    lan.register(app)
+    reach.register(app)
     tables.load_deadlines()   # timers that were running when the server stopped
     return app
 
 
 def share_changes(app: Flask, store, hub: Hub, expiry: SharedExpiry) -> None:
     """Several workers over one database: every worker's `notify(code)` is called for every write
-    of any worker (LISTEN/NOTIFY, companion/fanout.py), its timer scheduler is poked for every
+    of any worker (LISTEN/NOTIFY, companion/live/pg_fanout.py), its timer scheduler is poked for every
     deadline any worker sets, and it runs."""
-    from .fanout import Listener
+    from .live.pg_fanout import Listener
 
     def notify(code: str | None) -> None:
         if code is not None:

@@ -27,7 +27,7 @@ class Game:
     rules: Rules | None = None  # bound to the data; None while the game has no rules
     data: Any = None            # generator.canon.load(id), None when its data does not load
     problem: str = ""           # why data or rules are missing (shown on the home page)
-    web: Any = None             # companion.webgame.GameWeb of the game's web.py, or None
+    web: Any = None             # companion.web.game.GameWeb of the game's web.py, or None
 
     @property
     def playable(self) -> bool:

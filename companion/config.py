@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+#: The name the companion advertises with --lan (mDNS): phones open http://tokyo-kit.local:<port>.
+MDNS_NAME = "tokyo-kit"
 
 
 class ServerClock:
@@ -28,7 +30,7 @@ DEFAULTS: dict = {
     # Where the SQLite database lives; None = the Flask instance folder.
     "DATA_DIR": None,
     # postgresql://user:password@host/db: the hosted companion's database (several workers may
-    # share it; companion/pgstore.py). None: SQLite in DATA_DIR.
+    # share it; companion/store/postgres.py). None: SQLite in DATA_DIR.
     "DATABASE_URL": None,
     # The address phones use, e.g. "http://192.168.1.20:5000": a table's url and join QR are built
     # from it, never from a request's Host header. None: the request's own host (tests).
@@ -43,11 +45,11 @@ DEFAULTS: dict = {
     "CLOCK": None,
     # Waitress task threads (the live streams of the companion's own server hold none).
     "THREADS": 32,
-    # Requests the app works on at once per process (companion.server.Admission); the others wait
+    # Requests the app works on at once per process (companion.serve.server.Admission); the others wait
     # their turn in the server's threads. None: all of them.
     "REQUESTS_AT_ONCE": 8,
     # Live streams served by the companion's own server leave waitress for one asyncio loop per
-    # process (companion/streams.py): at most this many at once per process (fewer when the process
+    # process (companion/live/streams.py): at most this many at once per process (fewer when the process
     # may not open that many files); more get 503 and the page falls back to polling.
     "LIVE_MAX_STREAMS": 2000,
     # Under any other WSGI server (and for HEAD) each stream holds a thread: at most this many at
@@ -55,7 +57,7 @@ DEFAULTS: dict = {
     "SSE_MAX_STREAMS": 24,
     # Live streams one client address may hold (a phone needs one; a laptop with a few tabs more).
     "SSE_PER_CLIENT": 4,
-    # Connections one client address may hold at once (companion.server). Behind a reverse proxy
+    # Connections one client address may hold at once (companion.serve.server). Behind a reverse proxy
     # every phone comes from the proxy's address: raise both (--connections-per-address,
     # --streams-per-address).
     "CONNECTIONS_PER_ADDRESS": 24,

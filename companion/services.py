@@ -7,10 +7,10 @@ from typing import Callable
 from flask import current_app
 
 from .catalog import Game
-from .expiry import Expiry
-from .live import Hub
-from .store import Store
-from .tables import Tables
+from .tables.expiry import Expiry
+from .live.sse import Hub
+from .store.sqlite import Store
+from .tables.service import Tables
 
 
 @dataclasses.dataclass

@@ -6,7 +6,7 @@ import re
 import threading
 import time
 
-from . import codes
+from .tables import codes
 
 
 
@@ -34,13 +34,13 @@ class FakeClock:
 
 
 class ServerThread:
-    """The companion's real server (companion.server) for `app` on 127.0.0.1 and a free port, in a
+    """The companion's real server (companion.serve.server) for `app` on 127.0.0.1 and a free port, in a
     background thread: `with ServerThread(app) as s: … s.url …`. Leaving the block (or `close()`)
     stops it all, whatever fails on the way: the app's live streams, timers and database listener
     (hub.stop), the server's sockets and threads, and the serving thread."""
 
     def __init__(self, app, threads: int = 16, **options):
-        from .server import create_server
+        from .serve.server import create_server
         self.app = app
         self.server = create_server(app, host="127.0.0.1", port=0, threads=threads, **options)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"

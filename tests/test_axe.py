@@ -29,7 +29,7 @@ pytest.importorskip("companion.games.shinjuku")
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 
 from companion import create_app  # noqa: E402
-from companion.scan import kit_targets  # noqa: E402
+from companion.web.scan import kit_targets  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
 from testgames import SEALED_BID  # noqa: E402
 

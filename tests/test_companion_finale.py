@@ -21,7 +21,7 @@ from urllib.parse import unquote
 import pytest
 
 from companion import create_app
-from companion.api_plays import BGSTATS, bgstats_play, places
+from companion.web.api_plays import BGSTATS, bgstats_play, places
 from phones import needs_chromium
 from testgames import SEALED_BID
 

@@ -24,7 +24,9 @@ from hypothesis.stateful import (RuleBasedStateMachine, invariant, precondition,
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.routing import RequestRedirect
 
-from companion import api_tables, create_app, openapi, timers
+from companion.web import api_tables, openapi
+from companion import create_app
+from companion.tables import timers
 from companion.testing import FakeClock, ServerThread, token_client
 from testgames import COUNTER
 

@@ -320,7 +320,7 @@ def test_a_timer_ends_on_time_after_the_worker_that_started_it_is_killed(start):
     (["--database", "postgresql://x/y", "--data", "d"], "not both"),
 ])
 def test_workers_without_postgresql_are_refused_in_one_line(argv, says, capsys):
-    from companion.__main__ import main
+    from companion.serve.cli import main
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and says in err[0]
@@ -363,7 +363,7 @@ def test_a_timer_claimed_by_a_worker_that_died_is_delivered_when_its_lease_ends(
     """Worker A claimed the due timer (its lease is in the database) and was killed before it
     appended the expiry: worker B leaves it alone while the lease runs, then delivers it, once."""
     from companion import create_app
-    from companion.pgstore import LEASE_MS, PgStore
+    from companion.store.postgres import LEASE_MS, PgStore
     from companion.testing import FakeClock, token_client
     clock = FakeClock()
     b = create_app({"DATABASE_URL": pg_url, "CLOCK": clock})
@@ -389,7 +389,7 @@ def test_a_timer_claimed_by_a_worker_that_died_is_delivered_when_its_lease_ends(
 
 
 def test_the_live_streams_read_many_tables_at_once_and_see_what_one_read_each_sees(pg_url, monkeypatch):
-    """companion.streams reads every table due in one transaction (PgStore.reading_many): each viewer
+    """companion.live.streams reads every table due in one transaction (PgStore.reading_many): each viewer
     is shown exactly what a read of its table alone shows (the events after any point, the table,
     a sealed bid only to its seat and the host), also by a worker that has none of the tables in
     memory (views from snapshots); and with the views in memory the reads send no statement beyond

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from companion import create_app, timers
+from companion import create_app
+from companion.tables import timers
 from companion.testing import FakeClock, token_client
 from testgames import COUNTER
 

@@ -1,8 +1,8 @@
 """Live phones at scale (issue 11): the companion's own server holds hundreds of live streams without
-a thread each (companion.streams), every change reaches every one of them quickly, each viewer is
+a thread each (companion.live.streams), every change reaches every one of them quickly, each viewer is
 still shown only what it may see, and the per-address and overall limits still hold.
 
-The phones are raw asyncio SSE clients (companion.loopback_phones), each from its own loopback
+The phones are raw asyncio SSE clients (companion.live.loopback_phones), each from its own loopback
 address: only this machine is ever contacted."""
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import time
 import pytest
 import requests
 
-from companion import create_app, live, streams
-from companion.loopback_phones import Phone, address, open_all, percentile, wait_for
+from companion import create_app
+from companion.live import sse, streams
+from companion.live.loopback_phones import Phone, address, open_all, percentile, wait_for
 from companion.testing import FakeClock, ServerThread
 from testgames import COUNTER, SEALED_BID
 
@@ -64,7 +65,7 @@ def test_500_phones_each_change_reaches_every_one_within_a_second(tmp_path):
             assert statuses == [200] * PHONES, {s: statuses.count(s) for s in set(statuses)}
             open_now = hub.open_streams()
             # every stream is open at once, and waitress's few threads are all free
-            assert open_now == {live.THREAD: 0, live.HANDED: PHONES}
+            assert open_now == {sse.THREAD: 0, sse.HANDED: PHONES}
             loop = asyncio.get_running_loop()
             r = await loop.run_in_executor(None, lambda: requests.get(
                 f"{server.url}/api/tables/{tables[0][0]}", timeout=5))
@@ -96,7 +97,7 @@ def test_500_phones_each_change_reaches_every_one_within_a_second(tmp_path):
     # generous for a shared machine (a loopback change takes milliseconds), yet a thread or a poll
     # per phone would not make it: a phone polling every 2 s misses it half the time
     assert percentile(delays, 99) < 1.0, sorted(delays)[-10:]
-    assert hub.open_streams()[live.HANDED] == 0
+    assert hub.open_streams()[sse.HANDED] == 0
 
 
 def test_each_viewer_sees_only_what_it_may_among_many(storage):
@@ -166,10 +167,10 @@ def test_limits_per_address_and_overall_hold_and_slots_come_back(tmp_path):
             others = [Phone(port, code, address(i, per_address=1)) for i in range(4)]
             statuses = [await p.open() for p in others]
             assert statuses == [200, 200, 200, 503]            # 5 at once in all
-            assert hub.open_streams()[live.HANDED] == 5
+            assert hub.open_streams()[sse.HANDED] == 5
             stranger[0].close()                                # a phone goes away: its slot is free
             for _ in range(100):
-                if hub.open_streams()[live.HANDED] == 4:
+                if hub.open_streams()[sse.HANDED] == 4:
                     break
                 await asyncio.sleep(0.02)
             again = Phone(port, code, "127.0.0.2")
@@ -178,10 +179,10 @@ def test_limits_per_address_and_overall_hold_and_slots_come_back(tmp_path):
                 p.close()
         asyncio.run(play())
         for _ in range(100):
-            if hub.open_streams()[live.HANDED] == 0:
+            if hub.open_streams()[sse.HANDED] == 0:
                 break
             time.sleep(0.02)
-        assert hub.open_streams()[live.HANDED] == 0
+        assert hub.open_streams()[sse.HANDED] == 0
 
 
 def test_a_handed_stream_heartbeats_ends_and_resumes_from_last_event_id(tmp_path):
@@ -238,10 +239,10 @@ def test_a_phone_that_stops_reading_is_cut_off(tmp_path, monkeypatch):
         s.connect(("127.0.0.1", int(server.server.effective_port)))
         s.sendall(f"GET /api/tables/{code}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         seq = 0
-        while hub.open_streams()[live.HANDED] == 1 and seq < 900:     # it never reads
+        while hub.open_streams()[sse.HANDED] == 1 and seq < 900:     # it never reads
             assert move(server.url, code, token, seq, {"player": seq % 2, "add": 1}).status_code == 200
             seq += 1
-        assert hub.open_streams()[live.HANDED] == 0 and seq < 900
+        assert hub.open_streams()[sse.HANDED] == 0 and seq < 900
         s.close()
 
 
@@ -307,7 +308,7 @@ def test_a_client_that_keeps_sending_on_its_stream_is_cut_off(tmp_path):
         with socket.create_connection(("127.0.0.1", int(server.server.effective_port)), timeout=5) as s:
             s.sendall(f"GET /api/tables/{code}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
             assert b" 200 " in s.recv(4096).split(b"\r\n")[0]
-            assert hub.open_streams()[live.HANDED] == 1
+            assert hub.open_streams()[sse.HANDED] == 1
             try:
                 for _ in range(8):                    # more than a stream may receive
                     s.sendall(b"x" * 4096)
@@ -315,7 +316,7 @@ def test_a_client_that_keeps_sending_on_its_stream_is_cut_off(tmp_path):
             except OSError:
                 pass
             for _ in range(100):
-                if hub.open_streams()[live.HANDED] == 0:
+                if hub.open_streams()[sse.HANDED] == 0:
                     break
                 time.sleep(0.02)
-            assert hub.open_streams()[live.HANDED] == 0
+            assert hub.open_streams()[sse.HANDED] == 0

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from companion import create_app
-from companion.migrate import main as migrate_main
+from companion.store.migrate import main as migrate_main
 from companion.testing import FakeClock, token_client
 from pg_cluster import run_sql
 from testgames import COUNTER
@@ -236,7 +236,7 @@ def test_a_schema_behind_stops_the_start_in_one_line_until_migrate_brings_it_up(
         line = one_error_line(cli("--database", pg_url, "--port", "0", *workers))
         assert "schema version 2" in line and "needs 3" in line, line
         assert "python -m companion migrate --database" in line, line
-    from companion.pgstore import SchemaProblem
+    from companion.store.postgres import SchemaProblem
     with pytest.raises(SchemaProblem, match="migrate"):
         create_app({"DATABASE_URL": pg_url})
     assert schema_objects(pg_url) == []                    # the starts changed nothing
@@ -267,7 +267,7 @@ def test_a_schema_of_a_newer_companion_is_refused_by_the_start_and_by_migrate(pg
 
 def test_a_worker_start_on_a_fresh_database_makes_nothing_and_says_to_migrate(pg_url):
     """A forked worker of --workers only checks: its parent makes a fresh database's schema first."""
-    from companion.pgstore import PgStore, SchemaProblem
+    from companion.store.postgres import PgStore, SchemaProblem
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(PgStore, "makes_fresh_schema", False)
         with pytest.raises(SchemaProblem, match="no companion tables yet.*migrate --database"):

@@ -24,9 +24,10 @@ from phones import require_chromium
 
 sync_api = require_chromium()
 
-from companion import codes, create_app  # noqa: E402
+from companion.tables import codes  # noqa: E402
+from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
-from companion.webgame import GameWeb  # noqa: E402
+from companion.web.game import GameWeb  # noqa: E402
 from testgames import SEALED_BID, SealedBidRules  # noqa: E402
 
 SENTENCE = "Time! The bids are revealed: start the next round."

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import create_app, lan
+from companion import create_app
+from companion.serve import lan
+from companion.web import reach
 from phones import ARGS, CHROMIUM, needs_chromium
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,11 +42,11 @@ def test_base_url_is_the_mdns_name_when_serving_the_lan():
     ("http://tokyo-kit.local:5000", False), ("http://192.168.1.20:5000", False),
     ("https://kit.example", False), (None, False)])
 def test_which_addresses_a_phone_cannot_open(url, bad):
-    assert lan.unreachable(url) is bad
+    assert reach.unreachable(url) is bad
 
 
 def test_the_mdns_name_options():
-    from companion import __main__ as main
+    from companion.serve import cli as main
     args = main.parse_args(["--lan", "--mdns-name", "games"])
     assert args.lan and args.mdns_name == "games" and not args.no_mdns
     assert main.parse_args([]).mdns_name == lan.DEFAULT_NAME

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from companion import create_app, openapi
+from companion import create_app
+from companion.web import openapi
 from companion.testing import FakeClock, ServerThread, token_client
 from testgames import COUNTER
 
@@ -156,7 +157,7 @@ def test_a_confirmed_write_survives_sigkill(tmp_path):
 
 
 def test_command_line_options():
-    from companion.__main__ import parse_args
+    from companion.serve.cli import parse_args
     args = parse_args([])
     assert args.host == "127.0.0.1" and not args.lan
     assert parse_args(["--lan", "--port", "8123", "--data", "/x"]).port == 8123
@@ -239,7 +240,7 @@ def test_real_responses_validate_against_the_documented_schemas(tmp_path):
 
 # ---- admission: a few requests in the app at once ---------------------------------------------------
 def test_admission_lets_at_most_n_requests_into_the_app_at_once():
-    from companion.server import Admission
+    from companion.serve.server import Admission
     inside, most, lock = 0, 0, threading.Lock()
 
     def app(environ, start_response):

@@ -195,7 +195,7 @@ def test_the_per_address_limits_are_options(tmp_path):
     """Behind a reverse proxy every phone has the proxy's address: the limits per address (24
     connections, 4 live streams) are options, and a nonsense value is one line and exit 2."""
     from companion import create_app
-    from companion.server import create_server
+    from companion.serve.server import create_server
     app = create_app({"DATA_DIR": tmp_path / "a", "CONNECTIONS_PER_ADDRESS": 300, "SSE_PER_CLIENT": 200})
     server = create_server(app, port=0)
     try:

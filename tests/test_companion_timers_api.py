@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from companion import create_app, timers
+from companion import create_app
+from companion.tables import timers
 from pg_cluster import run_sql
 from testgames import COUNTER
 

@@ -123,7 +123,7 @@ def core(game, state, seat) -> str:
 
 
 def server_legal(game, state, viewer, player) -> str:
-    """GET …/legal[?player=] as companion/tables.py answers it (its status, or its body)."""
+    """GET …/legal[?player=] as companion/tables/service.py answers it (its status, or its body)."""
     n = len(state["players"]) if isinstance(state.get("players"), list) else 0
     held = any(game.rules.secret_paths(state, s) for s in range(n))
     if viewer is None and held:

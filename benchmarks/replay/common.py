@@ -144,7 +144,7 @@ def wait_until(predicate, timeout: float = WAIT_S, what: str = "") -> None:
 def seeded_tables(seed: int):
     """Tables created through the pages get a known shuffle (companion deck): the server's random
     seed is replaced in-process, so the companion-deck game is the same on every run."""
-    import companion.tables as tables_mod
+    import companion.tables.service as tables_mod
     real = tables_mod.secrets
 
     class Seeded:

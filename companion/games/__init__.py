@@ -3,7 +3,7 @@
 A game `<game>` (package name `<pkg>`: its id with `_` for `-`) is:
 
     companion/games/<pkg>/rules/     its rules, pure (contract.py): `RULES`, a `contract.Rules` subclass
-    companion/games/<pkg>/web.py     optional: `WEB`, a `companion.webgame.GameWeb` (its Blueprint,
+    companion/games/<pkg>/web.py     optional: `WEB`, a `companion.web.game.GameWeb` (its Blueprint,
                                      board twin, calculators, /q handlers, OpenAPI part, warm-up)
     companion/games/<pkg>/templates/<game>/, static/<game>/     the web part's files
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from flask import abort, jsonify, render_template
 
-from ... import codes, jsonapi
+from ...tables import codes
+from ...web import reading
 from ...errors import ApiError
-from ...openapi import error_responses
+from ...web.openapi import error_responses
 from ...services import services
-from ...webgame import Calculator, GameWeb, blueprint
+from ...web.game import Calculator, GameWeb, blueprint
 from .rules import income as _income
 from .rules import ledger as _ledger
 
@@ -75,7 +76,7 @@ def income_page():
 @bp.post("/api/capsule-hotel/income")
 def income_api():
     game = _game()
-    body = jsonapi.body()
+    body = reading.body()
     status, reasons, answer = _income.calculator(game.data, body)
     if status == 400:
         raise ApiError(400, reasons[0])

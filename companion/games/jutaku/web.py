@@ -12,11 +12,12 @@ from flask import abort, jsonify, render_template
 
 from generator import symbols
 
-from ... import codes, jsonapi
+from ...tables import codes
+from ...web import reading
 from ...errors import ApiError
-from ...openapi import error_responses
+from ...web.openapi import error_responses
 from ...services import services
-from ...webgame import Calculator, GameWeb, blueprint
+from ...web.game import Calculator, GameWeb, blueprint
 
 GAME = "jutaku"
 bp = blueprint(GAME, __name__)
@@ -97,7 +98,7 @@ def izakaya_page():
 @bp.post("/api/jutaku/score")
 def score_api():
     game = _game()
-    body = jsonapi.body()
+    body = reading.body()
     sites = body.get("sites")
     if not isinstance(sites, list) or any(not isinstance(s, str) for s in sites):
         raise ApiError(400, "sites must be a list of site card ids, e.g. [\"meguro-1\"].")
@@ -117,7 +118,7 @@ def izakaya_request(game, body: dict) -> tuple[dict, list[dict]]:
     422 for what cannot occur in the game."""
     data = game.data
     iz, colours = data.izakaya, list(data.drink)
-    raw = jsonapi.obj(body.get("prices", {}), "prices")
+    raw = reading.obj(body.get("prices", {}), "prices")
     buildings = body.get("buildings")
     if not isinstance(buildings, list):
         raise ApiError(400, "buildings must be a list of {\"floors\": n, \"drinks\": [colour, ...]}.")
@@ -143,7 +144,7 @@ def izakaya_request(game, body: dict) -> tuple[dict, list[dict]]:
                        "two site borders)")
     out = []
     for i, b in enumerate(buildings):
-        b = jsonapi.obj(b, f"buildings[{i}]")
+        b = reading.obj(b, f"buildings[{i}]")
         floors = b.get("floors")
         if isinstance(floors, bool) or not isinstance(floors, int):
             raise ApiError(400, f"buildings[{i}].floors must be a whole number.")
@@ -174,7 +175,7 @@ def izakaya_request(game, body: dict) -> tuple[dict, list[dict]]:
 @bp.post("/api/jutaku/izakaya")
 def izakaya_api():
     game = _game()
-    prices, buildings = izakaya_request(game, jsonapi.body())
+    prices, buildings = izakaya_request(game, reading.body())
     pays = game.rules.izakaya_pay(prices, buildings)
     return jsonify({"yen": sum(pays), "buildings": [{"yen": p} for p in pays]})
 

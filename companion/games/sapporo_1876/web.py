@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from flask import abort, jsonify, render_template
 
-from ... import codes, jsonapi
+from ...tables import codes
+from ...web import reading
 from ...errors import ApiError
-from ...openapi import error_responses
+from ...web.openapi import error_responses
 from ...services import services
-from ...webgame import Calculator, GameWeb, blueprint
+from ...web.game import Calculator, GameWeb, blueprint
 from .rules import engine as E
 from .rules import fame as F
 
@@ -79,7 +80,7 @@ def plan_api(code: str):
     """The board's move builder: what the move being built costs, its cheapest payments and what is
     still wrong with it (nothing is written)."""
     game = _game()
-    body = jsonapi.body()
+    body = reading.body()
     move = body.get("move")
     if not isinstance(move, dict):
         raise ApiError(400, "Send {\"move\": {…}}: the move being built, as POST …/moves takes it.")
@@ -118,7 +119,7 @@ def _whole(obj: dict, name: str, label: str | None = None) -> int | None:
 
 def _counts(value, name: str) -> dict[str, int]:
     """An object of whole numbers (council, pioneering.columns, resources_by_kind)."""
-    obj = jsonapi.obj(value, name)
+    obj = reading.obj(value, name)
     out = {}
     for k in obj:
         v = _whole(obj, k, f"{name}.{k}")
@@ -132,10 +133,10 @@ def read_calculator(body: dict) -> dict:
     """The calculator request, type-checked (400 for what is malformed: a field of the wrong JSON
     type); its numbers are the calculator's to judge (422 for what cannot occur)."""
     out: dict = {"fame": _whole(body, "fame") or 0}
-    academy = jsonapi.obj(_or_empty(body, "academy"), "academy")
+    academy = reading.obj(_or_empty(body, "academy"), "academy")
     out["academy"] = {k: v for k in ("second_tier", "top_tier", "lower_tier")
                       if (v := _flag(academy, k)) is not None}
-    pio = jsonapi.obj(_or_empty(body, "pioneering"), "pioneering")
+    pio = reading.obj(_or_empty(body, "pioneering"), "pioneering")
     out["pioneering"] = {k: v for k in ("top", "second")
                          if (v := _whole(pio, k, f"pioneering.{k}")) is not None}
     if pio.get("columns") is not None:
@@ -168,7 +169,7 @@ def score_page():
 @bp.post("/api/sapporo-1876/score")
 def score_api():
     game = _game()
-    body = read_calculator(jsonapi.body())
+    body = read_calculator(reading.body())
     reasons, result = game.rules.calculator(body)
     if reasons:
         raise ApiError(422, "These numbers cannot be scored in Sapporo 1876.", reasons)

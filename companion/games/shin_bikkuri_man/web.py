@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from flask import Response, abort, jsonify, render_template, request
 
-from ... import codes, jsonapi
+from ...tables import codes
+from ...web import reading
 from ...errors import ApiError
-from ...openapi import error_responses
+from ...web.openapi import error_responses
 from ...services import services
-from ...webgame import Calculator, GameWeb, blueprint
+from ...web.game import Calculator, GameWeb, blueprint
 from ..words import count
 from . import twin
 
@@ -87,7 +88,7 @@ def calculator_page():
 @bp.post("/api/shin-bikkuri-man/score")
 def score_api():
     game = _game()
-    bad, impossible, out = game.rules.score_board(jsonapi.body())
+    bad, impossible, out = game.rules.score_board(reading.body())
     if bad:
         raise ApiError(400, bad[0])
     if impossible:
@@ -98,7 +99,7 @@ def score_api():
 @bp.post("/api/shin-bikkuri-man/place")
 def place_api():
     game = _game()
-    bad, illegal, out = game.rules.place(jsonapi.body())
+    bad, illegal, out = game.rules.place(reading.body())
     if bad:
         raise ApiError(400, bad[0])
     if illegal:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from flask import Response, abort, jsonify, render_template, request, url_for
 
-from ... import codes, jsonapi
+from ...tables import codes
+from ...web import reading
 from ...errors import ApiError
-from ...openapi import error_responses
+from ...web.openapi import error_responses
 from ...services import services
-from ...webgame import Calculator, GameWeb, blueprint
+from ...web.game import Calculator, GameWeb, blueprint
 from . import board_twin
 
 GAME = "shinjuku"
@@ -101,15 +102,15 @@ def score_page():
 @bp.post("/api/shinjuku/score")
 def score_api():
     game = _game()
-    body = jsonapi.body()
-    customers = jsonapi.obj(body.get("customers"), "customers")
+    body = reading.body()
+    customers = reading.obj(body.get("customers"), "customers")
     most, most_wild = limits(game.data)
     unknown = sorted(set(customers) - set(most))
     if unknown:
         raise ApiError(400, f"{unknown[0]!r} is not a customer type; use {', '.join(most)}.")
-    counts = {kind: jsonapi.integer(customers, kind, required=False, maximum=10_000) or 0
+    counts = {kind: reading.integer(customers, kind, required=False, maximum=10_000) or 0
               for kind in most}
-    wild = jsonapi.integer(body, "wild", required=False, maximum=10_000) or 0
+    wild = reading.integer(body, "wild", required=False, maximum=10_000) or 0
     reasons = [f"{n} {kind} customers is more than the game has ({most[kind]}, counting each "
                "“2” token as two)" for kind, n in counts.items() if n > most[kind]]
     if wild > most_wild:

@@ -13,7 +13,7 @@ import pytest
 from companion.games import clock
 from companion.games.capsule_hotel.rules import RULES
 from companion.games.contract import HOST, Ctx, IllegalMove
-from companion.openapi import document_for
+from companion.web.openapi import document_for
 from generator import canon
 
 TEXT = "capsule-hotel.it.txt"

@@ -27,11 +27,11 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 
 from generator.qr import SHORT_LENGTH, normalize_short_code, qr_path, short_code
 
-from . import codes
-from .catalog import Game
-from .errors import ApiError
-from .games.contract import HOST
-from .services import services
+from ..tables import codes
+from ..catalog import Game
+from ..errors import ApiError
+from ..games.contract import HOST
+from ..services import services
 
 bp = Blueprint("scan", __name__)
 

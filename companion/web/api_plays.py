@@ -13,8 +13,8 @@ from urllib.parse import quote
 
 from flask import Blueprint, Response, jsonify, request
 
-from .errors import ApiError
-from .services import services
+from ..errors import ApiError
+from ..services import services
 
 bp = Blueprint("api_plays", __name__, url_prefix="/api")
 
@@ -116,8 +116,8 @@ def chart(code):
     player's number under the result's unit (state.players[i][unit], e.g. yen, fame or points)
     after each round where the state counts rounds, else
     after each move that changed one. A game without such a number has no chart ("points": [])."""
-    from . import jsonapi
-    code = jsonapi.table_code(code)
+    from . import reading
+    code = reading.table_code(code)
     tables = services().tables
     table = tables.exists(code)
     if table is None:
@@ -131,7 +131,7 @@ def chart(code):
 
 
 def series(tables, table, seq: int) -> dict:
-    from .tables import View
+    from ..tables.service import View
     game = tables.games[table.game]
     with tables.store.read() as tx:
         events = tx.events(table.code, 0, seq)

@@ -11,10 +11,11 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
 
 from generator.bundle import bundled
 
-from . import codes, kits, qr
-from .errors import ApiError
+from ..tables import codes
+from . import kits, qr
+from ..errors import ApiError
 from .security import absolute
-from .services import services
+from ..services import services
 
 bp = Blueprint("pages", __name__)
 

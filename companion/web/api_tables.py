@@ -12,11 +12,13 @@ import unicodedata
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from . import codes, jsonapi, live, streams
-from .errors import ApiError
+from ..tables import codes
+from . import reading
+from ..live import sse, streams
+from ..errors import ApiError
 from .security import absolute
-from .services import services
-from .timers import check_request
+from ..services import services
+from ..tables.timers import check_request
 
 bp = Blueprint("api_tables", __name__, url_prefix="/api")
 
@@ -26,7 +28,7 @@ MAX_NAME = 24
 #: isolates, zero-width non-joiner, word joiner, BOM) that make two names look alike or garble a
 #: page (the zero-width joiner only inside an emoji: name_problem). Everything else is
 #: allowed (emoji newer than this Python's Unicode tables too; lone surrogates never get past
-#: jsonapi.body). The OpenAPI document publishes PLAYER_NAME itself, so the contract and the check
+#: reading.body). The OpenAPI document publishes PLAYER_NAME itself, so the contract and the check
 #: cannot drift apart. A name is first NFKC-normalised with its whitespace runs collapsed to one
 #: space, then checked (its length too, as it will be shown).
 NOT_IN_NAME = ("\\x00-\\x1f\\x7f-\\x9f\\u00ad\\u061c\\u180e\\u200b\\u200c\\u200e\\u200f\\u2028-\\u202e"
@@ -74,7 +76,7 @@ def games():
 
 @bp.post("/tables")
 def create():
-    body = jsonapi.body()
+    body = reading.body()
     game = body.get("game")
     if not isinstance(game, str) or not game:
         raise ApiError(400, "game must be a game id (GET /api/games lists them).")
@@ -92,28 +94,28 @@ def create():
         problem = name_problem(p)
         if problem:
             raise ApiError(400, f"The player name {p[:MAX_NAME]!r} {problem}.")
-    options = jsonapi.obj(body.get("options", {}), "options")
-    seed = jsonapi.integer(body, "seed", required=False, maximum=2**128 - 1)   # replays a known shuffle
+    options = reading.obj(body.get("options", {}), "options")
+    seed = reading.integer(body, "seed", required=False, maximum=2**128 - 1)   # replays a known shuffle
     status, response = services().tables.create(
         game, players, options, seed, lambda code: absolute("pages.table", code=code),
-        jsonapi.idempotency_key(), jsonapi.request_fingerprint(body))
+        reading.idempotency_key(), reading.request_fingerprint(body))
     return answer(response, status)
 
 
 @bp.get("/tables/<code>")
 def table(code):
-    code = jsonapi.table_code(code)
+    code = reading.table_code(code)
     return _json(services().tables.get_text(code, _who(code)))
 
 
 @bp.get("/tables/<code>/legal")
 def legal(code):
-    code = jsonapi.table_code(code)
+    code = reading.table_code(code)
     who = _who(code)
     raw = request.args.get("player")
     player = None
     if raw is not None:
-        player = jsonapi.digits(raw, 2)
+        player = reading.digits(raw, 2)
         if player is None:
             raise ApiError(400, "player must be a player's index (0, 1, …).")
     return _json(services().tables.legal_text(code, who, player))
@@ -121,78 +123,78 @@ def legal(code):
 
 @bp.post("/tables/<code>/seats")
 def claim_seat(code):
-    code = jsonapi.table_code(code)
-    body = jsonapi.body()
-    player = jsonapi.integer(body, "player", maximum=99)
+    code = reading.table_code(code)
+    body = reading.body()
+    player = reading.integer(body, "player", maximum=99)
     status, response = services().tables.claim_seat(code, player, _who(code))
     return answer(response, status)
 
 
 @bp.delete("/tables/<code>/seats/<int:player>")
 def release_seat(code, player):
-    code = jsonapi.table_code(code)
+    code = reading.table_code(code)
     who = _who(code, required=True)
     return jsonify(services().tables.release_seat(code, player, who))
 
 
 @bp.post("/tables/<code>/moves")
 def move(code):
-    code = jsonapi.table_code(code)
-    body = jsonapi.body()
-    expected = jsonapi.integer(body, "expected_seq")
-    move = jsonapi.obj(body.get("move"), "move")
-    status, response = services().tables.move(code, expected, move, jsonapi.idempotency_key(),
-                                               jsonapi.request_fingerprint(body),
+    code = reading.table_code(code)
+    body = reading.body()
+    expected = reading.integer(body, "expected_seq")
+    move = reading.obj(body.get("move"), "move")
+    status, response = services().tables.move(code, expected, move, reading.idempotency_key(),
+                                               reading.request_fingerprint(body),
                                                _who(code, required=True))
     return answer(response, status)
 
 
 @bp.post("/tables/<code>/undo")
 def undo(code):
-    code = jsonapi.table_code(code)
-    body = jsonapi.body()
-    expected = jsonapi.integer(body, "expected_seq")
-    status, response = services().tables.undo(code, expected, jsonapi.idempotency_key(),
-                                               jsonapi.request_fingerprint(body),
+    code = reading.table_code(code)
+    body = reading.body()
+    expected = reading.integer(body, "expected_seq")
+    status, response = services().tables.undo(code, expected, reading.idempotency_key(),
+                                               reading.request_fingerprint(body),
                                                _who(code, required=True))
     return answer(response, status)
 
 
 @bp.post("/tables/<code>/walk")
 def walk_to(code):
-    """The set-up walk-through's step for every phone (companion/walk.py)."""
-    from . import walk
-    code = jsonapi.table_code(code)
-    body = jsonapi.body()
-    expected = jsonapi.integer(body, "expected_seq")
-    step = jsonapi.integer(body, "step", maximum=walk.MAX_STEPS)
+    """The set-up walk-through's step for every phone (companion/tables/walk.py)."""
+    from ..tables import walk
+    code = reading.table_code(code)
+    body = reading.body()
+    expected = reading.integer(body, "expected_seq")
+    step = reading.integer(body, "step", maximum=walk.MAX_STEPS)
     extra = sorted(set(body) - {"expected_seq", "step"})
     if extra:
         raise ApiError(400, f"A walk request has expected_seq and step only, not {extra[0][:40]!r}.")
-    status, response = walk.walk(services().tables, code, expected, step, jsonapi.idempotency_key(),
-                                 jsonapi.request_fingerprint(body), _who(code, required=True))
+    status, response = walk.walk(services().tables, code, expected, step, reading.idempotency_key(),
+                                 reading.request_fingerprint(body), _who(code, required=True))
     return answer(response, status)
 
 
 @bp.get("/tables/<code>/walk")
 def walk_read(code):
-    from . import walk
-    return jsonify(walk.read(services().tables, jsonapi.table_code(code)))
+    from ..tables import walk
+    return jsonify(walk.read(services().tables, reading.table_code(code)))
 
 
 @bp.post("/tables/<code>/timers")
 def timer(code):
-    code = jsonapi.table_code(code)
-    body = jsonapi.body()
-    expected = jsonapi.integer(body, "expected_seq")
+    code = reading.table_code(code)
+    body = reading.body()
+    expected = reading.integer(body, "expected_seq")
     name, action, seconds = body.get("timer"), body.get("action"), body.get("seconds")
     kind, seat = body.get("clock"), body.get("seat")
     problem = check_request(name, action, seconds, kind, seat)
     if problem:
         raise ApiError(400, problem[0].upper() + problem[1:] + ".")
     status, response = services().tables.timer(code, expected, name, action, seconds,
-                                                jsonapi.idempotency_key(),
-                                                jsonapi.request_fingerprint(body),
+                                                reading.idempotency_key(),
+                                                reading.request_fingerprint(body),
                                                 _who(code, required=True),
                                                 extra={"clock": kind, "seat": seat})
     return answer(response, status)
@@ -200,7 +202,7 @@ def timer(code):
 
 @bp.get("/tables/<code>/events")
 def events(code):
-    code = jsonapi.table_code(code)
+    code = reading.table_code(code)
     after = _after()
     viewer = _who(code)
     s = services()
@@ -214,7 +216,7 @@ def events(code):
         return jsonify({"events": events, "seq": seq})
     client = request.remote_addr or ""
     handoff = request.environ.get(streams.HANDOFF)       # (the companion's own server, GET)
-    kind = live.HANDED if handoff else live.THREAD
+    kind = sse.HANDED if handoff else sse.THREAD
     if not s.hub.try_open(client, kind):
         raise ApiError(503, "Too many live connections; poll with Accept: application/json instead.")
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -223,7 +225,7 @@ def events(code):
         handoff(streams.Follow(s.hub, client, code, after, viewer))
         return Response(iter(()), mimetype="text/event-stream", headers=headers)
     cfg = current_app.config
-    body = live.stream(s.tables, s.hub, code, after, viewer, s.clock, heartbeat_s=cfg["SSE_HEARTBEAT_S"],
+    body = sse.stream(s.tables, s.hub, code, after, viewer, s.clock, heartbeat_s=cfg["SSE_HEARTBEAT_S"],
                        max_s=cfg["SSE_MAX_S"], retry_ms=cfg["SSE_RETRY_MS"])
     response = Response(body, mimetype="text/event-stream", headers=headers)
     response.call_on_close(lambda: s.hub.close(client))   # freed however the stream ends
@@ -233,7 +235,7 @@ def events(code):
 def _after() -> int:
     """`Last-Event-ID` (a reconnecting browser) wins over `since` (the page's first connection);
     each must be a sequence number when present (a browser never sends an empty Last-Event-ID)."""
-    values = [jsonapi.digits(raw, 15) for raw in (request.headers.get("Last-Event-ID"),
+    values = [reading.digits(raw, 15) for raw in (request.headers.get("Last-Event-ID"),
                                                    request.args.get("since")) if raw is not None]
     if None in values:
         raise ApiError(400, "since and Last-Event-ID must be a sequence number (0 or more).")

@@ -11,9 +11,9 @@ from typing import Any
 
 from flask import request
 
-from . import codes
-from .errors import ApiError
-from .tables import fingerprint
+from ..tables import codes
+from ..errors import ApiError
+from ..tables.service import fingerprint
 
 KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")

@@ -1,6 +1,6 @@
 """Changes from the other workers: a thread per worker that LISTENs on PostgreSQL.
 
-Every write to the database sends NOTIFY with the table's code (companion/pgstore.py), delivered
+Every write to the database sends NOTIFY with the table's code (companion/store/postgres.py), delivered
 at COMMIT to every connection listening on the channel, this worker's own included. The listener
 calls `on_change(code)` for each, which wakes this worker's live streams of that table; a timer
 deadline set (NOTIFY on pgstore.DEADLINES) calls `on_deadline()`, which wakes its timer scheduler.
@@ -18,7 +18,7 @@ from typing import Callable
 
 import psycopg
 
-from .pgstore import CHANNEL, DEADLINES
+from ..store.postgres import CHANNEL, DEADLINES
 
 log = logging.getLogger(__name__)
 

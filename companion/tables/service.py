@@ -2,7 +2,7 @@
 
 State is never stored as the truth: the view of a table after event `seq` is the game's setup
 replayed through every event up to `seq` (moves through the engine's pure `apply`, undos back to
-the state before the undone move, timer actions through companion.timers). Two shortcuts keep that
+the state before the undone move, timer actions through companion.tables.timers). Two shortcuts keep that
 fast as logs grow, both checked against the database's seq so they can never serve a stale state:
 the last few views per table in memory, and a snapshot in the database every N events.
 
@@ -15,7 +15,7 @@ kept as SHA-256 hashes only. `Who` is what a request's token proves: HOST, a sea
 
 Time: moves, undos and timer actions are appended at the server's clock (`at_ms`), and replay hands
 the same time to the rules again (Ctx.now_ms). Timers, the table's own and the game's, run out at a
-deadline the server keeps (the `deadlines` table and companion/expiry.py): at that moment an `expire`
+deadline the server keeps (the `deadlines` table and companion/tables/expiry.py): at that moment an `expire`
 event is appended once, whether or not a phone is asking, and every phone sees it live.
 """
 from __future__ import annotations
@@ -33,11 +33,11 @@ import unicodedata
 from typing import Any, Callable
 
 from . import chess_clock, codes, names, timers
-from .catalog import Game
-from .errors import ApiError
-from .games import clock as tclock
-from .games.contract import HOST, Ctx, IllegalMove
-from .store import EventRow, PlayRow, Store, TableRow, Tx, dumps
+from ..catalog import Game
+from ..errors import ApiError
+from ..games import clock as tclock
+from ..games.contract import HOST, Ctx, IllegalMove
+from ..store.sqlite import EventRow, PlayRow, Store, TableRow, Tx, dumps
 
 MAX_CACHED_TABLES = 256
 #: How far behind a simultaneous move's expected_seq may be (other seats' moves since), and how many
@@ -70,7 +70,7 @@ class View:
 
     seq: int
     state: Any
-    timers: dict                      # name -> timer record (companion.timers)
+    timers: dict                      # name -> timer record (companion.tables.timers)
     undo: tuple[int, ...]             # seqs of the moves an undo would revert, latest last
     #: what the rules derived from this (immutable) state once: its result, for every later read
     memo: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
@@ -549,7 +549,7 @@ class Tables:
 
     def timer(self, code, expected_seq, name, action, seconds, idem_key, request_fp, who: Who = HOST,
               extra: dict | None = None):
-        """`extra`: a chess clock's request fields ("clock", "seat"; companion.timers.extra_of)."""
+        """`extra`: a chess clock's request fields ("clock", "seat"; companion.tables.timers.extra_of)."""
         def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
             more = timers.extra_of(extra or {}, action, len(table.players))
             if who is None:
@@ -991,7 +991,7 @@ class Tables:
                     view = View(e.seq, state, view.timers, view.undo)
                 else:
                     view = View(e.seq, view.state, timers.expire(view.timers, b["timer"]), view.undo)
-            else:   # "walk" (companion/walk.py): the set-up walk-through's step, outside the game
+            else:   # "walk" (companion/tables/walk.py): the set-up walk-through's step, outside the game
                 view = View(e.seq, view.state, view.timers, view.undo)
             seen[e.seq] = view
         return view

@@ -9,8 +9,8 @@ passes over it (undo takes back moves only). Once play has begun the rules give 
 """
 from __future__ import annotations
 
-from .errors import ApiError
-from .tables import View
+from ..errors import ApiError
+from .service import View
 
 #: the most steps a set-up may have (the request's upper bound)
 MAX_STEPS = 99

@@ -1,6 +1,6 @@
 """The event store on PostgreSQL: the hosted companion's (several workers over one database).
 
-The same tables as the SQLite store (companion/store.py) and the same Tx queries, so Tables does not
+The same tables as the SQLite store (companion/store/sqlite.py) and the same Tx queries, so Tables does not
 know which one it talks to. What the database itself enforces:
 - `events` is append-only (a trigger refuses UPDATE and DELETE) and numbered by PRIMARY KEY (code,
   seq): two workers that both decided event n+1 of a table cannot both append it; the second one's
@@ -15,7 +15,7 @@ know which one it talks to. What the database itself enforces:
 
 Every change to what phones see (an event, a seat) sends NOTIFY on CHANNEL with the table's code
 in the same transaction: PostgreSQL delivers it at COMMIT to every worker's listener
-(companion/fanout.py), which wakes that worker's live streams. A deadline set sends NOTIFY on
+(companion/live/pg_fanout.py), which wakes that worker's live streams. A deadline set sends NOTIFY on
 DEADLINES, which wakes the workers' timer schedulers (not every change: each look is two queries).
 
 The schema is made or changed only by `python -m companion migrate --database URL` (and, on a fresh
@@ -46,7 +46,7 @@ from typing import Iterator
 import psycopg
 from psycopg import errors as pgerrors
 
-from .store import EventRow, PlayRow, Remembered, TableRow, _load, _text, dumps
+from .sqlite import EventRow, PlayRow, Remembered, TableRow, _load, _text, dumps
 
 SCHEMA_VERSION = 3
 CHANNEL = "companion_tables"
@@ -375,7 +375,7 @@ class PgStore:
 
 
 class PgTx:
-    """The queries of companion.store.Tx, in PostgreSQL's words."""
+    """The queries of companion.store.sqlite.Tx, in PostgreSQL's words."""
 
     def __init__(self, conn: psycopg.Connection):
         self.conn = conn

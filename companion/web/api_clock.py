@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from .services import services
+from ..services import services
 
 bp = Blueprint("api_clock", __name__, url_prefix="/api")
 

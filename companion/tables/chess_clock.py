@@ -1,6 +1,6 @@
 """A chess clock for the table, pure: one countdown per seat, one running at a time.
 
-A chess clock is a table timer (companion/timers.py) whose record carries, beside the fields every
+A chess clock is a table timer (companion/tables/timers.py) whose record carries, beside the fields every
 timer record has (companion/games/clock.py: status, deadline_ms, remaining_ms, duration_ms, which
 here describe the seat whose time runs), its own:
 
@@ -14,7 +14,7 @@ seat's time and starts the next seat's that is not flagged (or a seat named in t
 """
 from __future__ import annotations
 
-from .games import clock
+from ..games import clock
 
 KIND = "chess"
 

@@ -14,9 +14,9 @@ new table). Nothing is updated or deleted: triggers refuse it. Beside the log:
   ends it (an undo of that move removes it again).
 
 The schema is made, or an older one brought up to date (`migrate` below), when the store opens: a
-data folder is served by one process at a time (companion/datadir.py's lock), so no other writer
+data folder is served by one process at a time (companion/store/datadir.py's lock), so no other writer
 can race it, and a new folder just works. (PostgreSQL's, which several workers share, is changed
-only by `python -m companion migrate --database URL`: companion/pgstore.py.)
+only by `python -m companion migrate --database URL`: companion/store/postgres.py.)
 
 SQLite settings (companion-practices.md): WAL, synchronous=FULL (a confirmed write survives power
 loss), a busy timeout, and BEGIN IMMEDIATE for every read-then-write. Reads use one connection per
@@ -158,7 +158,7 @@ def dumps(value: Any) -> str:
 
 class Store:
     #: This process is the database's only writer (the data folder's lock): Tables may trust what it
-    #: remembers of a table's latest seq, seats and deadline (companion/pgstore.py's is False).
+    #: remembers of a table's latest seq, seats and deadline (companion/store/postgres.py's is False).
     single_writer = True
 
     def __init__(self, path: str | Path, busy_timeout_ms: int = 10_000):

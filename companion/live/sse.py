@@ -9,8 +9,8 @@ What a stream sends next is one step, `catch_up` (the events after the last one 
 may see them, and the table when there is news, from one Tables.reading), so the two ways of
 serving a stream send the same bytes:
 
-- **Handed off** (the companion's own server, companion.server): the request is checked here like
-  any other, then its connection leaves waitress for the asyncio loop of companion.streams, which
+- **Handed off** (the companion's own server, companion.serve.server): the request is checked here like
+  any other, then its connection leaves waitress for the asyncio loop of companion.live.streams, which
   holds hundreds of streams in one thread. Limited to LIVE_MAX_STREAMS at once.
 - **In a thread** (any other WSGI server, Flask's test client, HEAD): `stream()` below, a generator
   that holds a server thread, so at most SSE_MAX_STREAMS at once (more get 503 and the page polls).

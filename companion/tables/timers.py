@@ -5,7 +5,7 @@ changes only through timer events (start / pause / resume / reset / pass), each 
 time it was appended, and through the expiry event the server appends at its deadline.
 
 Two kinds of timer: a countdown (the default, and every timer of logs written before chess clocks
-existed: their events carry no "clock") and a chess clock (companion/chess_clock.py), started with
+existed: their events carry no "clock") and a chess clock (companion/tables/chess_clock.py), started with
 "clock": "chess": one countdown per seat, "pass" hands the time to the next seat. The extra fields a
 timer event may carry ("clock", "seats", "seat") are kept in its body, so replay applies the same.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from . import chess_clock
-from .games import clock
+from ..games import clock
 
 ACTIONS = ("start", "pause", "resume", "reset", "pass")
 CLOCKS = ("countdown", "chess")

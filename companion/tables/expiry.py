@@ -71,7 +71,7 @@ class Expiry:
 
 
 class SharedExpiry:
-    """The expiry scheduler of one worker among several over one database (companion/pgstore.py).
+    """The expiry scheduler of one worker among several over one database (companion/store/postgres.py).
 
     Deadlines live in the database: each worker's thread claims the due ones with SELECT … FOR
     UPDATE SKIP LOCKED (a lease, so two workers never deliver the same timer at once, and a timer

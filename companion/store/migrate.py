@@ -54,8 +54,8 @@ def migrate(db: Path, url: str, replace: bool = False) -> dict[str, int]:
     per table ({} when the target already held exactly this data)."""
     import psycopg
 
-    from .pgstore import migrate_schema
-    from .store import Store
+    from .postgres import migrate_schema
+    from .sqlite import Store
 
     Store(db).close()              # brings an older folder's schema up to date (as serving would)
     migrate_schema(url)            # makes the schema if the target is new, or brings it up to date
@@ -97,7 +97,7 @@ def main(argv=None) -> int:
     p.add_argument("--replace", action="store_true",
                    help="empty the target first when it already holds other tables")
     args = p.parse_args(argv)
-    from .pgstore import is_url, shown
+    from .postgres import is_url, shown
     if not is_url(args.database):
         print("error: --database must be a postgresql://… URL", file=sys.stderr)
         return 2
@@ -142,7 +142,7 @@ def main(argv=None) -> int:
 def schema_main(url: str) -> int:
     """`migrate --database URL` alone: the schema made or brought up to date, one line saying which."""
     try:
-        from .pgstore import SCHEMA_VERSION, SchemaProblem, migrate_schema, shown
+        from .postgres import SCHEMA_VERSION, SchemaProblem, migrate_schema, shown
     except ImportError as exc:
         print(f"error: --database needs psycopg ({exc}): pip install 'tokyo-table-kit[hosted]'",
               file=sys.stderr)

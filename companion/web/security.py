@@ -74,7 +74,7 @@ def refuse_foreign_origin():
     if origin is None or request.method in ("GET", "HEAD", "OPTIONS"):
         return None
     if not origin_allowed(origin):
-        from .errors import answer
+        from .error_pages import answer
         return answer(403, "This request comes from a page of another site; the companion "
                            "accepts changes only from its own pages.")
     return None

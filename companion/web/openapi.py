@@ -13,13 +13,14 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from . import jsonapi, timers
+from . import reading
+from ..tables import timers
 from .api_tables import MAX_NAME, PLAYER_NAME
-from .services import services
+from ..services import services
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
-MAX_SEQ = 2**53           # jsonapi.integer's default maximum (expected_seq)
+MAX_SEQ = 2**53           # reading.integer's default maximum (expected_seq)
 MAX_SINCE = 10**15 - 1    # since / Last-Event-ID: at most 15 digits (api_tables._after)
 
 
@@ -63,7 +64,7 @@ def error_responses(*codes: int) -> dict:
     return {str(k): ERR[k] for k in codes}
 IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
                "schema": {"type": "string", "minLength": 1, "maxLength": 200,
-                          "pattern": jsonapi.KEY.pattern},
+                          "pattern": reading.KEY.pattern},
                "description": "One key per user action, reused on retry: the same key and body "
                               "return the stored response and append nothing (answered before "
                               "expected_seq is checked); the same key with another body is a 422."}

@@ -8,7 +8,7 @@
 - **Live streams without a thread each.** A `GET …/events` stream the app accepts leaves waitress:
   the task writes no body, the response head goes with the stream, and once the channel has flushed
   what came before, its socket is handed to the process's asyncio stream server
-  (companion.streams), which holds hundreds of streams in one thread. The connection then no longer
+  (companion.live.streams), which holds hundreds of streams in one thread. The connection then no longer
   counts towards `per_client` or `connection_limit` (the app's SSE_PER_CLIENT limits its streams).
 - **JSON errors from the HTTP layer too.** Waitress answers some requests itself, before the app
   runs (a body over max_request_body_size, malformed headers): those answers are JSON like every
@@ -30,9 +30,9 @@ from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 
-from .errors import MESSAGES
-from .security import HEADERS
-from .streams import HANDOFF, Follow, StreamServer
+from ..errors import MESSAGES
+from ..web.security import HEADERS
+from ..live.streams import HANDOFF, Follow, StreamServer
 
 log = logging.getLogger(__name__)
 

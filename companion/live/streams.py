@@ -6,7 +6,7 @@ and a few kilobytes instead:
 
 1. `GET /api/tables/<code>/events` is answered by the Flask view like any request (404, 409, 400,
    401, the per-address limit, the security headers); when it is served by the companion's own
-   server (companion.server), the view hands the stream over (`environ[HANDOFF](Follow(…))`) and
+   server (companion.serve.server), the view hands the stream over (`environ[HANDOFF](Follow(…))`) and
    returns an empty SSE response.
 2. The waitress task writes no body: it keeps the response head for the stream (Follow.head), and
    the channel, once everything before it is flushed, leaves waitress's socket map and gives its
@@ -17,7 +17,7 @@ and a few kilobytes instead:
    the store can (PgStore.reading_many: their news fetched by three statements in one round trip),
    each table once for all its viewers (Tables.reading). The viewers are grouped by what they would
    be sent (who they are and where their stream stands), each group's text is computed once
-   (live.catch_up: the rules' public_move / public_view filtering), and the same bytes are written
+   (sse.catch_up: the rules' public_move / public_view filtering), and the same bytes are written
    to every viewer of the group. Changes that arrive while a room is being read make it due again:
    a burst of changes to a table costs one read per round, however many.
 
@@ -25,7 +25,7 @@ and a few kilobytes instead:
    six round trips that each waited for the interpreter behind the request threads, and a change
    waited for the tables queued before it: 0.5 s at p50 with 50 busy tables.)
 
-Heartbeats, the end after SSE_MAX_S and the timer deadlines work as in live.stream (same bytes, same
+Heartbeats, the end after SSE_MAX_S and the timer deadlines work as in sse.stream (same bytes, same
 chunked HTTP/1.1 framing as waitress gives a streamed response, `Connection: close`). A phone that
 stops reading is cut off once MAX_BACKLOG bytes wait for it beyond its socket's SEND_BUFFER (it
 reconnects with Last-Event-ID and loses nothing); one that sends more than MAX_RECEIVED bytes on its
@@ -48,12 +48,12 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from . import live
+from . import sse
 
 log = logging.getLogger(__name__)
 
-#: The WSGI environ key of the hand-off: `environ[HANDOFF](follow)` (set by companion.server).
-HANDOFF = "companion.live.handoff"
+#: The WSGI environ key of the hand-off: `environ[HANDOFF](follow)` (set by companion.serve.server).
+HANDOFF = "companion.live.sse.handoff"
 #: Bytes that may wait for one phone before its stream is cut off (it reconnects, losing nothing).
 MAX_BACKLOG = 1 << 20
 #: The kernel's send buffer of a stream's socket: a fixed, modest size (a message is a few KB), so
@@ -73,7 +73,7 @@ class Follow:
     """One accepted stream on its way from the Flask view to the loop: who watches which table from
     where, and its stream slot (freed exactly once, however the stream ends)."""
 
-    def __init__(self, hub: live.Hub, client: str, code: str, after: int, viewer: Any):
+    def __init__(self, hub: sse.Hub, client: str, code: str, after: int, viewer: Any):
         self.hub, self.client, self.code, self.after, self.viewer = hub, client, code, after, viewer
         self.head = b""          # the HTTP response head (status line and headers), from waitress
         self.chunked = True      # HTTP/1.1: chunked body; HTTP/1.0: the body runs to the close
@@ -85,7 +85,7 @@ class Follow:
             if self._released:
                 return
             self._released = True
-        self.hub.close(self.client, live.HANDED)
+        self.hub.close(self.client, sse.HANDED)
 
     def frame(self, text: str) -> bytes:
         data = text.encode()
@@ -121,7 +121,7 @@ class Viewer(asyncio.Protocol):
     def __init__(self, server: "StreamServer", follow: Follow):
         self.server = server
         self.follow = follow
-        self.at = live.Position(follow.after)
+        self.at = sse.Position(follow.after)
         self.transport: asyncio.Transport | None = None
         now = time.monotonic()
         self.sent_at = now
@@ -136,7 +136,7 @@ class Viewer(asyncio.Protocol):
 
     def connection_made(self, transport) -> None:
         self.transport = transport
-        transport.write(self.follow.head + self.follow.frame(live.opening(self.server.retry_ms)))
+        transport.write(self.follow.head + self.follow.frame(sse.opening(self.server.retry_ms)))
         self.server.watch(self)
 
     def data_received(self, data: bytes) -> None:
@@ -186,7 +186,7 @@ class Room:
 class StreamServer:
     """Every handed-off live stream of one process (see the module's doc)."""
 
-    def __init__(self, tables, hub: live.Hub, clock: Callable[[], int], *, heartbeat_s: float,
+    def __init__(self, tables, hub: sse.Hub, clock: Callable[[], int], *, heartbeat_s: float,
                  max_s: float, retry_ms: int, max_streams: int, readers: int = READERS):
         self.tables, self.hub, self.clock = tables, hub, clock
         self.heartbeat_s, self.max_s, self.retry_ms = heartbeat_s, max_s, retry_ms
@@ -443,7 +443,7 @@ class StreamServer:
         for key in keys:
             who, at = key
             try:
-                steps[key] = live.catch_up(reading, who, at, now)
+                steps[key] = sse.catch_up(reading, who, at, now)
             except Exception as exc:  # noqa: BLE001 - the group's streams end; the others go on
                 log.warning("live stream of table %s: %s", code, exc)
                 steps[key] = exc
@@ -467,7 +467,7 @@ class StreamServer:
                 if now >= viewer.end_at:
                     viewer.end()
                 elif now - viewer.sent_at >= self.heartbeat_s:
-                    viewer.send(viewer.follow.frame(live.HEARTBEAT))
+                    viewer.send(viewer.follow.frame(sse.HEARTBEAT))
         if not self.stopping:
             interval = max(0.01, min(self.heartbeat_s / 2, self.max_s / 4, 1.0))
             asyncio.get_running_loop().call_later(interval, self._tick)
