@@ -24,7 +24,8 @@ MAX_SEQ = 2**53           # reading.integer's default maximum (expected_seq)
 MAX_SINCE = 10**15 - 1    # since / Last-Event-ID: at most 15 digits (api_tables._after)
 
 
-def _ref(name: str) -> dict:
+def ref(name: str) -> dict:
+    """A reference to a schema of the document's components."""
     return {"$ref": f"#/components/schemas/{name}"}
 
 
@@ -37,17 +38,17 @@ def _html(description: str) -> dict:
 
 
 ERR = {
-    400: _json(_ref("Error"), "Malformed request (not JSON, wrong types, missing fields)."),
-    401: _json(_ref("Error"), "No token, or not one of this table's (Authorization: Bearer …)."),
-    403: _json(_ref("Error"), "The token may not do this (another seat's move), or the request "
+    400: _json(ref("Error"), "Malformed request (not JSON, wrong types, missing fields)."),
+    401: _json(ref("Error"), "No token, or not one of this table's (Authorization: Bearer …)."),
+    403: _json(ref("Error"), "The token may not do this (another seat's move), or the request "
                               "comes from a page of another site (Origin)."),
-    404: _json(_ref("Error"), "Unknown table code, game or component."),
-    409: _json(_ref("Conflict"), "expected_seq is not the table's current seq."),
-    413: _json(_ref("Error"), "Request body over 64 KB."),
-    415: _json(_ref("Error"), "The body is not sent as Content-Type: application/json."),
-    422: _json(_ref("Unprocessable"), "Illegal under the rules, or Idempotency-Key reused with "
+    404: _json(ref("Error"), "Unknown table code, game or component."),
+    409: _json(ref("Conflict"), "expected_seq is not the table's current seq."),
+    413: _json(ref("Error"), "Request body over 64 KB."),
+    415: _json(ref("Error"), "The body is not sent as Content-Type: application/json."),
+    422: _json(ref("Unprocessable"), "Illegal under the rules, or Idempotency-Key reused with "
                                       "another body."),
-    503: _json(_ref("Error"), "The server is busy (its database stayed locked, or could not "
+    503: _json(ref("Error"), "The server is busy (its database stayed locked, or could not "
                               "commit): nothing was written; retry (Retry-After)."),
 }
 CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1},
@@ -71,7 +72,7 @@ IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
 
 
 def _body(schema: str) -> dict:
-    return {"required": True, "content": {"application/json": {"schema": _ref(schema)}}}
+    return {"required": True, "content": {"application/json": {"schema": ref(schema)}}}
 
 
 #: OpenAPI links: what a response tells the next request (used by stateful fuzzers such as
@@ -97,7 +98,7 @@ def _links(code: dict) -> dict:
 
 
 def _write(op: str, summary: str, request: str, result: str) -> dict:
-    ok = _json(_ref(result), "Appended; the table after it (or the stored answer of a replayed "
+    ok = _json(ref(result), "Appended; the table after it (or the stored answer of a replayed "
                              "Idempotency-Key).")
     ok["links"] = _links(_CODE_FROM_PATH)
     return {"post": {"operationId": op, "summary": summary, "security": AUTH,
@@ -130,7 +131,7 @@ SCHEMAS: dict[str, Any] = {
     "Conflict": {"type": "object", "required": ["error", "seq"],
                  "properties": {"error": {"type": "string"}, "seq": {"type": "integer", "minimum": 0},
                                 "state": {"description": "The current state."},
-                                "timers": {"type": "array", "items": _ref("Timer")}}},
+                                "timers": {"type": "array", "items": ref("Timer")}}},
     "Time": {"type": "object", "required": ["now_ms"],
              "properties": {"now_ms": {"type": "integer",
                                        "description": "Server time, Unix epoch milliseconds."}}},
@@ -166,7 +167,7 @@ SCHEMAS: dict[str, Any] = {
                                     "host_token": {"type": "string", "description": "Acts for "
                                                    "every seat; keep it secret (send it as "
                                                    "Authorization: Bearer)."},
-                                    "state": {}, "timers": {"type": "array", "items": _ref("Timer")},
+                                    "state": {}, "timers": {"type": "array", "items": ref("Timer")},
                                     "turn": {"type": ["integer", "null"]},
                                     "replay": {"type": "boolean"}}},
     "Table": {"type": "object",
@@ -177,7 +178,7 @@ SCHEMAS: dict[str, Any] = {
                              "state": {"description": "The game's state as the request's token "
                                                       "may see it (without one: what everyone "
                                                       "may see)."},
-                             "timers": {"type": "array", "items": _ref("Timer")},
+                             "timers": {"type": "array", "items": ref("Timer")},
                              "turn": {"type": ["integer", "null"],
                                       "description": "Index of the player whose turn it is, when "
                                                      "exactly one player may act."},
@@ -191,7 +192,7 @@ SCHEMAS: dict[str, Any] = {
                              "needs": {"type": ["object", "null"],
                                        "description": "What the table must do next (the game's "
                                                       "rules: phase, prompt, allowed moves)."},
-                             "result": {"anyOf": [{"type": "null"}, _ref("Result")]},
+                             "result": {"anyOf": [{"type": "null"}, ref("Result")]},
                              "facts": {"type": "object", "description": "Turn cues every phone "
                                        "may see (the game's rules, where they know them).",
                                        "properties": {
@@ -277,7 +278,7 @@ SCHEMAS: dict[str, Any] = {
                         "(https://app.bgstatsapp.com/createPlay.html?data=…): opens the play in "
                         "BG Stats' import dialog."}}}}}},
     "WalkRequest": {"type": "object", "required": ["expected_seq", "step"], "additionalProperties": False,
-                    "properties": {"expected_seq": _ref("Seq"),
+                    "properties": {"expected_seq": ref("Seq"),
                                    "step": {"type": "integer", "minimum": 0, "maximum": 99,
                                             "description": "The step every phone shows now (0 = the "
                                                            "first; the number of steps = done)."}}},
@@ -308,14 +309,14 @@ SCHEMAS: dict[str, Any] = {
                                                 "flagged": {"type": "boolean"}}},
                                  "description": "Chess clock: every seat's time left."}}},
     "MoveRequest": {"type": "object", "required": ["expected_seq", "move"],
-                    "properties": {"expected_seq": _ref("Seq"),
+                    "properties": {"expected_seq": ref("Seq"),
                                    "move": {"type": "object",
                                             "description": "A move in the game's format."}}},
     "UndoRequest": {"type": "object", "required": ["expected_seq"],
-                    "properties": {"expected_seq": _ref("Seq")}},
+                    "properties": {"expected_seq": ref("Seq")}},
     "TimerRequest": {
         "type": "object", "required": ["expected_seq", "timer", "action"],
-        "properties": {"expected_seq": _ref("Seq"),
+        "properties": {"expected_seq": ref("Seq"),
                        "timer": {"type": "string", "minLength": 1, "maxLength": 40,
                                  "pattern": timers.NAME.pattern},
                        "action": {"type": "string", "enum": list(timers.ACTIONS)},
@@ -345,7 +346,7 @@ SCHEMAS: dict[str, Any] = {
                     "properties": {"seq": {"type": "integer"}, "state": {}}},
     "TimersResult": {"type": "object", "required": ["seq", "timers"],
                      "properties": {"seq": {"type": "integer"},
-                                    "timers": {"type": "array", "items": _ref("Timer")}}},
+                                    "timers": {"type": "array", "items": ref("Timer")}}},
     "Event": {"type": "object", "required": ["seq", "kind", "at_ms", "summary"], "properties": {
         "seq": {"type": "integer", "minimum": 1},
         "kind": {"type": "string", "enum": ["move", "undo", "timer", "expire"]},
@@ -369,9 +370,9 @@ SCHEMAS: dict[str, Any] = {
                        "event": {"type": "string", "enum": ["message", "table"]},
                        "retry": {"type": "integer"},
                        "data": {"type": "string", "contentMediaType": "application/json",
-                                "contentSchema": {"anyOf": [_ref("Event"), _ref("Table")]}}}},
+                                "contentSchema": {"anyOf": [ref("Event"), ref("Table")]}}}},
     "EventList": {"type": "object", "required": ["events", "seq"],
-                  "properties": {"events": {"type": "array", "items": _ref("Event")},
+                  "properties": {"events": {"type": "array", "items": ref("Event")},
                                  "seq": {"type": "integer"}}},
     "Count": {"type": ["integer", "null"], "minimum": 0, "maximum": 10_000},
 }
@@ -380,23 +381,23 @@ PATHS: dict[str, Any] = {
     "/api/openapi.json": {"get": {"operationId": "openapi", "summary": "This document.",
                                   "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1.")}}},
     "/api/time": {"get": {"operationId": "time", "summary": "The server clock.", "tags": ["clock"],
-                          "responses": {"200": _json(_ref("Time"), "Now.")}}},
+                          "responses": {"200": _json(ref("Time"), "Now.")}}},
     "/api/games": {"get": {"operationId": "games",
                            "summary": "The games of the kit and whether tables can be played.",
-                           "responses": {"200": _json(_ref("GameList"), "Games.")}}},
+                           "responses": {"200": _json(ref("GameList"), "Games.")}}},
     "/api/tables": {"post": {
         "operationId": "createTable",
         "summary": "Create a table (not an event: its seq is 0).", "tags": ["tables"],
         "parameters": [dict(IDEMPOTENCY, description="Optional: a retried create makes one table.")],
         "requestBody": _body("CreateTable"),
-        "responses": {"201": dict(_json(_ref("CreatedTable"), "Created."),
+        "responses": {"201": dict(_json(ref("CreatedTable"), "Created."),
                                   links=_links({"code": "$response.body#/code"})),
                       **error_responses(400, 403, 404, 413, 415, 422, 503)}}},
     "/api/tables/{code}": {"get": {
         "operationId": "getTable",
         "summary": "A table: players, seq, state (as the token may see it), timers, result.",
         "tags": ["tables"], "parameters": [CODE],
-        "responses": {"200": dict(_json(_ref("Table"), "The table."),
+        "responses": {"200": dict(_json(ref("Table"), "The table."),
                                   links=_links(_CODE_FROM_PATH)),
                       **error_responses(400, 401, 404)}}},
     "/api/tables/{code}/legal": {"get": {
@@ -405,16 +406,16 @@ PATHS: dict[str, Any] = {
                    "token: every seat's moves while no seat holds a secret; once one does (a hand, "
                    "a sealed bid), 401.",
         "tags": ["tables"], "parameters": [CODE, PLAYER],
-        "responses": {"200": _json(_ref("Legal"), "Legal moves."),
+        "responses": {"200": _json(ref("Legal"), "Legal moves."),
                       **error_responses(400, 401, 403, 404, 422)}}},
     "/api/tables/{code}/seats": {"post": {
         "operationId": "claimSeat",
         "summary": "Claim a free seat (no token needed), or, with the host token, hand a claimed "
                    "seat to a new phone (the old token is void).", "tags": ["seats"],
         "parameters": [CODE], "requestBody": _body("SeatRequest"),
-        "responses": {"201": _json(_ref("Seat"), "The seat's token."),
+        "responses": {"201": _json(ref("Seat"), "The seat's token."),
                       **error_responses(400, 401, 403, 404, 413, 415),
-                      "409": _json(_ref("Conflict"), "The seat is taken (only the host can hand "
+                      "409": _json(ref("Conflict"), "The seat is taken (only the host can hand "
                                                      "it over).")}}},
     "/api/tables/{code}/seats/{player}": {"delete": {
         "operationId": "releaseSeat", "security": AUTH,
@@ -422,7 +423,7 @@ PATHS: dict[str, Any] = {
         "tags": ["seats"],
         "parameters": [CODE, {"name": "player", "in": "path", "required": True,
                               "schema": {"type": "integer", "minimum": 0}}],
-        "responses": {"200": _json(_ref("SeatReleased"), "The seat is free."),
+        "responses": {"200": _json(ref("SeatReleased"), "The seat is free."),
                       **error_responses(401, 403, 404)}}},
     "/api/plays": {"get": {
         "operationId": "plays", "summary": "Records of finished plays, newest first (?game=…).",
@@ -431,7 +432,7 @@ PATHS: dict[str, Any] = {
                         "schema": {"type": "string"}},
                        {"name": "table", "in": "query", "required": False,
                         "schema": {"type": "string"}, "description": "Only this table's play."}],
-        "responses": {"200": _json(_ref("PlayList"), "Plays."), "404": ERR[404]}}},
+        "responses": {"200": _json(ref("PlayList"), "Plays."), "404": ERR[404]}}},
     "/api/plays/{code}/chart": {"get": {
         "operationId": "playChart", "tags": ["plays"], "parameters": [CODE],
         "summary": "How a finished play went: each player's running number under the result's "
@@ -461,7 +462,7 @@ PATHS: dict[str, Any] = {
         "get": {"operationId": "getWalk", "tags": ["tables"], "parameters": [CODE],
                 "summary": "The set-up steps and the step the table's walk-through is at (after "
                            "play began: the set-up's steps, kept to read).",
-                "responses": {"200": _json(_ref("Walk"), "The walk."), "404": ERR[404]}}},
+                "responses": {"200": _json(ref("Walk"), "The walk."), "404": ERR[404]}}},
     "/api/tables/{code}/timers": _write("timer", "Start, pause, resume or reset a timer.",
                                         "TimerRequest", "TimersResult"),
     "/api/tables/{code}/events": {"get": {
@@ -476,13 +477,13 @@ PATHS: dict[str, Any] = {
                        {"name": "Last-Event-ID", "in": "header", "required": False,
                         "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SINCE}}],
         "responses": {"200": {"description": "Events in order.",
-                              "content": {"application/json": {"schema": _ref("EventList")},
-                                          "text/event-stream": {"schema": _ref("SseEvent")}}},
+                              "content": {"application/json": {"schema": ref("EventList")},
+                                          "text/event-stream": {"schema": ref("SseEvent")}}},
                       "400": ERR[400], "401": ERR[401], "404": ERR[404],
-                      "409": _json(_ref("Conflict"), "since / Last-Event-ID is beyond the table's "
+                      "409": _json(ref("Conflict"), "since / Last-Event-ID is beyond the table's "
                                                      "seq (an impossible cursor): start again from "
                                                      "`seq`."),
-                      "503": _json(_ref("Error"), "Too many live streams: poll with JSON.")}}},
+                      "503": _json(ref("Error"), "Too many live streams: poll with JSON.")}}},
     # HTML pages
     "/": _page("Home: games, printed kits, join a table, the latest plays.", not_found=False),
     "/plays": _page("Every finished play (players, scores, winners), with JSON and CSV downloads.",
@@ -573,7 +574,7 @@ def document_for(games) -> dict:
         for mt in game.move_types:
             name = f"Move.{game.id}.{mt.name}"
             schemas[name] = dict(mt.schema(), **{"x-game": game.id})
-            moves.append(_ref(name))
+            moves.append(ref(name))
         if game.web is not None:
             doc["paths"].update(copy.deepcopy(game.web.openapi.get("paths", {})))
             schemas.update(copy.deepcopy(game.web.openapi.get("schemas", {})))

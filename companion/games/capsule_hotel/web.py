@@ -9,26 +9,17 @@ franchise-income-board, /q/capsule-hotel/attraction/<card id>.
 """
 from __future__ import annotations
 
-from flask import abort, jsonify, render_template
+from flask import render_template
 
-from ...tables import codes
 from ...web import reading
-from ...errors import ApiError
-from ...web.openapi import error_responses
-from ...services import services
-from ...web.game import Calculator, GameWeb, blueprint
+from ...web.openapi import error_responses, ref
+from ...web.game import Calculator, GameBlueprint, GameWeb, calculated
 from .rules import income as _income
 from .rules import ledger as _ledger
 
 GAME = "capsule-hotel"
-bp = blueprint(GAME, __name__)
+bp = GameBlueprint(GAME, __name__, "Tokyo Capsule Hotel")
 
-
-def _game():
-    game = services().games.get(GAME)
-    if game is None or game.data is None or not game.playable:
-        raise ApiError(404, "Tokyo Capsule Hotel is not available in this companion.")
-    return game
 
 
 def page_data(data) -> dict:
@@ -59,30 +50,24 @@ def page_data(data) -> dict:
 # -- the live ledger and purchase queue ------------------------------------------------------------
 
 def board(game, table: dict):
-    return render_template("capsule-hotel/ledger.html", table=table, game=game,
-                           code_display=codes.display(table["code"]), board=page_data(game.data))
+    return bp.board_page("capsule-hotel/ledger.html", game, table, board=page_data(game.data))
 
 
 # -- the income calculator ---------------------------------------------------------------------------
 
 @bp.get("/capsule-hotel/income")
 def income_page():
-    game = services().games.get(GAME)
-    if game is None or game.data is None:
-        abort(404)
+    game = bp.game(page=True, playable=False)
     return render_template("capsule-hotel/income.html", game=game, board=page_data(game.data))
 
 
 @bp.post("/api/capsule-hotel/income")
 def income_api():
-    game = _game()
+    game = bp.game()
     body = reading.body()
     status, reasons, answer = _income.calculator(game.data, body)
-    if status == 400:
-        raise ApiError(400, reasons[0])
-    if status == 422:
-        raise ApiError(422, "This map is not possible in Tokyo Capsule Hotel.", reasons)
-    return jsonify(answer)
+    return calculated(reasons if status == 400 else [], reasons if status == 422 else [], answer,
+                      "This map is not possible in Tokyo Capsule Hotel.")
 
 
 # -- the pages behind the printed QR codes -------------------------------------------------------------
@@ -153,9 +138,6 @@ def attraction_scan(game, item_id: str, joined: dict | None) -> dict | None:
 
 # -- OpenAPI ---------------------------------------------------------------------------------------
 
-def _ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
-
 
 _INT = {"type": "integer"}
 OPENAPI = {
@@ -203,10 +185,10 @@ OPENAPI = {
                        "cemetery deduction, never below 100 by it, capped at 1,000 per capsule) and each "
                        "player's total.", "tags": ["calculators"],
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": _ref("CapsuleHotelIncomeRequest")}}},
+                "schema": ref("CapsuleHotelIncomeRequest")}}},
             "responses": {"200": {"description": "Incomes per hotel and per player.",
                                   "content": {"application/json": {
-                                      "schema": _ref("CapsuleHotelIncomeResult")}}},
+                                      "schema": ref("CapsuleHotelIncomeResult")}}},
                           **error_responses(400, 404, 413, 415, 422)}}},
         "/capsule-hotel/income": {"get": {"summary": "Tokyo Capsule Hotel income calculator.",
                                           "tags": ["pages"],

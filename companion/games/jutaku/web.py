@@ -8,35 +8,21 @@ page is served at the generic /t/<code>/board through `WEB.board`.
 """
 from __future__ import annotations
 
-from flask import abort, jsonify, render_template
+from flask import jsonify, render_template
 
 from generator import symbols
 
-from ...tables import codes
 from ...web import reading
 from ...errors import ApiError
-from ...web.openapi import error_responses
-from ...services import services
-from ...web.game import Calculator, GameWeb, blueprint
+from ...web.openapi import error_responses, ref
+from ...web.game import Calculator, GameBlueprint, GameWeb
 
 GAME = "jutaku"
-bp = blueprint(GAME, __name__)
+bp = GameBlueprint(GAME, __name__, "Tokyo Jutaku")
 REFERENCES = {"jutaku": "Tokyo Jutaku", "countdown": "Countdown", "bottle-bonus": "Bottle Bonus",
               "izakaya": "Izakaya"}
 
 
-def _game():
-    game = services().games.get(GAME)
-    if game is None or game.data is None or not game.playable:
-        raise ApiError(404, "Tokyo Jutaku is not available in this companion.")
-    return game
-
-
-def _page_game():
-    game = services().games.get(GAME)
-    if game is None or game.data is None or not game.playable:
-        abort(404)
-    return game
 
 
 # -- the live page ---------------------------------------------------------------------------------
@@ -70,16 +56,15 @@ def board_data(data, side: str | None = None) -> dict:
 def board(game, table: dict):
     state = table.get("state") or {}
     side = state.get("side") if state.get("mode") == "jutaku" else game.data.izakaya.side
-    return render_template("jutaku/board.html", table=table, game=game,
-                           code_display=codes.display(table["code"]),
-                           board=board_data(game.data, side if side in ("white", "blue") else "white"))
+    return bp.board_page("jutaku/board.html", game, table,
+                         board=board_data(game.data, side if side in ("white", "blue") else "white"))
 
 
 # -- calculators -----------------------------------------------------------------------------------
 
 @bp.get("/jutaku/score")
 def score_page():
-    game = _page_game()
+    game = bp.game(page=True)
     data = game.data
     return render_template("jutaku/score.html", game=game, board=board_data(data),
                            districts=data.districts, sites_in=data.sites_in,
@@ -88,7 +73,7 @@ def score_page():
 
 @bp.get("/jutaku/izakaya")
 def izakaya_page():
-    game = _page_game()
+    game = bp.game(page=True)
     iz = game.data.izakaya
     return render_template("jutaku/izakaya.html", game=game, drinks=game.data.drinks,
                            prices=iz.start_price, example=iz.example, coin=iz.coin,
@@ -97,7 +82,7 @@ def izakaya_page():
 
 @bp.post("/api/jutaku/score")
 def score_api():
-    game = _game()
+    game = bp.game()
     body = reading.body()
     sites = body.get("sites")
     if not isinstance(sites, list) or any(not isinstance(s, str) for s in sites):
@@ -174,7 +159,7 @@ def izakaya_request(game, body: dict) -> tuple[dict, list[dict]]:
 
 @bp.post("/api/jutaku/izakaya")
 def izakaya_api():
-    game = _game()
+    game = bp.game()
     prices, buildings = izakaya_request(game, reading.body())
     pays = game.rules.izakaya_pay(prices, buildings)
     return jsonify({"yen": sum(pays), "buildings": [{"yen": p} for p in pays]})
@@ -253,9 +238,6 @@ def reference(game, ref_id: str, joined: dict | None) -> dict | None:
 
 # -- OpenAPI ---------------------------------------------------------------------------------------
 
-def _ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
-
 
 def _page(summary: str) -> dict:
     return {"get": {"summary": summary, "tags": ["pages"], "responses": {"200": {
@@ -302,18 +284,18 @@ OPENAPI = {
         "/api/jutaku/score": {"post": {
             "operationId": "jutakuScore", "summary": "Tokyo Jutaku: the yen of completed site cards.",
             "tags": ["calculators"],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("JutakuScoreRequest")}}},
+            "requestBody": {"required": True, "content": {"application/json": {"schema": ref("JutakuScoreRequest")}}},
             "responses": {"200": {"description": "Total yen and each card.", "content": {
-                "application/json": {"schema": _ref("JutakuScoreResult")}}},
+                "application/json": {"schema": ref("JutakuScoreResult")}}},
                 **error_responses(400, 404, 413, 415, 422)}}},
         "/api/jutaku/izakaya": {"post": {
             "operationId": "jutakuIzakaya",
             "summary": "Izakaya scoring: each building pays its floors x the prices of the drinks touching its card.",
             "tags": ["calculators"],
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": _ref("JutakuIzakayaRequest")}}},
+                "schema": ref("JutakuIzakayaRequest")}}},
             "responses": {"200": {"description": "Total yen and each building's payment.", "content": {
-                "application/json": {"schema": _ref("JutakuIzakayaResult")}}},
+                "application/json": {"schema": ref("JutakuIzakayaResult")}}},
                 **error_responses(400, 404, 413, 415, 422)}}},
         "/jutaku/score": _page("Tokyo Jutaku site card calculator."),
         "/jutaku/izakaya": _page("Izakaya scoring calculator."),

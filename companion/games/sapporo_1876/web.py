@@ -10,26 +10,20 @@ at the generic /t/<code>/board through `WEB.board`; scans: /q/sapporo-1876/build
 """
 from __future__ import annotations
 
-from flask import abort, jsonify, render_template
+from flask import jsonify, render_template
 
 from ...tables import codes
 from ...web import reading
 from ...errors import ApiError
-from ...web.openapi import error_responses
+from ...web.openapi import error_responses, ref
 from ...services import services
-from ...web.game import Calculator, GameWeb, blueprint
+from ...web.game import Calculator, GameBlueprint, GameWeb
 from .rules import engine as E
 from .rules import fame as F
 
 GAME = "sapporo-1876"
-bp = blueprint(GAME, __name__)
+bp = GameBlueprint(GAME, __name__, "Sapporo 1876")
 
-
-def _game():
-    game = services().games.get(GAME)
-    if game is None or game.data is None or not game.playable:
-        raise ApiError(404, "Sapporo 1876 is not available in this companion.")
-    return game
 
 
 def board_data(data) -> dict:
@@ -71,15 +65,14 @@ def _building_choices(tile) -> dict:
 # -- the board twin ------------------------------------------------------------------------------
 
 def board(game, table: dict):
-    return render_template("sapporo-1876/board.html", table=table, game=game,
-                           code_display=codes.display(table["code"]), board=board_data(game.data))
+    return bp.board_page("sapporo-1876/board.html", game, table, board=board_data(game.data))
 
 
 @bp.post("/api/sapporo-1876/tables/<code>/plan")
 def plan_api(code: str):
     """The board's move builder: what the move being built costs, its cheapest payments and what is
     still wrong with it (nothing is written)."""
-    game = _game()
+    game = bp.game()
     body = reading.body()
     move = body.get("move")
     if not isinstance(move, dict):
@@ -158,9 +151,7 @@ def read_calculator(body: dict) -> dict:
 
 @bp.get("/sapporo-1876/score")
 def score_page():
-    game = services().games.get(GAME)
-    if game is None or game.data is None or not game.playable:
-        abort(404)
+    game = bp.game(page=True)
     from .rules import calculator
     return render_template("sapporo-1876/score.html", game=game, board=board_data(game.data),
                            persons=game.data.persons, limits=calculator.limits(game.rules.ix))
@@ -168,7 +159,7 @@ def score_page():
 
 @bp.post("/api/sapporo-1876/score")
 def score_api():
-    game = _game()
+    game = bp.game()
     body = read_calculator(reading.body())
     reasons, result = game.rules.calculator(body)
     if reasons:
@@ -242,9 +233,6 @@ def personal_board(game, colour: str, joined: dict | None) -> dict | None:
 
 # -- OpenAPI ---------------------------------------------------------------------------------------
 
-def _ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
-
 
 _COUNT = {"type": "integer", "minimum": 0}
 OPENAPI = {
@@ -296,9 +284,9 @@ OPENAPI = {
             "summary": "Sapporo 1876 final scoring: fame during the game plus academy, pioneering, "
                        "persons, council and leftovers.", "tags": ["calculators"],
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": _ref("SapporoScoreRequest")}}},
+                "schema": ref("SapporoScoreRequest")}}},
             "responses": {"200": {"description": "Points and their breakdown.",
-                                  "content": {"application/json": {"schema": _ref("SapporoScoreResult")}}},
+                                  "content": {"application/json": {"schema": ref("SapporoScoreResult")}}},
                           **error_responses(400, 404, 413, 415, 422)}}},
         "/api/sapporo-1876/tables/{code}/plan": {"post": {
             "operationId": "sapporoPlan",
@@ -308,7 +296,7 @@ OPENAPI = {
             "requestBody": {"required": True, "content": {"application/json": {"schema": {
                 "type": "object", "required": ["move"], "properties": {"move": {"type": "object"}}}}}},
             "responses": {"200": {"description": "The plan.", "content": {"application/json": {
-                "schema": _ref("SapporoPlan")}}},
+                "schema": ref("SapporoPlan")}}},
                           **error_responses(400, 404, 413, 415)}}},
         "/sapporo-1876/score": {"get": {"summary": "Sapporo 1876 final-scoring calculator.", "tags": ["pages"],
                                         "responses": {"200": {"description": "HTML", "content": {

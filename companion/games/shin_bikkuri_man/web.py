@@ -8,26 +8,17 @@ POST /api/shin-bikkuri-man/place; the board twin at the generic /t/<code>/board 
 """
 from __future__ import annotations
 
-from flask import Response, abort, jsonify, render_template, request
+from flask import render_template
 
-from ...tables import codes
 from ...web import reading
-from ...errors import ApiError
-from ...web.openapi import error_responses
-from ...services import services
-from ...web.game import Calculator, GameWeb, blueprint
+from ...web.openapi import error_responses, ref
+from ...web.game import Calculator, GameBlueprint, GameWeb, calculated, svg_response
 from ..words import count
 from . import twin
 
 GAME = "shin-bikkuri-man"
-bp = blueprint(GAME, __name__)
+bp = GameBlueprint(GAME, __name__, "Shin Bikkuri Man")
 
-
-def _game():
-    game = services().games.get(GAME)
-    if game is None or game.data is None or not game.playable:
-        raise ApiError(404, "Shin Bikkuri Man is not available in this companion.")
-    return game
 
 
 def page_data(game) -> dict:
@@ -55,56 +46,36 @@ def page_data(game) -> dict:
 # -- the board twin ------------------------------------------------------------------------------
 
 def board(game, table: dict):
-    return render_template("shin-bikkuri-man/board.html", table=table, game=game,
-                           code_display=codes.display(table["code"]), page=page_data(game))
+    return bp.board_page("shin-bikkuri-man/board.html", game, table, page=page_data(game))
 
 
 @bp.get("/shin-bikkuri-man/facade.svg")
 def facade_svg():
     """The façade grid of the printed player board (coats of arms, row ends), drawn by the
     generator; cached for good under ?v=<etag>."""
-    game = services().games.get(GAME)
-    if game is None or game.data is None:
-        abort(404)
-    svg, etag = twin.facade_svg(game.data)
-    cache = "public, max-age=31536000, immutable" if request.args.get("v") == etag else "no-cache"
-    headers = {"ETag": f'"{etag}"', "Cache-Control": cache}
-    if request.if_none_match.contains(etag):
-        return Response(status=304, headers=headers)
-    return Response(svg, mimetype="image/svg+xml", headers=headers)
+    game = bp.game(page=True, playable=False)
+    return svg_response(*twin.facade_svg(game.data))
 
 
 # -- the calculators -----------------------------------------------------------------------------
 
 @bp.get("/shin-bikkuri-man/calculator")
 def calculator_page():
-    game = services().games.get(GAME)
-    if game is None or game.data is None or not game.playable:
-        abort(404)
+    game = bp.game(page=True)
     return render_template("shin-bikkuri-man/calculator.html", game=game, page=page_data(game),
                            seat=None)
 
 
 @bp.post("/api/shin-bikkuri-man/score")
 def score_api():
-    game = _game()
-    bad, impossible, out = game.rules.score_board(reading.body())
-    if bad:
-        raise ApiError(400, bad[0])
-    if impossible:
-        raise ApiError(422, "This façade cannot occur in the game.", impossible)
-    return jsonify(out)
+    game = bp.game()
+    return calculated(*game.rules.score_board(reading.body()), "This façade cannot occur in the game.")
 
 
 @bp.post("/api/shin-bikkuri-man/place")
 def place_api():
-    game = _game()
-    bad, illegal, out = game.rules.place(reading.body())
-    if bad:
-        raise ApiError(400, bad[0])
-    if illegal:
-        raise ApiError(422, "The tile may not go there.", illegal)
-    return jsonify(out)
+    game = bp.game()
+    return calculated(*game.rules.place(reading.body()), "The tile may not go there.")
 
 
 # -- the pages behind the printed QR codes -----------------------------------------------------------
@@ -169,9 +140,6 @@ def ability(game, ability_id: str, joined: dict | None) -> dict | None:
 
 # -- OpenAPI ---------------------------------------------------------------------------------------
 
-def _ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
-
 
 _BOARD = {"type": "array", "minItems": 9, "maxItems": 9,
           "items": {"type": "string", "minLength": 5, "maxLength": 5},
@@ -209,17 +177,17 @@ OPENAPI = {
             "operationId": "shinBikkuriManScore", "tags": ["calculators"],
             "summary": "Shin Bikkuri Man: the points of a façade (completed rows and columns).",
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": _ref("ShinBikkuriManScoreRequest")}}},
+                "schema": ref("ShinBikkuriManScoreRequest")}}},
             "responses": {"200": {"description": "Points, completed rows and columns.",
-                                  "content": {"application/json": {"schema": _ref("ShinBikkuriManScoreResult")}}},
+                                  "content": {"application/json": {"schema": ref("ShinBikkuriManScoreResult")}}},
                           **error_responses(400, 404, 413, 415, 422)}}},
         "/api/shin-bikkuri-man/place": {"post": {
             "operationId": "shinBikkuriManPlace", "tags": ["calculators"],
             "summary": "Shin Bikkuri Man: what placing a tile costs, earns and scores, or why it may not go there.",
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": _ref("ShinBikkuriManPlaceRequest")}}},
+                "schema": ref("ShinBikkuriManPlaceRequest")}}},
             "responses": {"200": {"description": "Cost, coats of arms, points and the façade after.",
-                                  "content": {"application/json": {"schema": _ref("ShinBikkuriManPlaceResult")}}},
+                                  "content": {"application/json": {"schema": ref("ShinBikkuriManPlaceResult")}}},
                           **error_responses(400, 404, 413, 415, 422)}}},
         "/shin-bikkuri-man/calculator": {"get": {
             "summary": "Shin Bikkuri Man façade calculator (points, and what a tile costs and earns).",

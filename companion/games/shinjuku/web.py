@@ -7,25 +7,17 @@ served at the generic /t/<code>/board through `WEB.board`.
 """
 from __future__ import annotations
 
-from flask import Response, abort, jsonify, render_template, request, url_for
+from flask import jsonify, render_template, url_for
 
-from ...tables import codes
 from ...web import reading
 from ...errors import ApiError
-from ...web.openapi import error_responses
-from ...services import services
-from ...web.game import Calculator, GameWeb, blueprint
+from ...web.openapi import error_responses, ref
+from ...web.game import Calculator, GameBlueprint, GameWeb, svg_response
 from . import board_twin
 
 GAME = "shinjuku"
-bp = blueprint(GAME, __name__)
+bp = GameBlueprint(GAME, __name__, "Shinjuku")
 
-
-def _game():
-    game = services().games.get(GAME)
-    if game is None or game.data is None or not game.playable:
-        raise ApiError(404, "Shinjuku is not available in this companion.")
-    return game
 
 
 # -- the board twin ------------------------------------------------------------------------------
@@ -33,9 +25,8 @@ def _game():
 def board(game, table: dict):
     # The page never waits for the map's first drawing (a few seconds): the script fetches it.
     map_url = url_for("shinjuku.map_svg", v=board_twin.map_version(game.data))
-    return render_template("shinjuku/board.html", table=table, game=game, map_url=map_url,
-                           code_display=codes.display(table["code"]),
-                           board=dict(board_data(game.data), token_kinds=game.rules.ix.token))
+    return bp.board_page("shinjuku/board.html", game, table, map_url=map_url,
+                         board=dict(board_data(game.data), token_kinds=game.rules.ix.token))
 
 
 def board_data(data) -> dict:
@@ -67,18 +58,9 @@ def map_svg():
     """The board twin's static map, drawn once per process. Once drawn, the board page asks for it
     with ?v=<etag>: that URL never changes content, so phones keep it; without (or with an old) v,
     it is revalidated by ETag. Gzipped when the phone accepts it."""
-    game = services().games.get(GAME)
-    if game is None or game.data is None:
-        abort(404)
+    game = bp.game(page=True, playable=False)
     svg, etag = board_twin.map_svg(game.data)
-    cache = "public, max-age=31536000, immutable" if request.args.get("v") == etag else "no-cache"
-    headers = {"ETag": f'"{etag}"', "Cache-Control": cache, "Vary": "Accept-Encoding"}
-    if request.if_none_match.contains(etag):
-        return Response(status=304, headers=headers)
-    if "gzip" in request.accept_encodings:
-        headers["Content-Encoding"] = "gzip"
-        return Response(board_twin.map_svg_gzip(game.data), mimetype="image/svg+xml", headers=headers)
-    return Response(svg, mimetype="image/svg+xml", headers=headers)
+    return svg_response(svg, etag, lambda: board_twin.map_svg_gzip(game.data))
 
 
 # -- the scoring calculator ------------------------------------------------------------------------
@@ -91,9 +73,7 @@ def limits(data) -> tuple[dict[str, int], int]:
 
 @bp.get("/shinjuku/score")
 def score_page():
-    game = services().games.get(GAME)
-    if game is None or game.data is None:
-        abort(404)
+    game = bp.game(page=True, playable=False)
     most, most_wild = limits(game.data)
     return render_template("shinjuku/score.html", game=game, types=game.data.customers.type,
                            most=most, most_wild=most_wild)
@@ -101,7 +81,7 @@ def score_page():
 
 @bp.post("/api/shinjuku/score")
 def score_api():
-    game = _game()
+    game = bp.game()
     body = reading.body()
     customers = reading.obj(body.get("customers"), "customers")
     most, most_wild = limits(game.data)
@@ -158,18 +138,15 @@ def customer(game, token_id: str, joined: dict | None) -> dict | None:
 
 # -- OpenAPI ---------------------------------------------------------------------------------------
 
-def _ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
-
 
 OPENAPI = {
     "schemas": {
         "ShinjukuScoreRequest": {"type": "object", "required": ["customers"], "properties": {
             "customers": {"type": "object", "additionalProperties": False, "properties": {
-                k: _ref("Count") for k in ("food", "clothing", "books", "electronics")},
+                k: ref("Count") for k in ("food", "clothing", "books", "electronics")},
                 "description": "Customers per type, a “2” token counting as two (missing or null "
                                "= 0). More than the game has is a 422."},
-            "wild": dict(_ref("Count"), description="Upgrade bonus tokens (missing or null = 0).")}},
+            "wild": dict(ref("Count"), description="Upgrade bonus tokens (missing or null = 0).")}},
         "ShinjukuScoreResult": {"type": "object", "required": ["points", "sets"], "properties": {
             "points": {"type": "integer"},
             "sets": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}},
@@ -180,10 +157,10 @@ OPENAPI = {
             "summary": "Shinjuku set scoring: the partition into sets of distinct types that scores "
                        "most.", "tags": ["calculators"],
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": _ref("ShinjukuScoreRequest")}}},
+                "schema": ref("ShinjukuScoreRequest")}}},
             "responses": {"200": {"description": "Points and sets (wild tokens as \"wild\").",
                                   "content": {"application/json": {
-                                      "schema": _ref("ShinjukuScoreResult")}}},
+                                      "schema": ref("ShinjukuScoreResult")}}},
                           **error_responses(400, 404, 413, 415, 422)}}},
         "/shinjuku/score": {"get": {"summary": "Shinjuku scoring calculator.", "tags": ["pages"],
                                     "responses": {"200": {"description": "HTML", "content": {
