@@ -249,7 +249,16 @@
       const qs = q.toString();
       return "/api/tables/" + encodeURIComponent(this.code) + (suffix || "") + (qs ? "?" + qs : "");
     }
-    status(mode) { this.mode = mode; if (this.h.status) this.h.status(mode); }
+    /** The connection's mode ("live", "polling", "offline", "connecting"): the handler's `status`, or
+     * else the page's #conn badge. */
+    status(mode) {
+      this.mode = mode;
+      if (this.h.status) return this.h.status(mode);
+      const s = document.getElementById("conn");
+      if (!s) return;
+      s.className = "status " + mode;
+      s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
+    }
 
     async start() {
       await this.reload();

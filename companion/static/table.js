@@ -8,11 +8,6 @@
   let primed = false;
 
   const link = new tk.TableLink(code, {
-    status(mode) {
-      const s = $("#conn");
-      s.className = "status " + mode;
-      s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
-    },
     table(t) {
       if (!primed) { timer.primed(t); primed = true; }
       lastTable = t;

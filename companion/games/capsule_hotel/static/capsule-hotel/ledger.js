@@ -26,11 +26,6 @@
   let table = null, st = null, acting = null;
 
   const link = new tk.TableLink(code, {
-    status(mode) {
-      const s = $("#conn");
-      s.className = "status " + mode;
-      s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
-    },
     table(t) {
       table = t; st = t.state;
       renderSeat();

@@ -15,7 +15,6 @@
 
   const link = new tk.TableLink(code, {
     table: () => { render(); refreshLegal(); },
-    status: (mode) => { const c = $("#conn"); c.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode] || mode; c.className = "status " + mode; },
   });
   window.tkTable = link;
 

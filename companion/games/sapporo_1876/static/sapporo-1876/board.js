@@ -17,11 +17,6 @@
   let table = null, st = null, needs = null;
 
   const link = new tk.TableLink(code, {
-    status(mode) {
-      const s = $("#conn");
-      s.className = "status " + mode;
-      s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
-    },
     table(t) {
       // After our own move the link has the new seq and state before the new hints (needs) arrive:
       // show no moves until they do, so a stale suggestion is never tapped.

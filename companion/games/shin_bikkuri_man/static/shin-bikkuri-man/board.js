@@ -48,11 +48,6 @@
   const autoplay = new tk.AutoPlay($("#autoplay-note"), $("#autoplay-on"), () => playDraft());
   const link = new tk.TableLink(code, {
     events() { undo.render(); },
-    status(mode) {
-      const s = $("#conn");
-      s.className = "status " + mode;
-      s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
-    },
     table(t) {
       const fresh = !table || t.seq !== table.seq;
       table = t; st = t.state; needs = t.needs || { moves: [], players: [] };

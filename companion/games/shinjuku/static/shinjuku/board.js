@@ -46,11 +46,6 @@
       const mine = played && fresh.find((e) => e.seq === played);
       if (mine && mine.summary) { tk.say("#msg", "good", "Played: " + mine.summary); played = null; }
     },
-    status(mode) {
-      const s = $("#conn");
-      s.className = "status " + mode;
-      s.textContent = { live: "Live", polling: "Polling", offline: "Offline", connecting: "Connecting…" }[mode];
-    },
     table(t) {
       const first = !table;
       const fresh = !table || t.seq !== table.seq;
