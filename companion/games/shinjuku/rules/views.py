@@ -69,6 +69,8 @@ def needs(ix: Index, state: dict) -> dict:
     Works on the full state and on a public_view."""
     phase = state["phase"]
     out = {"phase": phase, "prompt": mv.expected(ix, state), "moves": list(mv.PHASE_MOVES[phase])}
+    if st.named(state):                 # named hands: no hand is entered at the deal
+        out["moves"] = [m for m in out["moves"] if m != "deal-hand"]
     if phase in ("place", "matsuri", "actions"):
         out["players"] = [state["current"]]
     elif phase == "bonus":
@@ -110,7 +112,7 @@ def public_view(ix: Index, state: dict, viewer=None) -> dict:
         view["owed"] = list(st.owed(state)) if viewer == HOST else None
         view["conflicts"] = st.conflicts(ix, state, viewer)
     view["bag"] = ix.sort_tokens(state["bag"])
-    view["players"] = [{**pl, "hand_size": len(pl["hand"]),
+    view["players"] = [{**pl, "hand_size": st.hand_size(state, p),
                         "hand": pl["hand"] if p == viewer or viewer == HOST else None}
                        for p, pl in enumerate(state["players"])]
     last = state.get("last")
