@@ -119,6 +119,7 @@ from . import at_table as _at_table
 from . import calc as _calc
 from . import engine as _en
 from . import legal as _legal
+from . import named as _named
 from . import views as _views
 
 __all__ = ["RULES", "ShinBikkuriManRules"]
@@ -168,6 +169,9 @@ MOVE_TYPES = (
         Field("now", {"type": "string"}, "the colour really dealt (one that can still be in the deck)")),
              doc="Table mode, at any time: a card entered wrongly into a hand is set right (also what "
                  "fixes a conflict the page shows); nothing played since is undone."),
+    MoveType("end-card", "The end card came up", (), who="table",
+             doc="Table's deck, cards named when paid: the end card came up in the refill just made "
+                 "(only then: the page offers it while the refill could have shown it); the game ends."),
     MoveType("refill", "Refill the harbour", (
         Field("cards", {"type": "array", "items": {"type": "string"}},
               "the cards revealed, in order; \"end\" for the end card (it ends the game)"),),
@@ -182,10 +186,14 @@ class ShinBikkuriManRules(contract.Rules):
 
     id = "shin-bikkuri-man"
     move_types = MOVE_TYPES
-    chance_modes = {"table": {"deck": _en.TABLE}, "companion": {"deck": _en.COMPANION}}
+    chance_modes = {"table": {"deck": _en.TABLE, "cards": _named.NAMED}, "companion": {"deck": _en.COMPANION}}
     options_doc = {
         "deck": "\"table\" (default): you deal the real cards and enter the harbour and its refills; "
                 "\"companion\": the companion shuffles, deals and refills the harbour.",
+        "cards": "with the table's deck: \"named-when-paid\" (the new tables' way): nothing revealed "
+                 "from the deck is entered, a card's colour is named when it is paid or discarded; "
+                 "\"entered\" (also when the option is absent: tables made before it): every card "
+                 "dealt and revealed is entered.",
         "start_player": "the seat index of the first player (default 0).",
     }
 
