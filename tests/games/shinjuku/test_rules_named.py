@@ -41,8 +41,8 @@ def _deal(s, seeds=("minato", "ota", "kita", "chuo"), matsuri="taito",
 
 
 def _total(s) -> int:
-    """Every card accounted for: deck + discard pile + queue + hands (by count)."""
-    return (s["deck_count"] + len(s["discard"]) + sum(1 for q in s["queue"] if q["card"])
+    """Every card accounted for: deck + discard pile (named and not) + queue + hands (by count)."""
+    return (s["deck_count"] + len(s["discard"]) + s["discard_unnamed"] + sum(1 for q in s["queue"] if q["card"])
             + sum(p["hand_size"] for p in s["players"]))
 
 
@@ -253,3 +253,80 @@ def test_random_playout_to_the_end(players, seed):
             u = R.apply(u, m)
         assert u == states[k]
     assert json.loads(json.dumps(s)) == s
+
+
+# -- secrets by difference, over HTTP ------------------------------------------------------------------
+from test_secrets_by_difference import _post, _reads, _same_over_http, _table, http  # noqa: E402, F401
+
+
+def test_what_seat_0_is_answered_does_not_depend_on_seat_1s_hand(http):  # noqa: F811
+    """Two tables whose seat 1 holds different cards (three Chiyoda and an Ota, or two Nerima, a Kita
+    and an Ota): nothing of a hand is entered, so both tables take the same moves (seat 1 names the
+    Ota it holds at both), and seat 0, a spectator and even the host read the same JSON at every step;
+    seat 0's refused probes get the same bodies."""
+    players = ["Aki", "Ben", "Chie"]
+    codes, tokens = [], []
+    for _hand_of_seat_1 in (["chiyoda", "chiyoda", "chiyoda", "ota"], ["nerima", "nerima", "kita", "ota"]):
+        code, seat = _table(http, "shinjuku", players, NAMED)
+        codes.append(code)
+        tokens.append(seat)
+    wards = list(IX.ward_ids)
+
+    def probes(v):
+        p = [{"type": "deal-hand", "player": v, "cards": ["chiyoda"] * 4},
+             {"type": "income", "player": v, "cards": ["ota"]},
+             {"type": "correct-card", "player": v, "was": "ota", "now": "chiyoda"}]
+        free = [x for x in IX.station_ids if x not in R.setup(players, NAMED, 1)["stations"]]
+        p += [{"type": "open-store", "player": v, "card": w, "station": free[i % len(free)], "goods": "food"}
+              for i, w in enumerate(wards)]
+        return p
+
+    def both(move, seat):
+        for k in range(2):
+            r = _post(http, codes[k], move, tokens[k][seat])
+            assert r.status_code == 200, r.json
+
+    def same():
+        host = [http.get(f"/api/tables/{c}").json["state"] for c in codes]     # the host's token
+        assert host[0]["players"][1]["hand"] is None and host[0] == host[1]   # no hand is held anywhere
+        return _same_over_http(http, codes, tokens, [0, None], len(players), probes)
+
+    pairs = same()
+    for w in ("minato", "ota", "kita", "chuo"):
+        both({"type": "seed-ward", "ward": w, "customers": ["food", "books"]}, 0)
+    both({"type": "place-matsuri", "ward": "taito"}, 0)
+    both({"type": "fill-queue", "cards": ["chiyoda", "shinjuku", "nakano", "suginami"],
+          "customers": ["food", "clothing"]}, 0)
+    pairs += same()
+    both({"type": "place-customers", "player": 0, "card": "setagaya", "customers": ["food"]}, 0)
+    both({"type": "move-matsuri", "player": 0, "ward": IX.neighbours["taito"][0]}, 0)
+    both({"type": "income", "player": 0}, 0)
+    pairs += same()
+    both({"type": "place-customers", "player": 1, "card": "edogawa", "customers": ["books"]}, 1)
+    both({"type": "move-matsuri", "player": 1, "ward": IX.neighbours[IX.neighbours["taito"][0]][0]}, 1)
+    ota = [x for x in IX.stations_in["ota"]][0]
+    both({"type": "open-store", "player": 1, "card": "ota", "station": ota, "goods": "books"}, 1)
+    pairs += same()
+    assert pairs == 8
+
+
+def test_three_cards_as_one_wild_need_not_be_named():
+    s = _started()
+    kita = IX.stations_in["kita"][0]
+    move = {"type": "open-store", "player": 0, "card": 3, "station": kita, "goods": "food"}
+    s1 = R.apply(s, move)                          # any three cards match: not named
+    assert s1["players"][0]["hand_size"] == 2 and s1["discard"] == s["discard"]
+    assert s1["discard_unnamed"] == 3 and _total(s1) == 72
+    assert "three cards as one wild" in R.describe(s, move)
+    assert "only 2 cards" in _refused(s1, {"type": "move-customers", "player": 0, "card": 3,
+                                           "path": [IX.stations_in["minato"][0]]})[0]
+    assert _refused(s1, {**move, "player": 0, "card": 2})                # 3 or a ward, nothing else
+    entered = R.setup(NAMES[:2], {"deck": "table"}, 1)
+    assert R.validate(entered, {**move, "type": "open-store"})          # (refused in the entered way)
+    # a reshuffle brings the unnamed cards back with the pile
+    s2 = copy.deepcopy(s1)
+    s2["players"][1]["hand_size"] += s2["deck_count"]
+    s2["deck_count"] = 0
+    s2 = R.apply(s2, {"type": "income", "player": 0})
+    assert s2["discard_unnamed"] == 0 and s2["discard"] == [] and _total(s2) == 72
+    assert s2["deck_count"] == len(s1["discard"]) + 3 - 2

@@ -54,7 +54,8 @@ Options: {"deck": "table" | "companion", "hands": "named" | "entered", "start_pl
       client that leaves it out gets "entered".
     * State: "hands": "named"; each player's "hand" is null and "hand_size" counts its cards;
       "deck_count" counts the deck ("deck" stays []); the discard pile is a public list as in the
-      other modes. deck_count + discard pile + queue cards + every hand_size = the game's 72 cards.
+      other modes (less the unnamed wilds' cards, counted in "discard_unnamed"). deck_count +
+      discard pile + discard_unnamed + queue cards + every hand_size = the game's 72 cards.
     * The deal: the hands are dealt at set-up by count (hand_size each, the deck that many less);
       the deal phase waits only for the face-up entries (starting wards, Matsuri, queue); deal-hand
       is refused. A duplicate starting ward is not entered (it goes back under the deck).
@@ -64,6 +65,11 @@ Options: {"deck": "table" | "companion", "hands": "named" | "entered", "start_pl
       are at most the game's copies. The companion does not remember which hand took which queue
       card from space ① (it tracks sizes, not cards: the hand may have played it since). Matching
       (the ward, a wild by the Matsuri or a store, three cards as one) is as in the other modes.
+    * Three cards played as one wild match any ward, so they need not be named: "card": 3 plays
+      three cards of the hand unnamed (the pages' one tap); they go to the discard pile as
+      "discard_unnamed" (a count: they come back with the pile at a reshuffle). The public check
+      then counts only the named cards of the pile, so it can only accept more, never refuse a
+      card a hand really holds. Naming the three (a list of three ward ids) is accepted too.
     * A face-up card entered (④, the set-up's) must be one the deck can hold: while the deck holds
       cards, not every copy may be in the queue or the discard pile (nor among the entry's other
       cards). The discard pile is reshuffled into the deck only when the deck is empty and a card
@@ -233,7 +239,8 @@ _WARD = {"type": "string", "description": "a ward id, e.g. \"shinjuku\""}
 _WARDS = {"type": "array", "items": _WARD}
 _TOKENS = {"type": "array", "items": {"type": "string",
                                       "description": "a customer token: its type, + \"-2\" if marked 2"}}
-_CARD = {"oneOf": [_WARD, {**_WARDS, "minItems": 1}],
+_CARD = {"oneOf": [_WARD, {**_WARDS, "minItems": 1},
+                   {"type": "integer", "description": "named hands: 3, three cards as one wild, not named"}],
          "description": "a ward card of your hand, or a list of three cards played together as one wild"}
 _CONNECTION = {"oneOf": [{"type": "string", "description": "a connection id, e.g. \"nakano--shinjuku\""},
                          {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2,

@@ -18,6 +18,9 @@ from .index import Index, with_article
 
 _WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
+#: named hands: a card of a wild played without its ward named ("card": 3, three cards as one wild)
+UNNAMED = "?"
+
 
 def _n(n: int) -> str:
     return _WORDS.get(n, str(n))
@@ -56,7 +59,7 @@ def named_reasons(ix: Index, state: dict, p: int, cards: list[str]) -> list[str]
         return [f"{st.player_name(state, p)}'s hand holds only {size} card{'s' if size != 1 else ''}: "
                 f"{'one card' if len(cards) == 1 else f'{_n(len(cards))} cards'} cannot be played from it."]
     public = public_cards(state)
-    for c, n in sorted(Counter(cards).items()):
+    for c, n in sorted(Counter(c for c in cards if c != UNNAMED).items()):
         total = ix.card_counts[c]
         if public[c] + n > total:
             return [f"That cannot be {with_article(ix.wname(c))} card: the game has {total}, and "
@@ -120,7 +123,13 @@ def mismatch(ix: Index, state: dict, p: int, cards: list[str], targets: list[str
 
 
 def check_play(ix: Index, state: dict, p: int, value, targets: list[str]) -> tuple[list[str] | None, list[str]]:
-    """Parse, check the hand, check the match. (cards, reasons)."""
+    """Parse, check the hand, check the match. (cards, reasons). Named hands also take "card": 3 (the
+    number of cards played as one wild): three cards, any, not named (they always match)."""
+    if (st.named(state) and isinstance(value, int) and not isinstance(value, bool)
+            and value == ix.cards_as_wild > 1):
+        cards = [UNNAMED] * value
+        reasons = in_hand(ix, state, p, cards)
+        return (None, reasons) if reasons else (cards, [])
     cards, reasons = parse_card(ix, value)
     if reasons:
         return None, reasons
@@ -132,7 +141,8 @@ def spend(ix: Index, state: dict, p: int, cards: list[str]) -> None:
     """Move played cards from the hand to the discard pile."""
     if st.named(state):
         state["players"][p]["hand_size"] -= len(cards)
-        state["discard"] = ix.sort_cards(state["discard"] + cards)
+        state["discard"] = ix.sort_cards(state["discard"] + [c for c in cards if c != UNNAMED])
+        state["discard_unnamed"] = state.get("discard_unnamed", 0) + cards.count(UNNAMED)
         return
     hand = list(state["players"][p]["hand"])
     for c in cards:
@@ -156,8 +166,7 @@ def options(ix: Index, state: dict, p: int, targets, limit_triples: bool = True)
         singles = [c for c in free if c in targets or c == state["matsuri"] or c in stores]
         if singles or size < ix.cards_as_wild:
             return singles
-        pool = [c for c in free for _ in range(ix.card_counts[c] - public[c])][:ix.cards_as_wild]
-        return [pool] if len(pool) == ix.cards_as_wild else []
+        return [ix.cards_as_wild]            # three cards as one wild, not named
     hand = state["players"][p]["hand"]
     stores = wards_with_store(state, p, ix)
     singles = [c for c in dict.fromkeys(hand)

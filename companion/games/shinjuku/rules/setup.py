@@ -129,6 +129,7 @@ def _deal_named(ix: Index, state: dict) -> None:
         pl["hand_size"] = ix.hand_size
     state["deck"] = []
     state["deck_count"] = len(ix.full_deck) - ix.hand_size * len(state["players"])
+    state["discard_unnamed"] = 0         # cards of wilds played without naming them ("card": 3)
     state["deal"]["hands"] = [True] * len(state["players"])
 
 

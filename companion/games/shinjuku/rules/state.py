@@ -89,7 +89,7 @@ def card_pool(state: dict) -> int:
     at the table knows (72 minus the hands, the queue and the discard pile), whatever the hands
     hold: cards owed by a conflicting entry are counted as drawn."""
     if named(state):
-        return state["deck_count"] + len(state["discard"])
+        return state["deck_count"] + len(state["discard"]) + state.get("discard_unnamed", 0)
     return len(state["deck"]) + len(state["discard"]) - len(owed(state))
 
 
@@ -136,8 +136,9 @@ def draw_hidden(state: dict, n: int) -> int:
 
 
 def _reshuffle_named(state: dict) -> None:
-    state["deck_count"] += len(state["discard"])
+    state["deck_count"] += len(state["discard"]) + state.get("discard_unnamed", 0)
     state["discard"] = []
+    state["discard_unnamed"] = 0
     state.setdefault("last", {}).setdefault("reshuffled", True)
 
 

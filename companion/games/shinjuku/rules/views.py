@@ -54,7 +54,7 @@ def ward_view(ix: Index, ward: str, state: dict | None = None, player: int | Non
 
 def _pool(state: dict) -> int:
     if state["deck"] is None:
-        return state.get("deck_size", 0) + len(state["discard"])
+        return state.get("deck_size", 0) + len(state["discard"]) + state.get("discard_unnamed", 0)
     return st.card_pool(state)
 
 
@@ -146,6 +146,8 @@ def describe(ix: Index, state: dict, move: dict) -> str:
 
     def card_words() -> str:
         c = move.get("card")
+        if isinstance(c, int) and not isinstance(c, bool):
+            return " with three cards as one wild"
         if isinstance(c, list) and len(c) > 1:
             return " with three cards as one wild (" + ", ".join(ix.wname(x) for x in c) + ")"
         if isinstance(c, list) and c:
