@@ -21,7 +21,14 @@ Discards: the cards of the colours it holds fewest of.
 Table-deck mode: the driver keeps the table's physical deck (a seeded shuffle of the game's cards, the end
 card shuffled into the bottom cards when the rules say; the discard pile shuffled into a new deck when it
 runs out), lays out the harbour and deals the starting hands from it, and the player who took cards
-reveals the refill and taps it in. The host's phone enters the harbour, each player their own hand.
+reveals the refill. The new tables' default (cards named when paid, what the page's "Our own deck"
+makes): nothing dealt or revealed is tapped in; the driver keeps the table as
+it lies (every card's colour: a local copy of the game played with every card entered, its rules'
+"entered" way, fed the same deck) and the player chooses from it exactly as before (so the same seed
+plays the same game); a build's payment is the page's preset (the tile's colour), a discard taps the
+colours; when the refill shows the end card, the player who revealed it taps "The END card came up".
+REPLAY_SBM_CARDS=entered in the environment plays the former way: the host's phone enters the harbour,
+each player their own hand, and the player who took cards taps the refill in.
 Companion mode: the table is created with a seeded shuffle (the server's random seed is replaced
 in-process, so the runs are reproducible).
 
@@ -36,6 +43,7 @@ deck, the refill they reveal.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import re
 import time
@@ -48,6 +56,8 @@ GAMES = [("2 players, table deck", 2, "table"), ("3 players, table deck", 3, "ta
          ("2 players, companion deck", 2, "companion")]
 
 END = "end"
+#: how a table-deck table is played: "named-when-paid" (the new tables' default) or "entered"
+CARDS = os.environ.get("REPLAY_SBM_CARDS", "named-when-paid")
 
 
 class Box:
@@ -100,12 +110,14 @@ class Game(TableDriver):
     board_ready = "window.tkTable && tkTable.table && tkTable.table.needs"
 
     def __init__(self, browser, server, services, players: int, mode: str, seed: int, turns: int | None,
-                 log=None):
+                 log=None, cards: str | None = None):
         super().__init__(browser, server, services, players, mode, seed, turns, log)
         self.rules = self.game.rules
         self.data = self.game.data
         self.entry_taps = Counter()          # table deck: taps spent entering revealed cards, per turn
         self.tiles = {t.id: t for t in self.data.tiles}
+        self.named = mode == "table" and (cards or CARDS) == "named-when-paid"
+        self.shadow: dict | None = None      # cards named when paid: the table as it lies (every colour)
 
     def log_result(self, r: dict) -> None:
         entry = sum(r["entry_taps"])
@@ -116,6 +128,10 @@ class Game(TableDriver):
         if radio.count() and not radio.is_checked():
             label = page.locator("label", has=radio)
             host.tap(label if label.count() else radio)
+        if self.mode == "table":
+            box = page.locator("input[name=cards-entered]")
+            if box.count() and box.is_checked() == self.named:
+                host.tap(page.locator("label", has=box))
 
     def open_board(self, phone: Phone) -> None:
         super().open_board(phone)
@@ -271,6 +287,10 @@ class Game(TableDriver):
     def discard(self, phone: Phone, move: dict) -> None:
         page = phone.page
         need = Counter(move["cards"])
+        if self.named:          # the colours of the cards discarded, a tap each
+            for c in move["cards"]:
+                phone.tap(self.must(page.locator(f"#actions [data-discard='{c}']"), f"a {c} card to discard"))
+            return
         box = page.locator("#actions [data-discard], #actions .harbour button")
         labels = box.evaluate_all("els => els.map(e => [e.dataset.discard || e.getAttribute('aria-label') "
                                   "|| e.textContent, e.getAttribute('aria-pressed') === 'true'])")
@@ -329,7 +349,9 @@ class Game(TableDriver):
         t0 = time.perf_counter()
         box = Box(self.data, self.n, random.Random(self.seed * 7919 + 1)) if self.mode == "table" else None
         self.setup()
-        if box is not None:
+        if box is not None and self.named:
+            self.shadow = self.deal_shadow(box)
+        elif box is not None:
             self.deal(box)
         turns_started = 0
         last_turn = None
@@ -351,6 +373,9 @@ class Game(TableDriver):
                 self.enter(self.phones[s["current"]], {"type": "refill", "cards": cards})
                 self.entry_taps[self.tally.phase] += self.tally.taps[self.tally.phase] - before
                 continue
+            if self.named:
+                self.play_named(box, s)
+                continue
             move = self.choose(s)
             self.enter(self.phones[s["current"]], move)
         seconds = time.perf_counter() - t0
@@ -362,6 +387,55 @@ class Game(TableDriver):
                 "screens": [self.tally.scroll_px[k] / HEIGHT for k in turns],
                 "entry_taps": [self.entry_taps[k] for k in turns],
                 "seconds": seconds, "errors": errors}
+
+    # ---- cards named when paid ----
+    def deal_shadow(self, box: Box) -> dict:
+        """The table deals (nothing is tapped): the local copy of the game gets the same cards the
+        entered way would have had, in the same order."""
+        sh = self.rules.setup(NAMES[:self.n], {"deck": "table"}, 0)
+        sh = self.rules.apply(sh, {"type": "fill-harbour", "cards": box.draw(self.data.turn.harbour, sh["discard"])})
+        hands = {}
+        for k in range(self.n):
+            p = (sh["start_player"] + k) % self.n
+            hands[p] = box.draw(self.data.starting_hand(k + 1), sh["discard"])
+        for p in range(self.n):
+            sh = self.rules.apply(sh, {"type": "deal-hand", "player": p, "cards": hands[p]})
+        self.in_step(sh, self.state())
+        return sh
+
+    def play_named(self, box: Box, s: dict) -> None:
+        """One move chosen from the table as it lies, tapped into the mover's phone; the refill that
+        ends a turn is laid out from the box (nothing tapped but the end card)."""
+        sh = self.shadow
+        p = sh["current"]
+        move = self.choose(sh)
+        self.enter(self.phones[p], move)
+        sh = self.rules.apply(sh, move)
+        if sh["phase"] == "refill":
+            cards = box.draw(self.data.turn.harbour - len(sh["harbour"]), sh["discard"])
+            sh = self.rules.apply(sh, {"type": "refill", "cards": cards})
+            if END in cards and self.state()["phase"] != "over":
+                before = self.tally.taps[self.tally.phase]
+                page = self.phones[p].page
+                seq = self.seq()
+                self.synced(self.phones[p])
+                self.phones[p].tap(self.must(page.locator("#end-came"), "the end card"))
+                wait_until(lambda: self.seq() > seq, timeout=WAIT_S, what="the end card")
+                self.moves += self.seq() - seq
+                self.entry_taps[self.tally.phase] += self.tally.taps[self.tally.phase] - before
+        self.shadow = sh
+        self.in_step(sh, self.state())
+
+    def in_step(self, sh: dict, s: dict) -> None:
+        """The companion's counts agree with the table as it lies (or the run stops: a dead end)."""
+        mine = (sh["phase"], sh["current"], sh["turn"], len(sh["harbour"]), sh["discard"], sh["shuffles"],
+                [sum(p["hand"].values()) for p in sh["players"]], [p["facade"] for p in sh["players"]])
+        theirs = (s["phase"], s["current"], s["turn"], len(s["harbour"]), s["discard"], s["shuffles"],
+                  [sum(p["hand"].values()) for p in s["players"]], [p["facade"] for p in s["players"]])
+        if sh["phase"] == "over":
+            mine, theirs = mine[0], theirs[0]
+        if mine != theirs:
+            raise DeadEnd(f"the companion's counts left the table's: {theirs} at the companion, {mine} at the table")
 
     def deal(self, box: Box) -> None:
         """Table deck: the host lays out and enters the harbour; each player enters their own hand,

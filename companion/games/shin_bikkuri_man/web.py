@@ -38,6 +38,7 @@ def page_data(game) -> dict:
         "coat_squares": [list(s) for s in data.coat_squares], "coat_rows": list(data.coat_rows),
         "hand_limit": data.turn.hand_limit, "harbour": data.turn.harbour, "end_points": data.end.points,
         "starting_hands": list(data.starting_hands.by_seat),
+        "cards_per_colour": {n: data.cards_per_colour(n) for n in range(data.players[0], data.players[1] + 1)},
         "rotate": data.building.rotate, "flip": data.building.flip,
         "facade_url": twin.url(),
     }

@@ -37,7 +37,7 @@ def board_data(data) -> dict:
         links[a].append([b, c.id])
         links[b].append([a, c.id])
     return {
-        "wards": [{"id": w.id, "name": w.name, "kanji": w.kanji, "number": w.number,
+        "wards": [{"id": w.id, "name": w.name, "kanji": w.kanji, "number": w.number, "cards": w.cards,
                    "stations": [s.id for s in data.stations_in[w.id]]} for w in data.wards],
         "stations": {s.id: {"name": s.name, "kanji": s.kanji, "ward": s.ward, "sakura": s.sakura,
                             "links": links[s.id]} for s in data.stations},

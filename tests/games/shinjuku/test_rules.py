@@ -103,10 +103,11 @@ def test_rules_registered_and_bound_to_the_data_once():
     assert rules_class("shinjuku") is RULES is ShinjukuRules
     assert issubclass(RULES, contract.Rules) and RULES.id == "shinjuku"
     assert R.data is D and R.ix.data is D              # one Index, built when bound
-    assert RULES.chance_modes == {"table": {"deck": "table"}, "companion": {"deck": "companion"}}
-    assert set(RULES.options_doc) == {"deck", "start_player", "colours"}
+    assert RULES.chance_modes == {"table": {"deck": "table", "hands": "named"}, "companion": {"deck": "companion"},
+                                  "table-entered": {"deck": "table", "hands": "entered"}}
+    assert set(RULES.options_doc) == {"deck", "hands", "start_player", "colours"}
     for mode, options in RULES.chance_modes.items():
-        assert R.setup(NAMES[:2], options, 1)["mode"] == mode
+        assert R.setup(NAMES[:2], options, 1)["mode"] == options["deck"]
 
 
 def test_move_types_table():

@@ -9,12 +9,17 @@ abilities and the end card are all read from `data`.
 Modules: facade (cost and row/column points), geometry (the façade notation of API.md, every
 placement of every tile, support, coats of arms, scoring), engine (set-up, deck, harbour and every
 move), legal (legal-move lists), views (result, hidden information, history lines, page hints),
-calc (the two calculators of API.md).
+calc (the two calculators of API.md), named (the table's deck with cards named when paid).
 
-Options: {"deck": "table" | "companion", "start_player": 0}
-  chance_modes: "table" = {"deck": "table"} (default: the real deck is used; the table enters the
-  starting hands, the harbour and each refill), "companion" = {"deck": "companion"} (the companion
-  shuffles from the seed kept in the state, deals and refills; replaying gives the same cards).
+Options: {"deck": "table" | "companion", "cards": "named-when-paid" | "entered", "start_player": 0}
+  chance_modes: "table" = {"deck": "table", "cards": "named-when-paid"} (the real deck is used; the
+  companion keeps the harbour's spaces, the hands' sizes and the deck's count, and a card's colour is
+  named only when it is paid or discarded: nothing dealt or revealed is typed in), "companion" =
+  {"deck": "companion"} (the companion shuffles from the seed kept in the state, deals and refills;
+  replaying gives the same cards). "cards": "entered" (and "cards" absent, as in every table made
+  before the option: their logs replay state for state) is the first table-deck way: the table
+  enters the starting hands, the harbour and each refill. The new-table page's "Our own deck" sends
+  "named-when-paid" (a box below it asks for "entered"); "cards" with the companion's deck is refused.
 
 State (plain JSON)
 ------------------
@@ -22,13 +27,17 @@ State (plain JSON)
   turn, start_player, current (whose turn), done (["take"], ["build"]: actions taken this turn),
   both (Both Actions declared this turn), coats (coat-of-arms actions pending),
   harbour [colour] (space 0 first), deck (companion: the order, "end" = the end card; table: the
-  content), end_in_deck, shuffles (discards made a new deck), draws (cards revealed from the deck),
+  content; named when paid: the count), end_in_deck, shuffles (discards made a new deck), draws
+  (cards revealed from the deck),
   discard {colour: n}, supply {tile id: copies left, "white-1": white tiles left},
   abilities_left {ability: tiles left in the box},
   players [{name, hand {colour: n}, facade [9 strings, API.md notation, top row first], points,
             abilities {ability id: "ready" | "used"}}],
   deal (table mode set-up: {hands [bool], harbour bool}, else null), ended ("points" | "end-card"),
   last (what the last move did, for the pages).
+  Named when paid besides: cards "named-when-paid", harbour ["?", …] (a card whose colour the
+  companion does not know), each hand {"?": n}, discard exact (every card in it was named),
+  end_window (the refill just made could have revealed the end card), no "owed".
 
 Moves ("player" = the seat index; squares are [column, row], row 1 at the bottom)
 ---------------------------------------------------------------------------------
@@ -45,6 +54,9 @@ Moves ("player" = the seat index; squares are [column, row], row 1 at the bottom
   table mode: {"type": "deal-hand", "player": 1, "cards": [...]}, {"type": "fill-harbour",
   "cards": [7 colours]}, {"type": "refill", "cards": [colours in the order revealed, "end" stops]}.
   {"type": "correct-card", "player": 1, "was": "red", "now": "blue"}   table mode, at any time
+  named when paid: no deal-hand, fill-harbour, refill or correct-card; {"type": "end-card"} (a table
+  move) while "end_window"; a build's "pay" names its cards (default: the cost in the tile's colour),
+  a discard names its colours as before.
   "abilities": "both-actions" goes with the turn's first action (take or build).
 
 Decisions where the texts are silent (what Copenhagen players expect)
@@ -69,6 +81,34 @@ Decisions where the texts are silent (what Copenhagen players expect)
     When the deck is empty the discards become the new deck (the engine does it, as the table
     does; cards owed by a conflict stay in the bookkeeping); the first reshuffle adds the end card
     with 3-4 players.
+  * The table's deck, cards named when paid (issue 23: at a real table the colours matter only when
+    cards are paid, so nothing revealed is typed in):
+    - Set-up: nothing is entered; the harbour is 7 spaces, each starting hand its size (2, 3, 3, 4
+      in turn order), the deck the game's cards less those.
+    - A take moves cards from spaces to the hand by count, the rest slide towards space 0 as in the
+      game, and at the end of the turn the empty spaces are refilled by themselves: the deck's count
+      goes down by the cards laid out (it is exact: every card's move is known, only not its colour).
+    - A build names its payment ("pay"; the page presets the tile's own colour and count, so that
+      costs no tap; another colour only with Change of Colours, a tap each as before). A discard
+      names its colours (a tap a card, as the entered way's discard did).
+    - Checks stay on public information: a payment or a discard is refused when the hand is smaller
+      than the cards named, when the discard pile (the only cards whose colour is public: every card
+      in it was named) and the cards named would hold more of a colour than the game has, or where
+      the rules forbid it (the tile's colour, Change of Colours). A card named wrongly that no check
+      can see is the table's to set right with undo; no hand is ever known, so none can conflict.
+    - The reshuffle stays exact: when a card must be revealed and the deck's count is 0, the discard
+      pile becomes the deck (its count known), and the first one adds the end card with 3-4 players,
+      into its bottom cards.
+    - The end card stays exact: it lies among the bottom `bottom` (10) cards, so it can come up only
+      at a reveal made while at most 10 coloured cards are left with it. A refill during which that
+      was so opens "end_window": the page offers "The END card came up" (one tap, the table's move
+      "end-card", any seat or the host), which ends the game as the entered way's refill did. The
+      next move closes the window (the end card did not come up); to claim it afterwards, undo back
+      to the refill. When only the end card is left, the refill reveals it by itself: the game ends.
+      A refill that could not show it needs nothing. (A refill entry only for the end card would
+      have cost a tap in every turn of the last ten cards.)
+    - Hands are not secrets the companion holds (secret_paths is empty): every seat sees the same
+      sizes, and what any seat is answered cannot depend on another seat's cards.
   * The end card ends the game when it is revealed during a refill: no card is revealed after it,
     the harbour is not refilled, nobody takes another turn; the winner has most points.
   * 12 points end the game at once, on the tile (coloured or white) that reaches them, before any
@@ -106,7 +146,8 @@ Decisions where the texts are silent (what Copenhagen players expect)
     of each type per player in the box.
   * Undo: in companion mode a move that revealed cards from the deck (a refill at the end of the
     turn) is a reveal (`reveals`): a seat cannot undo it, the host can (the same cards come again:
-    the seed's order); in table mode any move can be undone.
+    the seed's order); in table mode any move can be undone (named when paid too: nothing is
+    hidden from anyone, an undo takes back the counts).
 """
 from __future__ import annotations
 
@@ -119,6 +160,7 @@ from . import at_table as _at_table
 from . import calc as _calc
 from . import engine as _en
 from . import legal as _legal
+from . import named as _named
 from . import views as _views
 
 __all__ = ["RULES", "ShinBikkuriManRules"]
@@ -168,6 +210,9 @@ MOVE_TYPES = (
         Field("now", {"type": "string"}, "the colour really dealt (one that can still be in the deck)")),
              doc="Table mode, at any time: a card entered wrongly into a hand is set right (also what "
                  "fixes a conflict the page shows); nothing played since is undone."),
+    MoveType("end-card", "The end card came up", (), who="table",
+             doc="Table's deck, cards named when paid: the end card came up in the refill just made "
+                 "(only then: the page offers it while the refill could have shown it); the game ends."),
     MoveType("refill", "Refill the harbour", (
         Field("cards", {"type": "array", "items": {"type": "string"}},
               "the cards revealed, in order; \"end\" for the end card (it ends the game)"),),
@@ -182,10 +227,14 @@ class ShinBikkuriManRules(contract.Rules):
 
     id = "shin-bikkuri-man"
     move_types = MOVE_TYPES
-    chance_modes = {"table": {"deck": _en.TABLE}, "companion": {"deck": _en.COMPANION}}
+    chance_modes = {"table": {"deck": _en.TABLE, "cards": _named.NAMED}, "companion": {"deck": _en.COMPANION}}
     options_doc = {
         "deck": "\"table\" (default): you deal the real cards and enter the harbour and its refills; "
                 "\"companion\": the companion shuffles, deals and refills the harbour.",
+        "cards": "with the table's deck: \"named-when-paid\" (the new tables' way): nothing revealed "
+                 "from the deck is entered, a card's colour is named when it is paid or discarded; "
+                 "\"entered\" (also when the option is absent: tables made before it): every card "
+                 "dealt and revealed is entered.",
         "start_player": "the seat index of the first player (default 0).",
     }
 

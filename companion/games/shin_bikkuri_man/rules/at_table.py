@@ -7,6 +7,7 @@ cards are left any refill may reveal it and end the game).
 from __future__ import annotations
 
 from . import engine as _en
+from . import named as _named
 
 
 def table_facts(ix, state: dict) -> dict:
@@ -30,8 +31,9 @@ def setup_steps(ix, state: dict) -> list[dict]:
         return []
     data = ix.data
     table = state["mode"] == _en.TABLE
+    named = _named.is_named(state)          # the table deals; nothing is entered
     deal = state.get("deal") or {}
-    dealt = state["phase"] != "deal"
+    dealt = state["phase"] != "deal" and not named
     names = [p["name"] for p in state["players"]]
     n, start = len(names), state["start_player"]
     per = data.cards_per_colour(n)
@@ -42,7 +44,7 @@ def setup_steps(ix, state: dict) -> list[dict]:
     end_when = data.end_card_shuffled_in(n)
 
     def step(title, text, move=None, done=False):
-        return {"title": title, "text": text, "input": move if table else None,
+        return {"title": title, "text": text, "input": move if table and not named else None,
                 "done": bool(done) or dealt}
 
     ability = f" and a starting ability tile ({starting})" if starting else ""
@@ -58,13 +60,22 @@ def setup_steps(ix, state: dict) -> list[dict]:
         steps.append(step("The deck",
                           f"Use {per} cards of each of the {colours} colours ({per * colours} cards) "
                           f"and shuffle them into the deck. {end}"))
-        steps.append(step("The harbour",
-                          f"Lay {ix.harbour} cards from the deck face up in a row: the harbour. "
-                          "Enter them in their order.", "fill-harbour", deal.get("harbour")))
-        steps.append(step("Starting hands",
-                          f"Deal the starting hands in turn order: {hands} cards. Each player "
-                          "enters their hand (the host's phone may enter every hand).",
-                          "deal-hand", all(deal.get("hands") or [False])))
+        if named:
+            steps.append(step("The harbour",
+                              f"Lay {ix.harbour} cards from the deck face up in a row: the harbour. "
+                              "Nothing to enter: the companion counts the spaces, and a card's colour "
+                              "is named only when it is paid or discarded."))
+            steps.append(step("Starting hands",
+                              f"Deal the starting hands in turn order: {hands} cards. Nothing to "
+                              "enter: each player keeps their cards in hand."))
+        else:
+            steps.append(step("The harbour",
+                              f"Lay {ix.harbour} cards from the deck face up in a row: the harbour. "
+                              "Enter them in their order.", "fill-harbour", deal.get("harbour")))
+            steps.append(step("Starting hands",
+                              f"Deal the starting hands in turn order: {hands} cards. Each player "
+                              "enters their hand (the host's phone may enter every hand).",
+                              "deal-hand", all(deal.get("hands") or [False])))
     else:
         steps.append(step("The deck and the harbour",
                           f"The companion shuffled the deck, laid out the {ix.harbour}-card harbour and "

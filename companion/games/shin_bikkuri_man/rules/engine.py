@@ -13,6 +13,7 @@ from companion.games.contract import IllegalMove
 from companion.games.words import count
 
 from . import facade
+from . import named as _named
 from .geometry import WHITE_TILE, Geometry
 
 TABLE, COMPANION = "table", "companion"
@@ -70,20 +71,35 @@ def hand_size(hand: dict) -> int:
 
 
 def options_of(options: Any) -> tuple[list[str], str, int]:
+    reasons, mode, start, _ = options_all(options)
+    return reasons, mode, start
+
+
+def options_all(options: Any) -> tuple[list[str], str, int, str]:
+    """(reasons, deck, start_player, cards). "cards" absent means "entered": how every table made
+    before the option existed was played, so their logs replay exactly."""
     reasons = []
     if not isinstance(options, dict):
-        return ["options must be a JSON object"], TABLE, 0
+        return ["options must be a JSON object"], TABLE, 0, _named.ENTERED
     mode = options.get("deck", TABLE)
     if mode not in (TABLE, COMPANION):
-        reasons.append('"deck" is "table" (you deal the real cards and enter them) or "companion"')
+        reasons.append('"deck" is "table" (you deal the real cards) or "companion"')
     start = options.get("start_player", 0)
     if not isinstance(start, int) or isinstance(start, bool):
         reasons.append('"start_player" is a seat index')
         start = 0
-    unknown = sorted(set(options) - {"deck", "start_player"})
+    cards = options.get("cards", _named.ENTERED)
+    if cards not in _named.CARDS_WAYS:
+        reasons.append('"cards" is "named-when-paid" (colours named only when cards are paid or '
+                       'discarded) or "entered" (every card revealed is entered)')
+        cards = _named.ENTERED
+    elif "cards" in options and mode == COMPANION:
+        reasons.append('"cards" is an option of the table\'s deck ("deck": "table"): the companion '
+                       "deals every card itself")
+    unknown = sorted(set(options) - {"deck", "start_player", "cards"})
     if unknown:
-        reasons.append(f"unknown option {unknown[0]!r}; the options are deck and start_player")
-    return reasons, mode, start
+        reasons.append(f"unknown option {unknown[0]!r}; the options are deck, cards and start_player")
+    return reasons, mode, start, cards
 
 
 def validate_options(ix: Index, players: Any, options: Any) -> list[str]:
@@ -102,7 +118,7 @@ def setup(ix: Index, players: list[str], options: dict, seed: int) -> dict:
     reasons = validate_options(ix, players, options)
     if reasons:
         raise IllegalMove(reasons)
-    _, mode, start = options_of(options)
+    _, mode, start, cards_way = options_all(options)
     n = len(players)
     data = ix.data
     per = data.cards_per_colour(n)
@@ -142,6 +158,8 @@ def setup(ix: Index, players: list[str], options: dict, seed: int) -> dict:
         state["deck"] = cards            # table mode: the deck's content (its order is unknown)
         state["end_in_deck"] = end_now
         state["deal"] = {"hands": [False] * n, "harbour": False}
+        if cards_way == _named.NAMED:
+            _named.setup(ix, state)
     return state
 
 
@@ -199,6 +217,8 @@ def owed(state: dict) -> list[str]:
 def deck_count(state: dict) -> int:
     """Coloured cards left in the deck, as the table counts them (cards owed by a conflicting
     entry counted as drawn): a number everyone knows, whatever the hands hold."""
+    if isinstance(state["deck"], int):        # cards named when paid: the deck is a count
+        return state["deck"]
     return max(0, sum(1 for c in state["deck"] if c != END) - len(owed(state)))
 
 
@@ -220,7 +240,7 @@ def conflicts(ix: Index, state: dict, viewer: Any) -> list[dict]:
     owed card and the hands holding that colour; a seat sees a conflict only where its own hand,
     the harbour and the discard pile hold more of a colour than the game has (so it learns nothing
     of another hand); a spectator none. Fixed with "correct-card" (or an undo of the wrong entry)."""
-    if state.get("mode") != TABLE:
+    if state.get("mode") != TABLE or _named.is_named(state):
         return []
     per = ix.data.cards_per_colour(len(state["players"]))
     out = []
@@ -262,6 +282,12 @@ def _end_turn(ix: Index, state: dict) -> None:
     state["coats"] = 0
     state["done"] = []
     state["both"] = False
+    if _named.is_named(state):
+        if _named.refill(ix, state) == "end-card":
+            _game_over(state, "end-card")
+        else:
+            _next_player(state)
+        return
     missing = ix.harbour - len(state["harbour"])
     if missing and state["mode"] == TABLE and (deck_count(state) or state["end_in_deck"]
                                                or sum(state["discard"].values())):
@@ -310,7 +336,8 @@ def _after_action(ix: Index, state: dict) -> None:
 # ------------------------------------------------------------------------------------------ moves
 PLAYER_MOVES = ("take", "discard", "build", "special-tile", "take-ability", "reactivate",
                 "decline", "end-turn", "deal-hand", "correct-card")
-TABLE_MOVES = ("fill-harbour", "refill")
+TABLE_MOVES = ("fill-harbour", "refill", "end-card")
+ENTRY_MOVES = ("deal-hand", "fill-harbour", "refill", "correct-card")   # not when cards are named
 ANY_TIME = ("correct-card",)        # a player's own, whatever the phase and whose turn it is
 PHASE_MOVES = {
     "deal": ("deal-hand", "fill-harbour"),
@@ -336,6 +363,16 @@ def run(ix: Index, state: dict, move: Any, act: bool) -> list[str]:
     phase = state["phase"]
     if phase == "over":
         return ["the game is over"]
+    if _named.is_named(state):
+        if mtype in ENTRY_MOVES:
+            return [f"“{mtype}” is not a move at this table: the cards revealed are not entered (a "
+                    "card's colour is named when it is paid or discarded)"]
+        if mtype == "end-card":
+            return handler(ix, state, move, act)
+        if act:
+            state["end_window"] = False      # any move after a refill: the end card did not come up
+    elif mtype == "end-card":
+        return _named.end_card_reasons(ix, state)
     if mtype not in PHASE_MOVES[phase] and mtype not in ANY_TIME:
         return [f"“{mtype}” is not a move now: {expected(ix, state)}"]
     if mtype in TABLE_MOVES:
@@ -605,6 +642,13 @@ def discard(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
     reasons = _cards_list(ix, cards, "cards")
     if reasons:
         return reasons
+    if _named.is_named(state):
+        reasons = _named.discard(ix, state, move, act, _cards_list)
+        if reasons or not act:
+            return reasons
+        state["last"] = {"type": "discard", "player": p, "cards": list(cards)}
+        _after_action(ix, state)
+        return []
     extra = hand_size(pl["hand"]) - ix.hand_limit
     if len(cards) != extra:
         return [f"discard {count(extra, 'card')} to keep {ix.hand_limit}, not {len(cards)}"]
@@ -693,7 +737,11 @@ def build(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
         recolour = None
     ev = ix.geo.evaluate(cells, placement)
     cost = cost_of(ix, state, p, ev, used)
-    reasons, paid = payment(ix, pl["hand"], ix.geo.tile_colour[tid], cost, recolour, move.get("pay"))
+    if _named.is_named(state):
+        reasons, paid = _named.payment(ix, state, p, ix.geo.tile_colour[tid], cost, recolour,
+                                       move.get("pay"), _int)
+    else:
+        reasons, paid = payment(ix, pl["hand"], ix.geo.tile_colour[tid], cost, recolour, move.get("pay"))
     if reasons or not act:
         return reasons
     full = cost_of(ix, state, p, ev, [])
@@ -708,8 +756,12 @@ def build(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
         spent.append(ix.both)
     for a in spent:
         pl["abilities"][a] = "used"
+    if _named.is_named(state):
+        _named.pay_from_hand(state, p, paid)
+    else:
+        for c, k in paid.items():
+            pl["hand"][c] -= k
     for c, k in paid.items():
-        pl["hand"][c] -= k
         state["discard"][c] += k
     state["supply"][tid] -= 1
     state["done"].append("build")
@@ -915,7 +967,22 @@ def stuck(ix: Index, state: dict) -> bool:
     """The current player can neither take cards nor build: the turn may be ended as it is."""
     if state["phase"] != "turn":
         return False
+    if _named.is_named(state):
+        return not state["harbour"] and not _named.builds(ix, state, state["current"], ready, sample=True)
     return not state["harbour"] and not builds(ix, state, state["current"], sample=True)
+
+
+def end_card(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
+    """Cards named when paid: the table says the end card came up in the refill just made (the
+    companion did not ask for the cards revealed): the game ends, nobody takes another turn."""
+    reasons = _named.end_card_reasons(ix, state)
+    if reasons or not act:
+        return reasons
+    state["end_in_deck"] = False
+    state["end_window"] = False
+    state["last"] = {"type": "end-card"}
+    _game_over(state, "end-card")
+    return []
 
 
 def correct_card(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
@@ -960,4 +1027,5 @@ HANDLERS = {
     "take": take, "discard": discard, "build": build,
     "special-tile": special_tile, "take-ability": take_ability, "reactivate": reactivate,
     "decline": decline, "end-turn": end_turn, "refill": refill, "correct-card": correct_card,
+    "end-card": end_card,
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from . import engine as en
+from . import named as nm
 from .geometry import WHITE_TILE
 
 
@@ -21,8 +22,9 @@ def legal_moves(ix, state: dict) -> tuple[list[dict], bool]:
     if phase == "refill":
         return _refill(ix, state), False
     p = state["current"]
+    named = nm.is_named(state)
     if phase == "discard":
-        return _discards(ix, state, p), True
+        return (nm.discards(ix, state, p) if named else _discards(ix, state, p)), True
     if phase == "coats":
         return _coats(ix, state, p), True
     moves: list[dict] = []
@@ -30,12 +32,14 @@ def legal_moves(ix, state: dict) -> tuple[list[dict], bool]:
     if "take" not in state["done"]:
         moves += _takes(ix, state, p)
     if "build" not in state["done"]:
-        builds = en.builds(ix, state, p)
+        builds = nm.builds(ix, state, p, en.ready) if named else en.builds(ix, state, p)
         moves += builds
         if any(a == "ready" for a in state["players"][p]["abilities"].values()):
             complete = False
     if state["done"] or not moves:
         moves.append({"type": "end-turn", "player": p})
+    if named and state.get("end_window"):
+        moves.append({"type": "end-card"})
     return moves, complete
 
 

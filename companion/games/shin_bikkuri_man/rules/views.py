@@ -5,6 +5,7 @@ from companion.games import contract
 from companion.games.contract import HOST
 
 from . import engine as en
+from . import named as nm
 from .geometry import WHITE_TILE
 
 
@@ -69,6 +70,8 @@ def public_move(ix, move: dict, viewer=None) -> dict:
 
 
 def secret_paths(state: dict, seat: int) -> list[tuple]:
+    if nm.is_named(state):        # cards named when paid: the companion never learns a hand
+        return []
     return [("players", seat, "hand")]
 
 
@@ -95,6 +98,9 @@ def describe(ix, state: dict, move: dict) -> str:
     if t == "take":
         sp = move.get("spaces") or []
         cards = [state["harbour"][s] for s in sp if isinstance(s, int) and 0 <= s < len(state["harbour"])]
+        if nm.is_named(state):
+            where = " and ".join(str(s + 1) for s in sp if isinstance(s, int))
+            return f"{who} takes {len(cards)} cards from the harbour (spaces {where}){using}"
         return f"{who} takes {_cards(ix, cards)} from the harbour{using}"
     if t == "discard":
         return f"{who} discards {_cards(ix, move.get('cards'))} down to the hand limit"
@@ -104,6 +110,17 @@ def describe(ix, state: dict, move: dict) -> str:
         sq = move.get("squares") or []
         where = ", ".join(f"({s[0]}, {s[1]})" for s in sq if isinstance(s, list) and len(s) == 2)
         rec = f", paying {move['recolour']} as its colour" if move.get("recolour") else ""
+        if nm.is_named(state) and isinstance(tid, str) and tid in ix.tile_ids:
+            pay = move.get("pay")
+            if not isinstance(pay, dict):
+                try:
+                    after = en.clone(state)
+                    pay = {} if en.run(ix, after, move, act=True) else (after["last"] or {}).get("paid")
+                except Exception:  # noqa: BLE001 - a history line never fails
+                    pay = None
+            if isinstance(pay, dict):
+                paid = ", ".join(f"{k} {c}" for c, k in pay.items() if isinstance(k, int) and k)
+                rec = f", paying {paid or 'nothing'}"
         return f"{who} builds a {name} on {where}{using}{rec}"
     if t == "special-tile":
         s = move.get("square") or ["?", "?"]
@@ -118,6 +135,8 @@ def describe(ix, state: dict, move: dict) -> str:
         return f"{who} forgoes the remaining coat-of-arms actions"
     if t == "end-turn":
         return f"{who} ends the turn"
+    if t == "end-card":
+        return "The end card came up in the refill: the game ends"
     return str(t)
 
 
@@ -132,6 +151,11 @@ def needs(ix, state: dict) -> dict:
         out["enter"] = {"cards": ix.harbour - len(state["harbour"])}
     if phase == "coats":
         out["coats"] = state["coats"]
+    if nm.is_named(state):
+        out["cards"] = nm.NAMED
+        out["end_window"] = bool(state.get("end_window"))
+        if out["end_window"]:
+            out["table_moves"] = ["end-card"]
     deck = state.get("deck_size") if state.get("deck") is None else en.deck_count(state)
     out["deck_size"] = deck
     out["last_cards"] = bool(state.get("end_in_deck")) and deck is not None \

@@ -34,9 +34,51 @@ The contract (companion/games/contract.py) and the helpers the web layer may cal
     limits() -> ({type: most customers}, most wild tokens)       what the calculator accepts
     score(state) -> {"final", "players": [...], "leaders"}       the scoring at any moment
 
-Options: {"deck": "table" | "companion", "start_player": 0, "colours": ["red", "blue"]}
-  (chance_modes: "table" = {"deck": "table"}, "companion" = {"deck": "companion"})
+Options: {"deck": "table" | "companion", "hands": "named" | "entered", "start_player": 0,
+          "colours": ["red", "blue"]}
+  (chance_modes: "table" = {"deck": "table", "hands": "named"}, "companion" = {"deck": "companion"},
+   "table-entered" = {"deck": "table", "hands": "entered"})
   * "table" (default): the physical deck and bag are used; players enter what they drew.
+  * "hands" (table deck only): what the companion knows of a hidden hand.
+    - "named" (the new-table page's default, and chance_modes["table"]): players keep their hands
+      as at a real table. Nothing drawn face down into a hand is entered (the deal, Income, a track
+      bonus's Income); a card is named when it is played. Only what is drawn face up is entered:
+      the starting wards and their customers, the Matsuri's ward, the queue's cards and customers,
+      the card drawn for queue space ④ and the customers placed.
+    - "entered" (the table mode before; also what a table whose options have no "hands" gets):
+      every card that enters a hand is entered (as described below).
+    Decisions for "named" (the rules text is silent; a real table's reading):
+    * Option absent = "entered": a table's log is replayed from its stored options, so a table
+      created before the option existed replays exactly as it did (the same states). New tables get
+      "named" from the new-table page (and chance_modes), not from the option's absence; an API
+      client that leaves it out gets "entered".
+    * State: "hands": "named"; each player's "hand" is null and "hand_size" counts its cards;
+      "deck_count" counts the deck ("deck" stays []); the discard pile is a public list as in the
+      other modes (less the unnamed wilds' cards, counted in "discard_unnamed"). deck_count +
+      discard pile + discard_unnamed + queue cards + every hand_size = the game's 72 cards.
+    * The deal: the hands are dealt at set-up by count (hand_size each, the deck that many less);
+      the deal phase waits only for the face-up entries (starting wards, Matsuri, queue); deal-hand
+      is refused. A duplicate starting ward is not entered (it goes back under the deck).
+    * A card named at play is checked on public information only: the hand holds at least as many
+      cards as are played, and for each ward named, the public cards (the queue's cards and the
+      discard pile: every card played, the starting wards', the Matsuri's) plus the copies named
+      are at most the game's copies. The companion does not remember which hand took which queue
+      card from space ① (it tracks sizes, not cards: the hand may have played it since). Matching
+      (the ward, a wild by the Matsuri or a store, three cards as one) is as in the other modes.
+    * Three cards played as one wild match any ward, so they need not be named: "card": 3 plays
+      three cards of the hand unnamed (the pages' one tap); they go to the discard pile as
+      "discard_unnamed" (a count: they come back with the pile at a reshuffle). The public check
+      then counts only the named cards of the pile, so it can only accept more, never refuse a
+      card a hand really holds. Naming the three (a list of three ward ids) is accepted too.
+    * A face-up card entered (④, the set-up's) must be one the deck can hold: while the deck holds
+      cards, not every copy may be in the queue or the discard pile (nor among the entry's other
+      cards). The discard pile is reshuffled into the deck only when the deck is empty and a card
+      is drawn (face up or down), as at the table; then any card not in the queue may come.
+    * Income draws by count: min(the rules' number, deck + discard pile), the discard pile
+      reshuffled when the deck runs out mid-draw; the move carries no "cards" (a "cards" field is
+      refused), and "last" says "drawn_count". The companion holds no card of any hand, so
+      secret_paths is empty and every seat sees the same state; every move can be undone.
+    * correct-card is refused (no card of a hand was entered); a wrong face-up entry is undone.
   * "companion": the companion is the deck and the bag: at setup the deck and the bag are shuffled
     from the seed into ordered lists kept in the state; draws take from the front; a reshuffle of
     the discard pile uses a generator seeded from (seed, number of reshuffles). So replaying the
@@ -197,7 +239,8 @@ _WARD = {"type": "string", "description": "a ward id, e.g. \"shinjuku\""}
 _WARDS = {"type": "array", "items": _WARD}
 _TOKENS = {"type": "array", "items": {"type": "string",
                                       "description": "a customer token: its type, + \"-2\" if marked 2"}}
-_CARD = {"oneOf": [_WARD, {**_WARDS, "minItems": 1}],
+_CARD = {"oneOf": [_WARD, {**_WARDS, "minItems": 1},
+                   {"type": "integer", "description": "named hands: 3, three cards as one wild, not named"}],
          "description": "a ward card of your hand, or a list of three cards played together as one wild"}
 _CONNECTION = {"oneOf": [{"type": "string", "description": "a connection id, e.g. \"nakano--shinjuku\""},
                          {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2,
@@ -279,11 +322,16 @@ class ShinjukuRules(contract.Rules):
 
     id = "shinjuku"
     move_types = MOVE_TYPES
-    chance_modes = {"table": {"deck": _state.TABLE}, "companion": {"deck": _state.COMPANION}}
+    chance_modes = {"table": {"deck": _state.TABLE, "hands": _state.NAMED},
+                    "companion": {"deck": _state.COMPANION},
+                    "table-entered": {"deck": _state.TABLE, "hands": _state.ENTERED}}
     options_doc = {
         "deck": "\"table\" (default): you draw from the real deck and bag and enter what you drew; "
                 "\"companion\": the companion shuffles and draws for you.",
-        "start_player": "the seat index of the player with the Start Player token (default 0).",
+        "hands": "with the table's deck: \"named\" (the new-table page's choice): keep your hand and "
+                 "name a card when you play it; \"entered\" (when left out, so older tables replay "
+                 "as they did): enter every card drawn into a hand.",
+                "start_player": "the seat index of the player with the Start Player token (default 0).",
         "colours": "one colour id per player, all different (default: the data's colours in order).",
     }
 
@@ -342,6 +390,8 @@ class ShinjukuRules(contract.Rules):
 
     def secret_paths(self, state: dict, seat: int) -> list[tuple]:
         """What only `seat` and the host may see: its hand, and the cards it just drew."""
+        if _state.named(state):
+            return []           # named hands: the companion holds no card of any hand
         paths = [("players", seat, "hand")]
         last = state.get("last") or {}
         if "drawn" in last and last.get("player") == seat:

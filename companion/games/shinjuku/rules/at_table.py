@@ -67,10 +67,17 @@ def setup_steps(ix: Index, state: dict) -> list[dict]:
             f"{len(ix.full_bag)} customer tokens in the bag and shake it. Stack the "
             f"{len(ix.bonus_values)} upgrade bonus tokens beside the board."))
         hands = deal.get("hands") or [True] * n
-        steps.append(step(
-            "Deal the hands",
-            f"Deal {ix.hand_size} cards to each player. Each player enters their hand on the board "
-            "page (the host's phone may enter every hand).", "deal-hand", all(hands)))
+        if st.named(state):
+            steps.append({**step(
+                "Deal the hands",
+                f"Deal {ix.hand_size} cards to each player, face down. Keep your hand in your hand: "
+                "it is never entered. You name a card on the board page when you play it."),
+                "input": None, "done": dealt})
+        else:
+            steps.append(step(
+                "Deal the hands",
+                f"Deal {ix.hand_size} cards to each player. Each player enters their hand on the board "
+                "page (the host's phone may enter every hand).", "deal-hand", all(hands)))
         steps.append(step(
             "Starting customers",
             f"Draw ward cards until you have {ix.seed_wards} different wards (draw again on a "

@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from . import state as st
 from .index import Index, with_article
 
 _WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+#: named hands: a card of a wild played without its ward named ("card": 3, three cards as one wild)
+UNNAMED = "?"
 
 
 def _n(n: int) -> str:
@@ -41,7 +45,33 @@ def parse_card(ix: Index, value) -> tuple[list[str] | None, list[str]]:
     return cards, []
 
 
+def public_cards(state: dict) -> Counter:
+    """The ward cards everyone sees: the queue's and the discard pile (played, seed and Matsuri
+    cards)."""
+    return Counter(q["card"] for q in state["queue"] if q.get("card")) + Counter(state["discard"])
+
+
+def named_reasons(ix: Index, state: dict, p: int, cards: list[str]) -> list[str]:
+    """Named hands: the cards named can be in the hand as far as PUBLIC information goes: the hand
+    holds that many cards, and the public cards (queue, discard pile) leave a copy of each."""
+    size = st.hand_size(state, p)
+    if size < len(cards):
+        return [f"{st.player_name(state, p)}'s hand holds only {size} card{'s' if size != 1 else ''}: "
+                f"{'one card' if len(cards) == 1 else f'{_n(len(cards))} cards'} cannot be played from it."]
+    public = public_cards(state)
+    for c, n in sorted(Counter(c for c in cards if c != UNNAMED).items()):
+        total = ix.card_counts[c]
+        if public[c] + n > total:
+            return [f"That cannot be {with_article(ix.wname(c))} card: the game has {total}, and "
+                    f"{public[c]} {'is' if public[c] == 1 else 'are'} in the queue or the discard pile"
+                    + (f", so at most {total - public[c]} can be in a hand." if total > public[c]
+                       else ", so none is in a hand.")]
+    return []
+
+
 def in_hand(ix: Index, state: dict, p: int, cards: list[str]) -> list[str]:
+    if st.named(state):
+        return named_reasons(ix, state, p, cards)
     hand = Counter(state["players"][p]["hand"])
     for c, n in sorted(Counter(cards).items()):
         if hand[c] < n:
@@ -93,7 +123,13 @@ def mismatch(ix: Index, state: dict, p: int, cards: list[str], targets: list[str
 
 
 def check_play(ix: Index, state: dict, p: int, value, targets: list[str]) -> tuple[list[str] | None, list[str]]:
-    """Parse, check the hand, check the match. (cards, reasons)."""
+    """Parse, check the hand, check the match. (cards, reasons). Named hands also take "card": 3 (the
+    number of cards played as one wild): three cards, any, not named (they always match)."""
+    if (st.named(state) and isinstance(value, int) and not isinstance(value, bool)
+            and value == ix.cards_as_wild > 1):
+        cards = [UNNAMED] * value
+        reasons = in_hand(ix, state, p, cards)
+        return (None, reasons) if reasons else (cards, [])
     cards, reasons = parse_card(ix, value)
     if reasons:
         return None, reasons
@@ -103,6 +139,11 @@ def check_play(ix: Index, state: dict, p: int, value, targets: list[str]) -> tup
 
 def spend(ix: Index, state: dict, p: int, cards: list[str]) -> None:
     """Move played cards from the hand to the discard pile."""
+    if st.named(state):
+        state["players"][p]["hand_size"] -= len(cards)
+        state["discard"] = ix.sort_cards(state["discard"] + [c for c in cards if c != UNNAMED])
+        state["discard_unnamed"] = state.get("discard_unnamed", 0) + cards.count(UNNAMED)
+        return
     hand = list(state["players"][p]["hand"])
     for c in cards:
         hand.remove(c)
@@ -112,7 +153,20 @@ def spend(ix: Index, state: dict, p: int, cards: list[str]) -> None:
 
 def options(ix: Index, state: dict, p: int, targets, limit_triples: bool = True) -> list:
     """Card choices for a move (for legal-move lists): each distinct single card of the hand that
-    matches, and one three-card wild (the first three cards of the hand) when no single card does."""
+    matches, and one three-card wild (the first three cards of the hand) when no single card does.
+    Named hands: the hand is not known, so the wards a hand may hold (not every copy public) stand
+    for it, and a wild is three of them (the first three of the public pool)."""
+    if st.named(state):
+        size = st.hand_size(state, p)
+        if not size:
+            return []
+        public = public_cards(state)
+        free = [c for c in ix.card_counts if public[c] < ix.card_counts[c]]
+        stores = wards_with_store(state, p, ix)
+        singles = [c for c in free if c in targets or c == state["matsuri"] or c in stores]
+        if singles or size < ix.cards_as_wild:
+            return singles
+        return [ix.cards_as_wild]            # three cards as one wild, not named
     hand = state["players"][p]["hand"]
     stores = wards_with_store(state, p, ix)
     singles = [c for c in dict.fromkeys(hand)

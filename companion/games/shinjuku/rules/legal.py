@@ -9,7 +9,8 @@ three ways so the list stays short (the list is then marked incomplete):
   * table mode: moves that carry drawn cards or customers are filled with one possible draw (cards
     that can still be drawn as far as public information and the drawing player's own hand go:
     never the other hands, so a seat's list tells nothing of them); the UI asks the players what
-    they really drew.
+    they really drew. Named hands ("hands": "named"): a card played stands for any ward a hand may
+    hold (not every copy public), and Income and the deal carry no cards.
 The list is never empty while the game runs (Income is always possible in the actions phase), and
 since every turn drains the bag (see the package docstring), choosing any listed move again and
 again always reaches the end of the game.
@@ -67,7 +68,11 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tupl
         m = {"type": "place-customers", "player": p}
         complete = True
         if table:
-            if st.card_pool(state):
+            if st.card_pool(state) and st.named(state):
+                m["card"] = _sample_cards(ix, state, 1, deck_only=state["deck_count"] > 0,
+                                          offset=state["turn"])[0]
+                complete = False
+            elif st.card_pool(state):
                 m["card"] = _sample_cards(ix, state, 1, own=state["players"][p]["hand"],
                                           offset=state["turn"])[0]
                 complete = False
@@ -81,7 +86,7 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tupl
         complete = True
         for q in state["bonus"]:
             m = {"type": "income", "player": q}
-            if table:
+            if table and not st.named(state):
                 m["cards"] = _sample_cards(ix, state, mv.income_count(ix, state, q)[1],
                                            own=state["players"][q]["hand"], offset=state["turn"] + q)
                 complete = complete and not m["cards"]
@@ -92,7 +97,7 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tupl
     done = state["actions"]
     want = [a for a in mv.ACTIONS if a not in done and (kinds is None or a in kinds)]
     me = state["players"][p]
-    complete = len(me["hand"]) < ix.cards_as_wild or ix.cards_as_wild <= 1   # else: triples sampled
+    complete = st.hand_size(state, p) < ix.cards_as_wild or ix.cards_as_wild <= 1   # else: triples sampled
     if "open-store" in want:
         goods = [g for g in ix.goods if me["stores"][g] > 0]
         if goods:
@@ -130,7 +135,7 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tupl
                     out.append({"type": "upgrade-store", "player": p, "station": s, "card": c, "customer": t})
     if "income" in want:
         m = {"type": "income", "player": p}
-        if table:
+        if table and not st.named(state):
             m["cards"] = _sample_cards(ix, state, mv.income_count(ix, state, p)[1],
                                        own=me["hand"], offset=state["turn"])
             complete = complete and not m["cards"]
@@ -139,7 +144,7 @@ def legal_moves(ix: Index, state: dict, kinds=None, max_paths: int = 16) -> tupl
         for w in ix.ward_ids:
             if not state["wards"][w]:
                 continue
-            if me["hand"]:
+            if st.hand_size(state, p):
                 complete = False    # paths capped, stores take the default customer (judged on
                 #                     the hand's size, which everyone sees, not on its cards)
             cards = cd.options(ix, state, p, [w])

@@ -184,8 +184,11 @@ def place_customers(ix: Index, state: dict, move: dict, p: int, act: bool) -> li
         else:
             if not isinstance(card, str):
                 return ["Enter the ward card drawn for queue space ④ (\"card\": a ward id)."]
-            reasons = st.check_entered_cards(ix, state, [card], 1, "card for queue space ④",
-                                             own=state["players"][p]["hand"])
+            if st.named(state):
+                reasons = st.check_face_up(ix, state, [card], 1, "card for queue space ④")
+            else:
+                reasons = st.check_entered_cards(ix, state, [card], 1, "card for queue space ④",
+                                                 own=state["players"][p]["hand"])
         reasons = reasons or st.check_entered_customers(
             ix, state, move.get("customers", []), want_customers,
             f"customers drawn from the bag (as many as were placed: {len(placed)})")
@@ -199,6 +202,8 @@ def place_customers(ix: Index, state: dict, move: dict, p: int, act: bool) -> li
         st.add_to_hand(ix, state, p, [ward])
         if state["mode"] == st.COMPANION:
             (new,) = st.draw_cards(ix, state, 1)
+        elif st.named(state):
+            (new,) = st.take_face_up(state, [move["card"]])
         else:
             (new,) = st.take_entered_cards(ix, state, [move["card"]])
     else:
@@ -385,7 +390,7 @@ def upgrade_store(ix: Index, state: dict, move: dict, p: int, act: bool) -> list
 
 def income_count(ix: Index, state: dict, p: int) -> tuple[int, int]:
     """(cards the Income action draws, cards that can actually be drawn)."""
-    hand = len(state["players"][p]["hand"])
+    hand = st.hand_size(state, p)
     n = ix.income_hand - hand if hand < ix.income_hand else 1
     return n, min(n, st.card_pool(state))
 
@@ -395,6 +400,23 @@ def income(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[str]:
     if reasons:
         return reasons
     n, k = income_count(ix, state, p)
+    if st.named(state):
+        # the cards go face down into the hand: nobody enters them (how many is public)
+        if move.get("cards") is not None:
+            return ["At this table the cards drawn stay in the hand unseen: leave out \"cards\" "
+                    f"(the companion counts them: {k} card{'s' if k != 1 else ''})."]
+        if not act:
+            return []
+        drawn_n = st.draw_hidden(state, n)
+        state["players"][p]["hand_size"] += drawn_n
+        state["last"].update({"drawn_count": drawn_n})
+        if state["phase"] == "bonus":
+            state["last"]["bonus"] = True
+            state["bonus"].remove(p)
+        else:
+            state["actions"].append("income")
+        st.after_action(ix, state)
+        return []
     if state["mode"] == st.TABLE:
         # Nothing left to draw: "cards" may be left out (as "customers" when the bag is empty).
         cards = [] if k == 0 and move.get("cards") is None else move.get("cards")
@@ -458,6 +480,9 @@ def correct_card(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
     settles the owed one."""
     if state["mode"] != st.TABLE:
         return ["The companion draws the cards at this table: there is nothing to correct."]
+    if st.named(state):
+        return ["At this table hands are not entered (a card is named when it is played): there is "
+                "nothing to correct; a card entered for the queue is set right with undo."]
     n = len(state["players"])
     p = move.get("player")
     if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n:

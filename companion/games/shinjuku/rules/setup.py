@@ -20,7 +20,7 @@ from companion.games.contract import IllegalMove
 from . import state as st
 from .index import Index
 
-OPTION_KEYS = ("deck", "start_player", "colours")
+OPTION_KEYS = ("deck", "hands", "start_player", "colours")
 
 
 def validate_options(ix: Index, players, options) -> list[str]:
@@ -45,6 +45,14 @@ def validate_options(ix: Index, players, options) -> list[str]:
     if deck not in (st.TABLE, st.COMPANION):
         reasons.append("Option \"deck\" is \"table\" (you draw from the real deck and bag) or "
                        "\"companion\" (the companion draws for you).")
+    if "hands" in options:
+        hands = options["hands"]
+        if hands not in (st.NAMED, st.ENTERED):
+            reasons.append("Option \"hands\" is \"named\" (keep your hand, name a card when you play "
+                           "it) or \"entered\" (enter every card that enters a hand).")
+        elif hands == st.NAMED and deck != st.TABLE:
+            reasons.append("Option \"hands\": \"named\" is for the table's own deck (\"deck\": "
+                           "\"table\"); the companion's deck knows every hand.")
     sp = options.get("start_player", 0)
     if isinstance(sp, bool) or not isinstance(sp, int) or not 0 <= sp < max(len(players), 1):
         reasons.append(f"Option \"start_player\" is a player number from 0 to {max(len(players) - 1, 0)}.")
@@ -106,7 +114,23 @@ def setup(ix: Index, players: list[str], options: dict | None, seed: int) -> dic
     }
     if mode == st.COMPANION:
         _deal_companion(ix, state)
+    elif options.get("hands") == st.NAMED:
+        _deal_named(ix, state)
     return state
+
+
+def _deal_named(ix: Index, state: dict) -> None:
+    """Named hands: the hands are dealt face down at the table and never entered; the companion
+    counts them (each hand its hand_size, the deck the rest). The deal phase waits only for what is
+    drawn face up: the starting wards, the Matsuri and the queue."""
+    state["hands"] = st.NAMED
+    for pl in state["players"]:
+        pl["hand"] = None
+        pl["hand_size"] = ix.hand_size
+    state["deck"] = []
+    state["deck_count"] = len(ix.full_deck) - ix.hand_size * len(state["players"])
+    state["discard_unnamed"] = 0         # cards of wilds played without naming them ("card": 3)
+    state["deal"]["hands"] = [True] * len(state["players"])
 
 
 def _deal_companion(ix: Index, state: dict) -> None:
@@ -138,6 +162,19 @@ def _deal_companion(ix: Index, state: dict) -> None:
 # ---------------------------------------------------------------------------------------------
 # Table-mode deal moves
 
+def _check_face_up(ix: Index, state: dict, cards, n: int, what: str) -> list[str]:
+    if st.named(state):
+        return st.check_face_up(ix, state, cards, n, what)
+    return st.check_entered_cards(ix, state, cards, n, what, deck_only=True)
+
+
+def _take_face_up(ix: Index, state: dict, cards: list[str]) -> None:
+    if st.named(state):
+        st.take_face_up(state, cards)
+    else:
+        st.take_entered_cards(ix, state, cards)
+
+
 def _deal_done(ix: Index, state: dict) -> None:
     d = state["deal"]
     if all(d["hands"]) and len(d["seeded"]) == ix.seed_wards and d["matsuri"] and d["queue"]:
@@ -149,6 +186,9 @@ def deal_hand(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
     p = move.get("player")
     if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < len(state["players"]):
         return [f"Say whose hand this is (\"player\": 0 to {len(state['players']) - 1})."]
+    if st.named(state):
+        return ["At this table hands are not entered: each player keeps the cards dealt and names a "
+                "card when playing it."]
     if state["deal"]["hands"][p]:
         return [f"{st.player_name(state, p)}'s hand is already entered."]
     cards = move.get("cards")
@@ -173,12 +213,12 @@ def seed_ward(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
     if ward in d["seeded"]:
         return [f"{ix.wname(ward)} already has its starting customers; a duplicate card is put "
                 f"aside and another card drawn."]
-    reasons = st.check_entered_cards(ix, state, [ward], 1, "card", deck_only=True)
+    reasons = _check_face_up(ix, state, [ward], 1, "card")
     reasons = reasons or st.check_entered_customers(ix, state, move.get("customers"), ix.seed_customers,
                                                     "customers drawn for this ward")
     if reasons or not act:
         return reasons
-    st.take_entered_cards(ix, state, [ward])
+    _take_face_up(ix, state, [ward])
     st.discard(ix, state, [ward])
     tokens = st.take_entered_customers(state, move["customers"])
     state["wards"][ward] = ix.sort_tokens(state["wards"][ward] + tokens)
@@ -194,10 +234,10 @@ def place_matsuri(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
     ward = move.get("ward")
     if not isinstance(ward, str) or ward not in ix.card_counts:
         return ["Say which ward card was drawn for the Matsuri (\"ward\": a ward id)."]
-    reasons = st.check_entered_cards(ix, state, [ward], 1, "card", deck_only=True)
+    reasons = _check_face_up(ix, state, [ward], 1, "card")
     if reasons or not act:
         return reasons
-    st.take_entered_cards(ix, state, [ward])
+    _take_face_up(ix, state, [ward])
     st.discard(ix, state, [ward])
     state["matsuri"] = ward
     state["deal"]["matsuri"] = True
@@ -210,13 +250,12 @@ def fill_queue(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
     if state["deal"]["queue"]:
         return ["The customer queue is already filled."]
     cards = move.get("cards")
-    reasons = st.check_entered_cards(ix, state, cards, ix.slots,
-                                     "queue cards (head ① first)", deck_only=True)
+    reasons = _check_face_up(ix, state, cards, ix.slots, "queue cards (head ① first)")
     reasons = reasons or st.check_entered_customers(ix, state, move.get("customers"), ix.queue_start,
                                                     "customers drawn for the queue")
     if reasons or not act:
         return reasons
-    st.take_entered_cards(ix, state, cards)
+    _take_face_up(ix, state, cards)
     state["queue"] = [{"card": c, "customers": []} for c in cards]
     for token in st.take_entered_customers(state, move["customers"]):
         st.queue_add(ix, state, token)

@@ -17,6 +17,9 @@ from .index import Index
 
 COMPANION = "companion"   # the companion is the deck and the bag (seeded, ordered lists in the state)
 TABLE = "table"           # the physical deck and bag; players enter what they drew
+# table mode, what the companion knows of a hand ("hands" option)
+NAMED = "named"           # nothing: players keep their hands, a card is named when it is played
+ENTERED = "entered"       # every card: each card that enters a hand is entered (the old table mode)
 
 PHASES = ("deal", "place", "matsuri", "actions", "bonus", "over")
 
@@ -38,7 +41,7 @@ def clone(state: dict) -> dict:
     try:
         new = {k: (v if k in _BY_SHAPE or not isinstance(v, (dict, list)) else deep_copy(v))
                for k, v in state.items()}
-        new["players"] = [{**p, "hand": p["hand"][:], "stores": p["stores"].copy(),
+        new["players"] = [{**p, "hand": p["hand"][:] if p["hand"] is not None else None, "stores": p["stores"].copy(),
                            "customers": p["customers"][:], "bonus_tokens": p["bonus_tokens"][:]}
                           for p in state["players"]]
         new["queue"] = [{**q, "customers": q["customers"][:]} for q in state["queue"]]
@@ -50,6 +53,18 @@ def clone(state: dict) -> dict:
     except (KeyError, TypeError, AttributeError):
         return deep_copy(state)
     return new
+
+
+def named(state: dict) -> bool:
+    """Table mode with hidden hands ("hands": "named"): the companion tracks how many cards each
+    hand holds and how many the deck holds, never which; a card is named when it is played."""
+    return state.get("hands") == NAMED
+
+
+def hand_size(state: dict, p: int) -> int:
+    """How many cards player `p` holds (a number everyone at the table sees)."""
+    pl = state["players"][p]
+    return pl["hand_size"] if pl.get("hand") is None else len(pl["hand"])
 
 
 def player_name(state: dict, p) -> str:
@@ -73,11 +88,15 @@ def card_pool(state: dict) -> int:
     """Cards that can still be drawn: the deck, then the discard pile reshuffled. A number anyone
     at the table knows (72 minus the hands, the queue and the discard pile), whatever the hands
     hold: cards owed by a conflicting entry are counted as drawn."""
+    if named(state):
+        return state["deck_count"] + len(state["discard"]) + state.get("discard_unnamed", 0)
     return len(state["deck"]) + len(state["discard"]) - len(owed(state))
 
 
 def deck_size(state: dict) -> int:
     """Cards in the deck as the table sees it (the owed cards counted as drawn)."""
+    if named(state):
+        return state["deck_count"]
     return max(0, len(state["deck"]) - len(owed(state)))
 
 
@@ -103,6 +122,42 @@ def _reshuffle(ix: Index, state: dict) -> None:
         random.Random(f"shinjuku:{state['seed']}:{state['shuffles']}").shuffle(cards)
     state["deck"] = cards
     state.setdefault("last", {}).setdefault("reshuffled", True)
+
+
+def draw_hidden(state: dict, n: int) -> int:
+    """Named hands: up to `n` cards drawn face down from the deck into a hand (the discard pile
+    reshuffled into the deck when the deck is empty, as at the table): how many were drawn."""
+    k = min(n, card_pool(state))
+    for _ in range(k):
+        if not state["deck_count"]:
+            _reshuffle_named(state)
+        state["deck_count"] -= 1
+    return k
+
+
+def _reshuffle_named(state: dict) -> None:
+    state["deck_count"] += len(state["discard"]) + state.get("discard_unnamed", 0)
+    state["discard"] = []
+    state["discard_unnamed"] = 0
+    state.setdefault("last", {}).setdefault("reshuffled", True)
+
+
+def take_face_up(state: dict, cards: list[str]) -> list[str]:
+    """Named hands: cards drawn face up (the queue, the starting wards, the Matsuri) and entered:
+    each leaves the deck (the discard pile reshuffled first when the deck is empty)."""
+    for _ in cards:
+        if not state["deck_count"]:
+            _reshuffle_named(state)
+        state["deck_count"] -= 1
+    return list(cards)
+
+
+def check_face_up(ix: Index, state: dict, cards, expected: int, what: str) -> list[str]:
+    """Named hands: cards drawn face up must be `expected` ward ids the deck can hold, on public
+    information: while the deck holds cards a card comes from it, so not every copy may be in the
+    queue or the discard pile (nor among the other cards of this entry); once it is empty the
+    discard pile is the deck (a card may then be any not in the queue)."""
+    return check_entered_cards(ix, state, cards, expected, what, deck_only=state["deck_count"] > 0)
 
 
 def draw_cards(ix: Index, state: dict, n: int) -> list[str]:
@@ -183,7 +238,7 @@ def conflicts(ix: Index, state: dict, viewer) -> list[dict]:
     its own hand and the public cards (queue, discard pile) hold more of a ward than the game has,
     so the list tells a seat nothing of another hand. Fixed with the correction move (a card of
     the hand set right) or by undoing the wrong entry."""
-    if state.get("mode") != TABLE:
+    if state.get("mode") != TABLE or named(state):
         return []
     out = []
     if viewer == "host":
@@ -215,6 +270,9 @@ def discard(ix: Index, state: dict, cards) -> None:
 
 
 def add_to_hand(ix: Index, state: dict, p: int, cards) -> None:
+    if state["players"][p]["hand"] is None:           # named hands: only how many
+        state["players"][p]["hand_size"] += len(cards)
+        return
     hand = state["players"][p]["hand"]
     state["players"][p]["hand"] = ix.sort_cards(hand + list(cards))
 

@@ -54,7 +54,7 @@ def ward_view(ix: Index, ward: str, state: dict | None = None, player: int | Non
 
 def _pool(state: dict) -> int:
     if state["deck"] is None:
-        return state.get("deck_size", 0) + len(state["discard"])
+        return state.get("deck_size", 0) + len(state["discard"]) + state.get("discard_unnamed", 0)
     return st.card_pool(state)
 
 
@@ -69,6 +69,8 @@ def needs(ix: Index, state: dict) -> dict:
     Works on the full state and on a public_view."""
     phase = state["phase"]
     out = {"phase": phase, "prompt": mv.expected(ix, state), "moves": list(mv.PHASE_MOVES[phase])}
+    if st.named(state):                 # named hands: no hand is entered at the deal
+        out["moves"] = [m for m in out["moves"] if m != "deal-hand"]
     if phase in ("place", "matsuri", "actions"):
         out["players"] = [state["current"]]
     elif phase == "bonus":
@@ -110,7 +112,7 @@ def public_view(ix: Index, state: dict, viewer=None) -> dict:
         view["owed"] = list(st.owed(state)) if viewer == HOST else None
         view["conflicts"] = st.conflicts(ix, state, viewer)
     view["bag"] = ix.sort_tokens(state["bag"])
-    view["players"] = [{**pl, "hand_size": len(pl["hand"]),
+    view["players"] = [{**pl, "hand_size": st.hand_size(state, p),
                         "hand": pl["hand"] if p == viewer or viewer == HOST else None}
                        for p, pl in enumerate(state["players"])]
     last = state.get("last")
@@ -144,6 +146,8 @@ def describe(ix: Index, state: dict, move: dict) -> str:
 
     def card_words() -> str:
         c = move.get("card")
+        if isinstance(c, int) and not isinstance(c, bool):
+            return " with three cards as one wild"
         if isinstance(c, list) and len(c) > 1:
             return " with three cards as one wild (" + ", ".join(ix.wname(x) for x in c) + ")"
         if isinstance(c, list) and c:

@@ -9,7 +9,11 @@
  * to the next way that fits, Flip mirrors it. The cost, coats of arms and points come from
  * POST /api/shin-bikkuri-man/place before Play, and illegal placements say why. With Change of Colours
  * the player chooses the cards paid (the tile's own colour first preselected).
- * Table deck: the harbour, each starting hand and each refill are entered card by card into slots (the
+ * Table deck, cards named when paid (the new tables' way, st.cards): nothing revealed is entered; the
+ * harbour shows its spaces (numbered, no colour), a hand its size; a build pays in the tile's colour
+ * unless Change of Colours says otherwise (no tap); a discard names its colours (a tap a card); while a
+ * refill could have shown the end card, "The END card came up" is one tap above the harbour.
+ * Table deck, cards entered: the harbour, each starting hand and each refill are entered card by card into slots (the
  * harbour's own empty spaces for a refill); a tap on an entered card picks it to be changed, so one wrong
  * card is set right alone. The entries are marked data-enter="<move type>" for the set-up walk's
  * "Enter it now".
@@ -173,6 +177,11 @@
     }));
   }
 
+  /** The table's deck with cards named when paid: the companion knows spaces and sizes, not colours. */
+  const named = () => !!st && st.cards === "named-when-paid";
+  const handSize = (p) => (st.players[p] ? (st.players[p].hand_size || 0) : 0);
+  /** Cards of a colour that can still be named (the game's less those in the discard pile). */
+  const room = (c) => page.cards_per_colour[st.players.length] - ((st.discard || {})[c] || 0);
   const isRun = (xs) => xs.every((x, i) => i === 0 || x === xs[i - 1] + 1);
   const takeOpen = () => actHere() && moves().includes("take") && st.phase === "turn";
   const ready = (p, a) => p !== null && st.players[p] && st.players[p].abilities[a] === "ready";
@@ -191,9 +200,9 @@
         const c = st.harbour[i];
         const pressed = ui.spaces.includes(i);
         const b = el("button", { type: "button", class: "card-btn", "aria-pressed": String(pressed), "data-space": i,
-                                 "aria-label": "Card " + (i + 1) + ": " + colourName(c), disabled: !takeOpen() || null,
+                                 "aria-label": "Card " + (i + 1) + (c === "?" ? "" : ": " + colourName(c)), disabled: !takeOpen() || null,
                                  onclick: () => tapSpace(i) });
-        b.append(SBM.cardFace(page, c, String(i + 1)));
+        b.append(c === "?" ? el("span", { class: "card-face unknown" }, el("span", { class: "card-label" }, String(i + 1))) : SBM.cardFace(page, c, String(i + 1)));
         cards.push(b);
       } else {
         cards.push(el("span", { class: "card-btn empty", "aria-label": "Space " + (i + 1) + ": empty", role: "img" }, String(i + 1)));
@@ -210,9 +219,10 @@
       const idx = [...Array(k).keys()].map((j) => i + j);
       const on = ui.spaces.length === k && idx.every((x, j) => ui.spaces[j] === x);
       const b = el("button", { type: "button", class: "pair secondary", "data-pair": i, "aria-pressed": String(on),
-                               "aria-label": "Take cards " + idx.map((x) => x + 1).join(" and ") + ": " + idx.map((x) => colourName(st.harbour[x])).join(" and "),
+                               "aria-label": "Take cards " + idx.map((x) => x + 1).join(" and ") + (named() ? "" : ": " + idx.map((x) => colourName(st.harbour[x])).join(" and ")),
                                onclick: () => tapPair(idx) });
-      for (const x of idx) b.append(swatch(st.harbour[x]));
+      if (named()) b.append(el("span", { class: "pair-nums", "aria-hidden": "true" }, idx.map((x) => x + 1).join("+")));
+      else for (const x of idx) b.append(swatch(st.harbour[x]));
       out.push(b);
     }
     pairs.replaceChildren(...out);
@@ -279,7 +289,20 @@
     return { type, player, want, kinds, cards: e.cards, cursor: e.cursor, stopped, mine: true, own: mine };
   }
 
+  /** Cards named when paid: the refill just made could have shown the end card; one tap if it did. */
+  function renderEndCard() {
+    const box = $("#end-card");
+    const show = named() && st.phase === "turn" && !!st.end_window && (tk.isHost(code) || (me() !== null && me() >= 0));
+    box.hidden = !show;
+    if (!show) { box.replaceChildren(); return; }
+    box.replaceChildren(
+      el("p", { class: "small", style: "margin:0" }, "The end card is in the last cards of the deck: did the refill show it?"),
+      el("button", { type: "button", class: "danger", id: "end-came", "data-end-card": "1", onclick: () => send({ type: "end-card" }) },
+         "The END card came up"));
+  }
+
   function renderEntry(entry) {
+    renderEndCard();
     const box = $("#entry");
     box.hidden = !entry;
     if (!entry) { box.replaceChildren(); return; }
@@ -341,6 +364,12 @@
   function renderHand() {
     const p = actHere() || me() === null || me() < 0 ? mover() : me();
     const pl = p === null ? null : st.players[p];
+    if (pl && named()) {
+      $("#hand").replaceChildren(el("div", { class: "hand", role: "group", "aria-label": (p === me() ? "Your hand" : pl.name + "'s hand") + ": " + tk.count(pl.hand_size, "card") },
+        el("span", { class: "small hand-label" }, p === me() ? "Hand" : pl.name + "'s hand"),
+        el("span", { class: "hand-card" }, tk.count(pl.hand_size, "card"))));
+      return;
+    }
     if (!pl || !pl.hand) {
       $("#hand").replaceChildren(pl ? el("p", { class: "small muted" }, pl.name + ": " + tk.count(pl.hand_size, "card") + " in hand") : "");
       return;
@@ -430,7 +459,7 @@
   function recolourPicker() {
     const own = ui.tile && ui.tile !== "white-1" ? ui.tile.split("-")[0] : null;
     const hand = st.players[mover()].hand || {};
-    return el("div", { class: "row small" }, "Pay with: ", ...COLOURS.filter((c) => c.id !== own && (hand[c.id] || 0) > 0).map((c) => {
+    return el("div", { class: "row small" }, "Pay with: ", ...COLOURS.filter((c) => c.id !== own && (named() ? room(c.id) > 0 : (hand[c.id] || 0) > 0)).map((c) => {
       const b = el("button", { type: "button", class: "secondary", "aria-pressed": String(ui.recolour === c.id),
                                "data-recolour": c.id, "aria-label": colourName(c.id) + " cards as the tile's colour",
                                onclick: () => { ui.recolour = c.id; ui.own = null; autoplay.cancel(); renderActions(entryInfo()); renderSummary(); } });
@@ -450,7 +479,9 @@
     const colour = ui.tile.split("-")[0];
     if (ui.recolour === colour) return null;
     const hand = st.players[p].hand || {};
-    const cost = pv.cost, mine = hand[colour] || 0, theirs = hand[ui.recolour] || 0;
+    const cost = pv.cost;
+    const mine = named() ? Math.min(handSize(p), room(colour)) : hand[colour] || 0;
+    const theirs = named() ? Math.min(handSize(p), room(ui.recolour)) : hand[ui.recolour] || 0;
     const lo = Math.max(0, cost - theirs), hi = Math.min(cost, mine);
     if (lo > hi) return { colour, cost, lo, hi, own: null };
     const own = ui.own === null ? hi : Math.min(hi, Math.max(lo, ui.own));
@@ -462,7 +493,8 @@
     if (!pay) return el("p", { class: "small muted", id: "pay-choice" },
       ui.recolour ? "Place the tile to choose how to pay." : "Choose the colour that pays as the tile's colour.");
     if (pay.own === null) return el("p", { class: "small bad", id: "pay-choice" },
-      "Your hand holds too few " + colourName(pay.colour) + " and " + colourName(ui.recolour) + " cards for " + tk.count(pay.cost, "card") + ".");
+      (named() ? "Too few cards can be named " + colourName(pay.colour) + " or " + colourName(ui.recolour) + " for " + tk.count(pay.cost, "card") + "."
+       : "Your hand holds too few " + colourName(pay.colour) + " and " + colourName(ui.recolour) + " cards for " + tk.count(pay.cost, "card") + "."));
     const other = pay.cost - pay.own;
     const step = (d) => () => { ui.own = Math.min(pay.hi, Math.max(pay.lo, pay.own + d)); renderActions(entryInfo()); renderSummary(); };
     return el("div", { class: "card", id: "pay-choice", style: "margin:0;padding:.4rem" },
@@ -486,6 +518,7 @@
     const near = pl.facade.some((line) => line.toLowerCase().includes(letter)) ? page.same_colour_discount : 0;
     const disc = ready(p, "construction-discount") ? (ability("construction-discount").discount || 0) : 0;
     const other = ready(p, "change-of-colours") ? Math.max(0, ...COLOURS.filter((c) => c.id !== t.colour).map((c) => hand[c.id] || 0)) : 0;
+    if (named()) return handSize(p) + near + disc >= t.size && (ready(p, "change-of-colours") || room(t.colour) + near + disc >= t.size);
     return (hand[t.colour] || 0) + near + disc + other >= t.size;
   }
 
@@ -494,16 +527,23 @@
     const left = st.supply || {};
     const all = page.tiles.filter((t) => (left[t.id] || 0) > 0);
     const can = all.filter((t) => payable(t, p));
-    const shown = ui.allTiles ? all : all.filter((t) => can.includes(t) || t.id === ui.tile);
+    // cards named when paid: the hand's colours are the player's own, so every tile is there, a row a
+    // colour and a column a size (a tile never moves under the finger); the ones too dear dashed
+    const grid = named();
+    const sizes = [...new Set(page.tiles.map((t) => t.size))].sort((a, b) => a - b);
+    const colours = [...new Set(page.tiles.map((t) => t.colour))];
+    const shown = ui.allTiles || grid ? all : all.filter((t) => can.includes(t) || t.id === ui.tile);
     const buttons = shown.map((t) => {
       const way = t.id === ui.tile ? orientations(t.id)[ui.k] : orientations(t.id)[0];
       const b = el("button", { type: "button", class: "tile-btn" + (can.includes(t) ? "" : " dear"), "data-tile": t.id,
                                "aria-pressed": String(ui.tile === t.id),
                                "aria-label": colourName(t.colour) + " tile of " + t.size + " squares, " + left[t.id] + " left" + (can.includes(t) ? "" : " (your hand cannot pay for it)"),
                                onclick: () => chooseTile(t.id) });
+      if (grid) b.style.gridArea = (colours.indexOf(t.colour) + 1) + " / " + (sizes.indexOf(t.size) + 1);
       b.append(SBM.tileSvg(page, t.colour, way.cells), el("span", { class: "tile-left", "aria-hidden": "true" }, "×" + left[t.id]));
       return b;
     });
+    if (grid) return el("div", { class: "tiles by-size", style: "grid-template-columns:repeat(" + sizes.length + ",minmax(0,1fr))", role: "group", "aria-label": "Tiles" }, ...buttons);
     const more = all.length - can.length;
     if (more > 0 || ui.allTiles) {
       buttons.push(el("button", { type: "button", class: "secondary more-tiles", "aria-pressed": String(ui.allTiles), id: "all-tiles",
@@ -553,7 +593,35 @@
     place();
   }
 
+  /** Cards named when paid: the colours of the cards discarded, a tap each (a tap on a chosen card
+   *  takes it back). */
+  function namedDiscard(p) {
+    const extra = handSize(p) - page.hand_limit;
+    const chosen = ui.cards;
+    const pick = (list) => {
+      ui.cards = list;
+      draft = list.length ? { type: "discard", player: p, cards: [...list] } : null;
+      render();
+      if (list.length === extra) arm(); else autoplay.cancel();
+    };
+    return el("div", { class: "stack" },
+      el("div", { class: "palette", role: "group", "aria-label": "The colours of the cards you discard" }, ...COLOURS.map((c) => {
+        const b = el("button", { type: "button", class: "colour", "data-discard": c.id, "aria-label": "Discard a " + colourName(c.id) + " card",
+                                 disabled: chosen.length >= extra || chosen.filter((x) => x === c.id).length >= room(c.id) || null,
+                                 onclick: () => pick([...chosen, c.id]) });
+        b.append(SBM.cardFace(page, c.id, c.name));
+        return b;
+      })),
+      el("div", { class: "row small", "aria-label": "Chosen" }, chosen.length ? "Discarding:" : "", ...chosen.map((c, i) => {
+        const b = el("button", { type: "button", class: "secondary", "data-undiscard": i, "aria-label": "Keep the " + colourName(c) + " card",
+                                 style: "min-height:44px;min-width:44px", onclick: () => pick(chosen.filter((_, k) => k !== i)) });
+        b.append(SBM.chip(page, c));
+        return b;
+      })));
+  }
+
   function handPicker(p) {
+    if (named()) return namedDiscard(p);
     const hand = st.players[p].hand || {};
     const list = [];
     for (const [c, n] of Object.entries(hand)) for (let k = 0; k < n; k++) list.push(c);
@@ -670,7 +738,8 @@
     if ((m.type === "build" || m.type === "special-tile") && ui.preview && !ui.preview.bad) {
       if (m.type === "build") {
         const hand = st.players[m.player].hand || {};
-        if ((hand[m.tile.split("-")[0]] || 0) < ui.preview.cost) { autoplay.cancel(); return; }
+        const have = named() ? Math.min(handSize(m.player), room(m.tile.split("-")[0])) : hand[m.tile.split("-")[0]] || 0;
+        if (have < ui.preview.cost) { autoplay.cancel(); return; }
         // final only when the tile fits here one way: with a choice, Turn may follow and Play decides
         const facade = st.players[m.player].facade;
         if (orientations(ui.tile).filter((o) => fits(placed(o, ui.anchor), facade)).length !== 1) { autoplay.cancel(); return; }
@@ -715,7 +784,12 @@
                        pv.points ? "+" + tk.count(pv.points, "point") : ""].filter(Boolean);
         text = [m.type === "build" ? "Cost " + tk.count(pv.cost, "card") + (m.pay ? " (" + Object.entries(m.pay).map(([c, n]) => n + " " + colourName(c)).join(" + ") + ")" : "")
                                    : "A white tile", ...gains].join(" · ");
-        if (m.type === "build" && !m.abilities) {
+        if (m.type === "build" && !m.abilities && named()) {
+          const col = m.tile.split("-")[0];
+          if (pv.cost) text += " · pay " + pv.cost + " " + colourName(col);
+          if (handSize(m.player) < pv.cost) text += " · you hold " + tk.count(handSize(m.player), "card");
+          else if (room(col) < pv.cost) text += " · only " + room(col) + " " + colourName(col) + " can be left";
+        } else if (m.type === "build" && !m.abilities) {
           const have = (st.players[m.player].hand || {})[m.tile.split("-")[0]] || 0;
           if (have < pv.cost) text += " · you hold " + have + " " + colourName(m.tile.split("-")[0]);
         }
@@ -744,7 +818,7 @@
                      "data-seat": i, onclick: () => { viewSeat = i; render(); } },
          p.name + " · " + p.points + " pt" + (i === st.current && st.phase !== "over" ? " ◀" : ""))));
     const p = st.players[viewSeat];
-    const hand = p.hand ? Object.entries(p.hand).filter(([, n]) => n > 0) : null;
+    const hand = p.hand && !named() ? Object.entries(p.hand).filter(([, n]) => n > 0) : null;
     const abil = Object.entries(p.abilities).map(([a, s]) => el("li", { class: s }, abilityName(a) + (s === "used" ? " (used)" : "")));
     $("#seat-info").replaceChildren(
       el("div", null, p.name + ": ", hand ? el("span", null, "hand ", ...hand.map(([c, n]) => SBM.chip(page, c, n + "×"))) :

@@ -1,4 +1,11 @@
-/* Shin Bikkuri Man's new-table options: who deals and refills the harbour (new_table.js calls tkOptions). */
+/* Shin Bikkuri Man's new-table options: who deals and refills the harbour and, with our own deck,
+ * whether cards are named only when paid (the default) or every card is entered (new_table.js calls
+ * tkOptions). */
 window.tkOptions = function (advanced) {
-  return Object.assign({}, advanced, { deck: document.querySelector("input[name=deck]:checked").value });
+  const deck = document.querySelector("input[name=deck]:checked").value;
+  const out = Object.assign({}, advanced, { deck });
+  if (deck === "table" && !("cards" in out)) {
+    out.cards = document.querySelector("input[name=cards-entered]").checked ? "entered" : "named-when-paid";
+  }
+  return out;
 };

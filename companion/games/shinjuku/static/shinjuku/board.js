@@ -27,6 +27,7 @@
     onTap: (hit) => stayPut(() => mapTap(hit)), onMount: () => { if (st) renderMap(); }, tokenOrder: B.tokens.map((t) => t.id), wardOf: (sid) => B.stations[sid].ward,
   }) : null;
   window.tkMap = map;          // for the browser tests
+  window.tkDraft = () => draft;   // (the table replay) the move being built, to read its card
   window.tkFarPath = true;     // (and the table replay) a tap further along built track extends a path there
 
   let table = null, st = null, needs = null;
@@ -174,6 +175,18 @@
   }
   const hand = (p) => (st.players[p] && st.players[p].hand) || null;
   const tableMode = () => st.mode === "table";
+  /** Named hands (the table's deck, "hands": "named"): nobody's hand is entered; a card is named
+   *  when it is played, from the wards a hand may hold. */
+  const namedHands = () => st.hands === "named";
+  /** The wards a hand may hold: those not every copy of which is public (the queue's cards, the
+   *  discard pile), as the companion checks a card named. */
+  function freeWards() {
+    const pub = {};
+    for (const q of st.queue || []) if (q.card) pub[q.card] = (pub[q.card] || 0) + 1;
+    for (const c of st.discard || []) pub[c] = (pub[c] || 0) + 1;
+    return B.wards.filter((w) => (pub[w.id] || 0) < (w.cards || 0)).map((w) => w.id);
+  }
+
 
   // ---------- the fields of each move ----------
   function fields(type) {
@@ -190,12 +203,16 @@
         ["card", "ward", { drawn: true, optional: needs.enter && needs.enter.cards === 0, title: "The card drawn for ④" }],
         ["customers", "tokens", { count: needs.enter ? needs.enter.customers : 0, title: "Customers drawn for the queue" }]] : [];
       case "move-matsuri": return [["ward", "ward", { choices: needs.wards }]];
-      case "open-store": return [["card", "card", {}], ["station", "station", { free: true }], ["goods", "goods", {}]];
+      // named hands: the card after the station (the card row is short once the station is known,
+      // and next to the map the station was tapped on)
+      case "open-store": return namedHands() ? [["station", "station", { free: true }], ["goods", "goods", {}], ["card", "card", {}]]
+                                             : [["card", "card", {}], ["station", "station", { free: true }], ["goods", "goods", {}]];
       case "expand-track": return [["connection", "connection", {}], ["second", "connection", { optional: true, after: "connection" }],
                                    ["card", "card", { optional: true, title: "Card for the second segment" }]];
       case "upgrade-store": return [["station", "station", { mine: p }], ["card", "card", {}], ["customer", "token", { of: p }]];
-      case "income": return tableMode() ? [["cards", "cards", { count: needs.income_cards ? needs.income_cards[p] : 0, title: "Cards drawn" }]] : [];
-      case "move-customers": return [["card", "card", {}], ["path", "path", {}], ["take", "take", { optional: true }]];
+      case "income": return tableMode() && !namedHands() ? [["cards", "cards", { count: needs.income_cards ? needs.income_cards[p] : 0, title: "Cards drawn" }]] : [];
+      case "move-customers": return namedHands() ? [["path", "path", {}], ["card", "card", {}], ["take", "take", { optional: true }]]
+                                                 : [["card", "card", {}], ["path", "path", {}], ["take", "take", { optional: true }]];
       default: return [];
     }
   }
@@ -233,6 +250,16 @@
    *  (a card that is wild for its owner, by the Matsuri or a store of theirs, is marked). */
   function renderHand() {
     const line = $("#hand-line");
+    if (namedHands() && !table.result) {       // the hand is in the player's hand: only its size here
+      const p = [mover(), me()].find((i) => i !== null && i !== undefined && i >= 0 && st.players[i]);
+      if (p === undefined) { line.hidden = true; return; }
+      const pl = st.players[p];
+      line.hidden = false;
+      line.replaceChildren(el("strong", null, (p === me() ? "Your hand" : data.players[p] + "’s hand") + ": "),
+        tk.count(pl.hand_size || 0, "card") + " (name a card as you play it)",
+        el("span", { class: "muted" }, " · track " + pl.track + " · customers " + pl.customers.reduce((n, t) => n + tokenKind(t)[1], 0)));
+      return;
+    }
     const p = [mover(), me()].find((i) => i !== null && i !== undefined && i >= 0 && Array.isArray(hand(i)));
     if (p === undefined || table.result) { line.hidden = true; return; }
     const pl = st.players[p];
@@ -367,7 +394,40 @@
       pickButton(tokenLabel(t), null, draft[name] === t, () => set(name, t))))
       : el("p", { class: "muted" }, "This player has no customers yet."));
   }
+  /** Named hands: the card played is named from the wards a hand may hold, or three cards as one
+   *  wild, which match anything and are not named (one tap: "card": 3). Once the station (path,
+   *  track) is chosen, one short row: the cards that match there (its ward's, the wild ones: the
+   *  Matsuri's, a store's), the three as one wild, and "Another ward" for the whole list; before,
+   *  the whole list, the matching and wild wards first. A ward that does not match here plays as one
+   *  of three cards as one wild. */
+  function namedCardField(name, opt) {
+    const value = draft[name];
+    const targets = targetWards();
+    const rank = (w) => (targets && targets.includes(w) ? 0 : wildHint(w) ? 1 : 2);
+    const free = freeWards().sort((a, b) => rank(a) - rank(b) || wardName(a).localeCompare(wardName(b)));
+    const size = (st.players[draft.player] || {}).hand_size || 0;
+    const short = targets && !ui[name + ":all"];
+    const shown = short ? free.filter((w) => rank(w) < 2 || w === value) : free;
+    const three = value === B.cards_as_wild;
+    const wild = pickButton(B.cards_as_wild + " cards", "as one wild", three, () => set(name, three ? undefined : B.cards_as_wild));
+    if (size < B.cards_as_wild) wild.disabled = true;
+    const items = shown.map((w) => pickButton(wardName(w), targets && targets.includes(w) ? "matches" : wildHint(w), value === w, () => {
+      if (targets && !targets.includes(w) && !wildHint(w)) {
+        set(name, size >= B.cards_as_wild ? B.cards_as_wild : undefined);
+        say(wardName(w) + " does not match here" + (size >= B.cards_as_wild ? ": played with two more cards as one wild (no need to name them)." : "."));
+        return;
+      }
+      set(name, w);
+    }));
+    items.push(wild);
+    if (short && shown.length < free.length) {
+      items.push(el("button", { type: "button", class: "secondary", onclick: () => { ui[name + ":all"] = true; render(); } }, "Another ward"));
+    }
+    const title = (opt.title || "Card to play") + (opt.optional ? " (if needed)" : "") + (value !== undefined ? "" : " — hand of " + size);
+    return section(title, pickGrid(items, true));
+  }
   function cardField(name, opt) {
+    if (namedHands()) return namedCardField(name, opt);
     const p = draft.player;
     const h = hand(p);
     const three = ui[name + ":three"];
@@ -607,6 +667,21 @@
    *  a card of the station's ward (or of the first segment's ends) from the hand. */
   function preselect(name) {
     if (draft.card !== undefined || ui["card:three"] || !fieldsNow().some(([n, kind]) => n === "card" && kind === "card")) return false;
+    if (namedHands()) {
+      // the card of the ward tapped (the station's, the path's first, the first segment's ends) is
+      // the one a player names there: chosen already, shown in the bar, and it plays with the move
+      // after the moment unless another card is tapped (as a store's default customer does)
+      let wards = [];
+      if (name === "station" && draft.station) wards = [B.stations[draft.station].ward];
+      else if (name === "path" && draft.path && draft.path.length === 1) wards = [B.stations[draft.path[0]].ward];
+      else if (name === "second" && draft.connection) wards = draft.connection.map((sid) => B.stations[sid].ward);
+      const size = (st.players[draft.player] || {}).hand_size || 0;
+      const pick = size ? wards.find((w) => freeWards().includes(w)) : undefined;
+      if (pick) draft.card = pick;
+      // no card of these wards can be in a hand and no wild one either: three as one wild it is
+      else if (wards.length && size >= B.cards_as_wild && !freeWards().some((w) => wildHint(w))) draft.card = B.cards_as_wild;
+      return false;
+    }
     const h = hand(draft.player);
     if (!h || !h.length) return false;
     let wards = [];
@@ -667,7 +742,8 @@
     const parts = [LABEL[draft.type] || draft.type];
     if (draft.player !== undefined && draft.player !== null) parts.unshift(data.players[draft.player] + ":");
     if (draft.ward) parts.push(wardName(draft.ward));
-    if (draft.card) parts.push("card " + (Array.isArray(draft.card) ? draft.card.map(wardName).join("+") : wardName(draft.card)));
+    if (draft.card) parts.push(typeof draft.card === "number" ? draft.card + " cards as one wild"
+                               : "card " + (Array.isArray(draft.card) ? draft.card.map(wardName).join("+") : wardName(draft.card)));
     if (draft.station) parts.push("at " + stName(draft.station));
     if (draft.goods) parts.push(goodsName(draft.goods));
     if (draft.connection) parts.push(stName(draft.connection[0]) + "–" + stName(draft.connection[1]));
