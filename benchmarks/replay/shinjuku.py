@@ -18,8 +18,15 @@ state is read from the server in-process: reading only); the driver then finds t
 The mover's "which customer a store takes" is left at the page's default. Table-deck mode: the driver keeps
 the table's physical deck and bag (seeded shuffles), deals and draws from them as players would (a
 duplicate starting ward goes to the bottom of the deck; the discard pile is reshuffled when the deck runs
-out) and taps what was drawn into the page. Companion-deck mode: the table is created with a seeded shuffle
-(the server's random seed is replaced in-process, so the runs are reproducible).
+out) and taps what was drawn face up into the page. With the table's deck the table plays the new-table
+page's default, hands kept ("hands": "named"): each player keeps the physical hand (never entered: not
+at the deal, not at Income) and names a card when playing it; the random player chooses from the moves
+the rules allow with the hands known (a shadow game of the same moves in the "entered" way, in-process,
+so the choices are the same as the earlier runs'), and after every move the driver checks that the
+server's public state matches the shadow's (discard pile, queue, map, hand and deck sizes). Mode
+"table-entered" plays the older way (every card drawn into a hand entered). Companion-deck mode: the
+table is created with a seeded shuffle (the server's random seed is replaced in-process, so the runs are
+reproducible).
 
 Measured: taps (clicks + fills) and scrolling (before every tap the element is scrolled into view
 explicitly: |scrollY after - scrollY before|, summed, in screen heights of 844 px; where the map is shown
@@ -162,11 +169,21 @@ class Game(TableDriver):
             ph.drags = self.drags
         self.use_map = use_map
 
+    @property
+    def named(self) -> bool:
+        """The table's deck with hands kept and named at play (the new-table page's default)."""
+        return self.mode == "table"
+
     def options(self, host: Phone, page) -> None:
-        radio = page.locator(f"input[name=deck][value={self.mode}]")
+        deck = "companion" if self.mode == "companion" else "table"
+        radio = page.locator(f"input[name=deck][value={deck}]")
         if radio.count() and not radio.is_checked():
             label = page.locator("label", has=radio)
             host.tap(label if label.count() else radio)
+        if self.mode == "table-entered":
+            box = page.locator("input[name=hands-entered]")
+            if box.count() and not box.is_checked():
+                host.tap(box)
 
     def open_board(self, phone: Phone) -> None:
         super().open_board(phone)
@@ -402,7 +419,8 @@ class Game(TableDriver):
             goods = {g["id"]: g["name"] for g in self.board["goods"]}[m["goods"]]
             if not self.pressed(sec, goods):
                 self.must(self.tap_named(phone, sec, goods), f"goods {goods}")
-        elif t in ("expand-track", "move-customers") and self.gone(page):
+        elif t in ("expand-track", "move-customers") and self.gone(page) and not (
+                self.named and m.get("card") is not None and self.page_card(page) != self.named_card(m["card"])):
             return                           # whole with the map tap: playing by itself
         elif t == "expand-track" and self.use_map and self.on_map(page):
             summary = page.locator("#summary")
@@ -566,9 +584,17 @@ class Game(TableDriver):
         the station or path already chosen), a card that matches none of them (and is not wild) starts
         the wild by itself; otherwise the toggle first."""
         page = phone.page
-        if self.gone(page):
+        if self.seq() > self._before or (self.gone(page) and not self.named):
             return
+        if self.named and self.gone(page) and self.page_card(page) == self.named_card(card):
+            return                     # the card the page chose (the ward tapped): it plays with the move
         sec = self.must(self.section(page, heading), "the card to play")
+        if self.named and not isinstance(card, str):
+            # three cards as one wild: not named, one button
+            if self.page_card(page) != self.named_card(card):
+                wild = rf"^{self.ix.cards_as_wild} cards$|as one wild"
+                self.must(self.tap_named_rx(phone, sec, wild), "three cards as one wild")
+            return
         if isinstance(card, str):
             if not self.pressed(sec, self.wname(card)):
                 self.must(self.tap_named(phone, sec, self.wname(card)), f"card {self.wname(card)}")
@@ -612,8 +638,19 @@ class Game(TableDriver):
             return
         for c in card[sum(seen.values()):]:
             sec = self.must(self.section(page, heading), "the card to play")
-            self.must(self.tap_named(phone, sec, self.wname(c), nth=seen[c]), f"wild card {self.wname(c)}")
+            # named hands: one button per ward, each tap adds a card of it
+            self.must(self.tap_named(phone, sec, self.wname(c), nth=0 if self.named else seen[c]),
+                      f"wild card {self.wname(c)}")
             seen[c] += 1
+
+    def named_card(self, card):
+        """A card as the page plays it with named hands: three as one wild are not named (3)."""
+        return card if isinstance(card, str) else self.ix.cards_as_wild
+
+    @staticmethod
+    def page_card(page):
+        """The card of the move the page is building (named hands: what it plays)."""
+        return page.evaluate("window.tkDraft && tkDraft() && tkDraft().card !== undefined ? tkDraft().card : null")
 
     @staticmethod
     def asks_ward(sec) -> bool:
@@ -686,9 +723,16 @@ class Game(TableDriver):
         self.ix = self.game.rules.ix
         self.board = board_data(self.game.data)
         self.wards = {w["id"]: w for w in self.board["wards"]}
-        box = Box(self.ix, random.Random(self.seed * 7919 + 1)) if self.mode == "table" else None
+        box = Box(self.ix, random.Random(self.seed * 7919 + 1)) if self.mode != "companion" else None
         t0 = time.perf_counter()
         self.setup()
+        self.shadow = None
+        if self.named:                  # the hands as the players hold them (see the module docstring)
+            s = self.state()
+            self.shadow = self.game.rules.setup(
+                [p["name"] for p in s["players"]],
+                {"deck": "table", "start_player": s["start_player"], "colours": [p["colour"] for p in s["players"]]},
+                0)
         self.log(f"  table {self.code}: {self.tally.taps['setup']} taps to join and open the board")
         turn_started, turn = 0, None
         if self.mode == "table":
@@ -699,6 +743,8 @@ class Game(TableDriver):
             if s["phase"] == "over":
                 self.ended = True
                 break
+            if self.shadow is not None:
+                s = self.shadow                 # the random player knows the hands (the server does not)
             if s["turn"] != turn:               # a new turn (its placing may have played by itself)
                 if self.max_turns is not None and turn_started >= self.max_turns:
                     break
@@ -708,7 +754,8 @@ class Game(TableDriver):
             self.tally.phase = f"turn {s['turn']}"
             move = self.next_move(s, box)
             actor = move["player"] if move.get("player") is not None else s["current"]
-            self.enter(self.phones[actor], move, at)
+            self.enter(self.phones[actor], self.told(move), at)
+            self.follow(move)
         seconds = time.perf_counter() - t0
         errors = [e for ph in self.phones for e in ph.errors]
         turns = [k for k in self.tally.taps if k != "setup"]
@@ -722,6 +769,32 @@ class Game(TableDriver):
                 "map_drags": [self.drags[k] / HEIGHT for k in turns],
                 "seconds": seconds, "errors": errors}
 
+    def told(self, move: dict) -> dict:
+        """The move as the page gets it: with named hands, no card drawn into a hand."""
+        if self.named and move["type"] in ("income", "deal-hand"):
+            return {k: v for k, v in move.items() if k != "cards"}
+        if self.named and isinstance(move.get("card"), list):
+            return {**move, "card": self.ix.cards_as_wild}        # three as one wild: not named
+        return move
+
+    def follow(self, move: dict) -> None:
+        """Named hands: the shadow game takes the same move, and the server's public state must
+        match it (what is public is the same; the hands and the deck by their sizes)."""
+        if self.shadow is None:
+            return
+        self.shadow = self.game.rules.apply(self.shadow, move)
+        a, b = self.state(), self.shadow
+        same = {k: a[k] == b[k] for k in ("phase", "turn", "current", "queue", "wards", "stations",
+                                         "tracks", "bag", "matsuri", "actions", "bonus")}
+        # the discard pile: the cards named are in the hands' discard too; the wilds' are counted
+        same["discard"] = (not Counter(a["discard"]) - Counter(b["discard"])
+                           and len(a["discard"]) + a["discard_unnamed"] == len(b["discard"]))
+        same["hands"] = [p["hand_size"] for p in a["players"]] == [len(p["hand"]) for p in b["players"]]
+        same["deck"] = a["deck_count"] == len(b["deck"])
+        bad = [k for k, ok in same.items() if not ok]
+        if bad:
+            raise AssertionError(f"the server and the hands as held differ in {bad} after {move}")
+
     def deal(self, box: Box) -> None:
         """Table deck: each player enters their own hand; the first player enters the starting wards,
         the Matsuri and the queue, as the rules' setup goes."""
@@ -729,6 +802,9 @@ class Game(TableDriver):
         for p in range(self.n):
             s = self.state()
             hand = box.draw(ix.hand_size, s["discard"])
+            if self.named:                  # kept in the hand: nothing entered
+                self.shadow = self.game.rules.apply(self.shadow, {"type": "deal-hand", "player": p, "cards": hand})
+                continue
             self.enter(self.phones[p], {"type": "deal-hand", "player": p, "cards": hand})
         seeded: list[str] = []
         while len(seeded) < ix.seed_wards:
@@ -738,13 +814,18 @@ class Game(TableDriver):
                 box.deck.append(w)                  # a duplicate is put aside (under the deck) and redrawn
                 continue
             seeded.append(w)
-            self.enter(self.phones[0], {"type": "seed-ward", "player": 0, "ward": w,
-                                        "customers": box.customers(ix.seed_customers)})
+            self.entered(self.phones[0], {"type": "seed-ward", "player": 0, "ward": w,
+                                          "customers": box.customers(ix.seed_customers)})
         (w,) = box.draw(1, self.state()["discard"])
-        self.enter(self.phones[0], {"type": "place-matsuri", "player": 0, "ward": w})
+        self.entered(self.phones[0], {"type": "place-matsuri", "player": 0, "ward": w})
         cards = box.draw(ix.slots, self.state()["discard"])
-        self.enter(self.phones[0], {"type": "fill-queue", "player": 0, "cards": cards,
-                                    "customers": box.customers(ix.queue_start)})
+        self.entered(self.phones[0], {"type": "fill-queue", "player": 0, "cards": cards,
+                                      "customers": box.customers(ix.queue_start)})
+
+    def entered(self, phone: Phone, move: dict) -> None:
+        self.enter(phone, move)
+        if self.shadow is not None:
+            self.shadow = self.game.rules.apply(self.shadow, {k: v for k, v in move.items() if k != "player"})
 
     def next_move(self, s: dict, box: Box | None) -> dict:
         ix = self.ix

@@ -79,13 +79,18 @@ Options: {"deck": "table" | "companion", "hands": "named" | "entered", "start_pl
       refused), and "last" says "drawn_count". The companion holds no card of any hand, so
       secret_paths is empty and every seat sees the same state; every move can be undone.
     * correct-card is refused (no card of a hand was entered); a wrong face-up entry is undone.
+    * The pages offer, to play a card, the wards a hand may hold (as checked above); once the
+      station, path or track is tapped, the card of its ward is chosen for the player (a guess at
+      the hand: the move plays after a longer moment, 3 s, so a player holding another card taps
+      it first) beside the wild ones and the three as one wild; Income and the deal ask for no card.
   * "companion": the companion is the deck and the bag: at setup the deck and the bag are shuffled
     from the seed into ordered lists kept in the state; draws take from the front; a reshuffle of
     the discard pile uses a generator seeded from (seed, number of reshuffles). So replaying the
     moves from setup gives exactly the same state, and an undo (a replay) is exact.
-  Hands are tracked in both modes (in table mode every card that enters a hand is entered: the
-  dealt hand, income draws; the card taken from queue space ① is known), so the engine checks that
-  a played card is in hand and knows how many cards Income draws. In table mode the engine keeps
+  Hands are tracked in every mode but named hands (with "hands": "entered" every card that enters
+  a hand is entered: the dealt hand, income draws; the card taken from queue space ① is known),
+  so the engine checks that a played card is in hand and knows how many cards Income draws. In
+  table mode (hands entered) the engine keeps
   the deck's content (72 minus hands, queue and discard pile) for the host and the owner's
   bookkeeping, but judges every entry on PUBLIC information only (issue 26: a seat's answers
   depend only on what that seat may know): an entry is refused when the public cards (the queue,
@@ -127,9 +132,11 @@ State (plain JSON; multisets kept sorted in data order)
 Move format (JSON objects; "player" is the index of the player making the move; move_types below
 is the same table with field schemas, labels and who may send each)
 -------------------------------------------------------------------------------------------------
-  "card" (a card played) is a ward id, or a list of three ward ids played together as one wild.
+  "card" (a card played) is a ward id, or a list of three ward ids played together as one wild
+  (named hands also: 3, three cards as one wild, not named).
 
-  Table-mode set-up (phase "deal", any order; then the start player's turn begins):
+  Table-mode set-up (phase "deal", any order; then the start player's turn begins; named hands:
+  no deal-hand):
     {"type": "deal-hand", "player": 1, "cards": ["ota", "kita", "ota", "chuo"]}
     {"type": "seed-ward", "ward": "minato", "customers": ["food", "books-2"]}      x4, different wards
     {"type": "place-matsuri", "ward": "taito"}
@@ -146,8 +153,9 @@ is the same table with field schemas, labels and who may send each)
     {"type": "expand-track", "player": 0, "connection": ["shinjuku", "nakano"],
         "second": ["nakano", "koenji"], "card": "nakano"}      (card matches either end of the first)
     {"type": "upgrade-store", "player": 0, "station": "shibuya", "card": "shibuya", "customer": "food-2"}
-    {"type": "income", "player": 0}                        (table mode: + "cards": [drawn ward ids];
-                                                            may be left out when nothing can be drawn)
+    {"type": "income", "player": 0}                        (table mode, hands entered: + "cards":
+                                                            [drawn ward ids]; may be left out when
+                                                            nothing can be drawn; named hands: none)
     {"type": "move-customers", "player": 0, "card": "shinjuku",
         "path": ["shinjuku", "yoyogi", "shibuya"], "take": {"shibuya": "food-2"}}   ("take" optional)
   After a move that used other players' track (phase "bonus"), each of them answers:

@@ -295,10 +295,10 @@
     const show = named() && st.phase === "turn" && !!st.end_window && (tk.isHost(code) || (me() !== null && me() >= 0));
     box.hidden = !show;
     if (!show) { box.replaceChildren(); return; }
+    // one line: the refill was laid out from the deck's last cards; the button only if it showed the end card
     box.replaceChildren(
-      el("p", { class: "small", style: "margin:0" }, "The end card is in the last cards of the deck: did the refill show it?"),
       el("button", { type: "button", class: "danger", id: "end-came", "data-end-card": "1", onclick: () => send({ type: "end-card" }) },
-         "The END card came up"));
+         "The END card came up in the refill"));
   }
 
   function renderEntry(entry) {

@@ -37,6 +37,7 @@
   let pendingHit = null;     // a map tap made before choosing the move, when it fits several: {hit, types}
   // The tap that makes a move whole plays it after a moment (a setting; Play stays for the rest).
   const autoplay = new tk.AutoPlay($("#autoplay-note"), $("#autoplay-on"), () => playDraft());
+  const PLAY_MS = autoplay.ms, GUESS_MS = 3000;    // the moment before a whole move plays; longer for a guessed card
 
   let timerPrimed = false;
   let played = null;            // the seq of this phone's last move: its history line is the answer
@@ -315,6 +316,7 @@
   }
   const set = (name, value) => {
     if (pendingHit && pendingHit.from) pendingHit = null;    // the store move it is: a station tap now moves the store
+    if (name === "card") ui.cardGuessed = false;              // the player's own choice of card
     if (value === undefined) delete draft[name]; else draft[name] = value;
     let defaulted = false;
     if (value !== undefined) defaulted = preselect(name);
@@ -677,7 +679,7 @@
       else if (name === "second" && draft.connection) wards = draft.connection.map((sid) => B.stations[sid].ward);
       const size = (st.players[draft.player] || {}).hand_size || 0;
       const pick = size ? wards.find((w) => freeWards().includes(w)) : undefined;
-      if (pick) draft.card = pick;
+      if (pick) { draft.card = pick; ui.cardGuessed = true; }
       // no card of these wards can be in a hand and no wild one either: three as one wild it is
       else if (wards.length && size >= B.cards_as_wild && !freeWards().some((w) => wildHint(w))) draft.card = B.cards_as_wild;
       return false;
@@ -722,6 +724,9 @@
     return true;
   }
   function armIfWhole() {
+    // named hands: a card the page chose (the ward tapped) is a guess at the player's hand: a longer
+    // moment to see it and tap another before the move plays
+    autoplay.ms = draft && ui.cardGuessed && draft.card !== undefined ? GUESS_MS : PLAY_MS;
     if (whole() && !sending && !whoToChoose() && autoplay.arm("“" + $("#summary").textContent.replace(/ — ready$/, "") + "”")) {
       $("#map-hint").textContent = "Ready: it plays by itself in a moment (Clear stops it).";
     } else autoplay.cancel();
