@@ -51,7 +51,7 @@ class GameBlueprint(Blueprint):
     """The Blueprint of a game's web part (`import_name`: its web module's __name__), with the
     templates/ and static/ folders beside web.py; static files (static/<game>/…) are served under
     /static/games/<game>/<game>/…, so a page links them with url_for("<game>.static", filename=…).
-    `name` is the game's name as a refusal says it ("Shinjuku is not available …")."""
+    `name` is the game's name as a refusal says it ("<name> is not available in this companion.")."""
 
     def __init__(self, game_id: str, import_name: str, name: str):
         super().__init__(game_id, import_name, template_folder="templates")
