@@ -6,7 +6,7 @@ the whole board on a large copy-shop sheet, and puts a cover page first in every
 single-sided piece sections (tokens, stores, track) of one file and stock share sheets (pack.py).
 
 Documents are named so a downloaded file still says what it is: `<game>-<file>-<paper>` (e.g.
-shinjuku-cards-letter) and, for the copy-shop board, `<game>-<file>-<sheet>` (shinjuku-board-a1).
+<game>-cards-letter) and, for the copy-shop board, `<game>-<file>-<sheet>` (<game>-board-a1).
 """
 from __future__ import annotations
 
