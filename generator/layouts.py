@@ -11,15 +11,14 @@ Imports only the data loader's file and schema helpers, never the sheets or the 
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Callable, Literal, TypeVar
 
 from .bundle import bundled
 from .canon.files import read_toml
-from .canon.schema import Ctx, build
+from .canon.schema import Ctx, Table, build
 
 T = TypeVar("T")
 
@@ -28,8 +27,7 @@ Box = tuple[float, float, float, float]        # x, y, width, height in mm
 Size = tuple[float, float]                     # width, height in mm
 
 
-@dataclasses.dataclass(frozen=True)
-class TextStyle:
+class TextStyle(Table):
     """A text's size in pt and the smallest it may shrink to where it must fit a box."""
 
     size: float
@@ -59,8 +57,7 @@ def _positive(**values: float) -> str | None:
     return None
 
 
-@dataclasses.dataclass(frozen=True)
-class Paper:
+class Paper(Table):
     name: str
     detail: str
     size: tuple[float, float]
@@ -71,8 +68,7 @@ class Paper:
         return _positive(width=self.size[0], height=self.size[1])
 
 
-@dataclasses.dataclass(frozen=True)
-class PaperFile:
+class PaperFile(Table):
     margin: float
     paper: dict[str, Paper]
 
@@ -85,13 +81,11 @@ class PaperFile:
                     return f"paper.{pid}.large: unknown paper {large!r}"
 
 
-@dataclasses.dataclass(frozen=True)
-class Cards:
+class Cards(Table):
     gap: float
 
 
-@dataclasses.dataclass(frozen=True)
-class CropMarks:
+class CropMarks(Table):
     offset: float
     length: float
     short_offset: float
@@ -104,15 +98,13 @@ class CropMarks:
         return _positive(length=self.length, short_length=self.short_length, width=self.width)
 
 
-@dataclasses.dataclass(frozen=True)
-class Tokens:
+class Tokens(Table):
     gap: float
     guide_width: float
     guide_colour: str
 
 
-@dataclasses.dataclass(frozen=True)
-class Packing:
+class Packing(Table):
     caption: float          # mm: the strip over each band of pieces that holds its caption
     caption_size: float     # pt
     caption_colour: str
@@ -121,8 +113,7 @@ class Packing:
         return _positive(caption=self.caption, caption_size=self.caption_size)
 
 
-@dataclasses.dataclass(frozen=True)
-class Board:
+class Board(Table):
     overlap: float
     mark_room: float
     label_band: float
@@ -134,8 +125,7 @@ class Board:
         return _positive(overlap=self.overlap, mark_room=self.mark_room)
 
 
-@dataclasses.dataclass(frozen=True)
-class Qr:
+class Qr(Table):
     module_min: float
     quiet_modules: int
     error_correction: Literal["L", "M", "Q", "H"]
@@ -146,14 +136,12 @@ class Qr:
         return _positive(module_min=self.module_min)
 
 
-@dataclasses.dataclass(frozen=True)
-class Cover:
+class Cover(Table):
     square: float
     ruler_inches: int
 
 
-@dataclasses.dataclass(frozen=True)
-class SheetsFile:
+class SheetsFile(Table):
     cards: Cards
     crop_marks: CropMarks
     tokens: Tokens
@@ -163,8 +151,7 @@ class SheetsFile:
     cover: Cover
 
 
-@dataclasses.dataclass(frozen=True)
-class Layout:
+class Layout(Table):
     margin: float
     papers: dict[str, Paper]
     sheets: SheetsFile
@@ -194,3 +181,12 @@ def load_game_layout(game: str, schema: type[T], root: Path | None = None) -> T:
 @lru_cache(maxsize=None)
 def _load_game(root: Path, game: str, schema: type[T]) -> T:
     return read_layout(root / f"{game}.toml", schema)
+
+
+def game_layout_loader(game: str, schema: type[T]) -> Callable[[], T]:
+    """A kit's `load_layout()`: its `layouts/<game>.toml` typed as its `schema`, through
+    `load_game_layout` (read once per root)."""
+    def load_layout() -> T:
+        return load_game_layout(game, schema)
+    load_layout.__doc__ = f"layouts/{game}.toml (or TOKYO_KIT_LAYOUTS' copy), read once."
+    return load_layout

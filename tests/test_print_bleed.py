@@ -1,15 +1,13 @@
 """Bleed and print-shop export, for every game's kit, measured on the output: with `--bleed 3` the
 double-sided cards stand 6 mm apart, each face's art runs 3 mm past its trim (the strip outside
-each edge mirrors the art inside it) and every crop mark lies outside the bleed; `--format
-print-shop` writes one 300 dpi PNG per card face, the card plus 1/8 in bleed all round, numbered so
-each front is followed by its back."""
+each edge mirrors the art inside it) and every crop mark lies outside the bleed. (`--format
+print-shop`: tests/test_print_shop.py, its own file, so that pytest-xdist's two workers build and
+measure the two side by side.)"""
 from __future__ import annotations
 
-import json
 
 import pymupdf
 import pytest
-from PIL import Image
 
 from generator.layouts import load_layout
 from generator.sheets import SheetOptions
@@ -17,17 +15,11 @@ from print_kits import GAMES, MM, PAPERS, black_lines, imposed
 from test_print_duplex import _rect_kinds
 
 BLEED = 3.0
-SHOP_BLEED = 3.175
 
 
 @pytest.fixture(scope="module")
 def bleed_out(kit_builds):
     return kit_builds(bleed=BLEED)
-
-
-@pytest.fixture(scope="module")
-def shop_out(kit_builds):
-    return kit_builds(formats=("print-shop",), papers=("letter",))
 
 
 def _grey(page: pymupdf.Page, zoom: float = 4.0):
@@ -87,32 +79,3 @@ def _clear(mark, boxes) -> bool:
     y0, y1 = sorted((mark.y0, mark.y1))
     return all(x1 <= bx + 0.05 or x0 >= bx + bw - 0.05 or y1 <= by + 0.05 or y0 >= by + bh - 0.05
                for bx, by, bw, bh in boxes)
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_print_shop_pngs_one_per_face_at_300_dpi_with_an_eighth_inch_bleed(shop_out, game):
-    manifest = json.loads((shop_out / "manifest.json").read_text())
-    files = [f for f in manifest["files"] if f["game"] == game and f["format"] == "print-shop"]
-    sections = _rect_kinds(game)
-    cards = sum(item.copies for s in sections for item in s.items)
-    assert len(files) == 2 * cards
-    size = {s.kind: s.size for s in sections}
-    names = [f["path"].rsplit("/", 1)[1] for f in files]
-    # sorted by name (as an upload takes them) each front comes just before its back
-    assert names == sorted(names)
-    assert names == [f"{n:04d}-{k}-{side}.png" for n in range(1, cards + 1) for k, side in ((1, "front"), (2, "back"))]
-    order = [(s.kind, item.id) for s in sections for item in s.items for _ in range(item.copies)]
-    assert [(f["kind"], f["id"]) for f in files[::2]] == order
-    for f in files[:6] + files[-2:]:
-        path = shop_out / f["path"]
-        with Image.open(path) as image:
-            w, h = size[f["kind"]]
-            assert image.size == (round((w + 2 * SHOP_BLEED) / 25.4 * 300), round((h + 2 * SHOP_BLEED) / 25.4 * 300))
-            assert tuple(round(v) for v in image.info["dpi"]) == (300, 300)
-            grey = image.convert("L")
-            b = round(SHOP_BLEED / 25.4 * 300)
-            # the bleed mirrors the art inside the trim (one pixel in from each side)
-            for y in (image.height // 4, image.height // 2):
-                assert abs(grey.getpixel((b // 2, y)) - grey.getpixel((2 * b - b // 2 - 1, y))) <= 40
-            for x in (image.width // 4, image.width // 2):
-                assert abs(grey.getpixel((x, b // 2)) - grey.getpixel((x, 2 * b - b // 2 - 1))) <= 40

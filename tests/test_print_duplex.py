@@ -1,7 +1,9 @@
 """Backs in register, for every game's kit on Letter and A4, measured on the PDFs: copies of one back
 render identically (pixel-aligned), `--back-offset X,Y` moves the back pages by exactly that, the
 calibration sheet is written with its scales, and `--duplex fold` puts each back beside its front,
-mirrored about a dashed fold line, on single-sided sheets."""
+mirrored about a dashed fold line, on single-sided sheets (tests/test_print_fold.py; the ink saver's
+backs: tests/test_print_ink_saver.py; each its own file, so that the two pytest-xdist workers measure
+their builds side by side)."""
 from __future__ import annotations
 
 import json
@@ -23,11 +25,6 @@ def plain_out(kit_builds):
 @pytest.fixture(scope="module")
 def offset_out(kit_builds):
     return kit_builds(back_offset=OFFSET)
-
-
-@pytest.fixture(scope="module")
-def fold_out(kit_builds):
-    return kit_builds(duplex="fold")
 
 
 def _pixels(page: pymupdf.Page, box, zoom: float = 2.0) -> bytes:
@@ -131,37 +128,6 @@ def test_the_calibration_sheet_has_the_cross_and_the_scales_and_its_back_moves(p
             assert "--back-offset 1.5,-1" in text and "X" in text
 
 
-@pytest.mark.parametrize("paper", PAPERS)
-@pytest.mark.parametrize("game", GAMES)
-def test_fold_puts_each_back_beside_its_front_with_a_dashed_fold_line(fold_out, game, paper):
-    options = SheetOptions(duplex="fold")
-    pen = load_layout().sheets.crop_marks.width
-    pairs = 0
-    for doc in imposed(game, paper, options):
-        assert all(p.role != "back" for p in doc.pages), "fold prints no back pages"
-        with pymupdf.open(fold_out / paper / game / f"{doc.name}.pdf") as pdf:
-            for number, page in enumerate(doc.pages):
-                backs = {(p.kind, p.id, round(p.box[1], 2), round(p.box[0], 2)): p for p in page.placements
-                         if p.side == "back"}
-                if not backs:
-                    continue
-                folds = [m for m in black_lines(pdf[number], pen) if m.dashed and m.vertical]
-                for p in page.placements:
-                    if p.side != "front":
-                        continue
-                    x, y, w, h = p.box
-                    fold = round(x + w, 2)
-                    # the back touches its front at the fold, mirrored across it
-                    assert (p.kind, p.id, round(y, 2), fold) in backs, f"{doc.name}: {p.kind} {p.id}"
-                    if p.kind in {s.kind for s in _rect_kinds(game)}:
-                        ticks = [m for m in folds if abs(m.x0 - (x + w)) < 0.01]
-                        assert len(ticks) >= 2 and all(m.length >= 3 - 1e-3 for m in ticks)
-                        # something is drawn on both halves
-                        assert set(_pixels(pdf[number], (x + w, y, w, h), 0.5)) != {255}
-                    pairs += 1
-    assert pairs, f"{game}: no folded pairs"
-
-
 def _rect_kinds(game, kit=None):
     """The kit's double-sided rectangular card sections."""
     from generator.kits import make_kit
@@ -169,52 +135,3 @@ def _rect_kinds(game, kit=None):
     kit = kit or make_kit(game, KitContext())
     return [s for s in kit.sections
             if isinstance(s, CardSection) and s.shape == "rect" and s.draw_back is not None]
-
-
-@pytest.fixture(scope="module")
-def ink_saver(kit_builds):
-    return kit_builds(ink_saver=True, papers=("a4",))
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_ink_saver_card_backs_draw_no_line_on_the_trim(ink_saver, game):
-    """A line on a card back's trim shows on the front's edge as soon as duplex shifts the back by
-    a millimetre: the strip just inside each trim edge must not be one dark line. (Card backs: the
-    one back every card of a section shares; a second face, such as a site card's blue side, may
-    draw the same border as its front.)"""
-    backs = _common_backs(game)
-    checked = 0
-    for doc in _double_sided_docs(game, "a4", SheetOptions(ink_saver=True)):
-        with pymupdf.open(ink_saver / "a4" / game / f"{doc.name}.pdf") as pdf:
-            for number, page in enumerate(doc.pages):
-                if page.role != "back" or page.section not in backs:
-                    continue
-                pix = pdf[number].get_pixmap(matrix=pymupdf.Matrix(4, 4), colorspace=pymupdf.csGRAY)
-                scale = 4 * MM
-                for p in page.placements:
-                    x, y, w, h = p.box
-                    strips = {"top": [(x + w * i / 200, y + 0.15) for i in range(5, 196)],
-                              "bottom": [(x + w * i / 200, y + h - 0.15) for i in range(5, 196)],
-                              "left": [(x + 0.15, y + h * i / 200) for i in range(5, 196)],
-                              "right": [(x + w - 0.15, y + h * i / 200) for i in range(5, 196)]}
-                    for edge, points in strips.items():
-                        dark = sum(pix.samples[int(py * scale) * pix.stride + int(px * scale)] < 160
-                                   for px, py in points)
-                        assert dark < len(points) / 2, f"{doc.name} page {number + 1}: {p.kind} {p.id} {edge}"
-                    checked += 1
-    if backs:
-        assert checked
-
-
-def _common_backs(game) -> set[str]:
-    """Kinds of the rectangular double-sided sections whose cards all share one back drawing."""
-    from generator.draw.record import Recording
-    from generator.kits import make_kit
-    from generator.kits.base import KitContext
-
-    kinds = set()
-    for section in _rect_kinds(game, make_kit(game, KitContext(ink_saver=True))):
-        ops = [Recording.of(lambda c, item=item: section.draw_back(c, item)).ops for item in section.items]
-        if len(ops) > 1 and all(o == ops[0] for o in ops):
-            kinds.add(section.kind)
-    return kinds

@@ -15,14 +15,14 @@ companion/games/capsule_hotel/rules/ledger.py; this module only reads and checks
 """
 from __future__ import annotations
 
-import dataclasses
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
 from . import Component
 from .files import read_files
-from .schema import Ctx, Source, Sourced, expect_ref, expect_total, unique_ids, hex_problem
+from .schema import (Table, Ctx, GameHead, Source, Sourced, by_id, expect_count, expect_ref, expect_total,
+                     expect_totals, field_values, hex_problem, unique_ids)
 
 #: The component list of the rules text (capsule-hotel.it.txt, first page); components.toml's
 #: [inventory] must agree with it.
@@ -37,8 +37,6 @@ RULES_INVENTORY = {
 PINK = "pink"
 
 
-
-
 def _range_problem(values, lo_hi: tuple[int, int], what: str) -> str | None:
     lo, hi = lo_hi
     outside = [v for v in values if not lo <= v <= hi]
@@ -51,7 +49,6 @@ def _range_problem(values, lo_hi: tuple[int, int], what: str) -> str | None:
 
 # --------------------------------------------------------------------------- game.toml
 
-@dataclasses.dataclass(frozen=True)
 class Setup(Sourced):
     starting_lots_per_player: int
     no_starting_lot_coupons: int
@@ -60,7 +57,6 @@ class Setup(Sourced):
 Phase = Literal["mark-round", "loans", "purchase-barter", "income"]
 
 
-@dataclasses.dataclass(frozen=True)
 class Rounds(Sourced):
     count: int
     phases: tuple[Phase, ...]
@@ -76,20 +72,17 @@ class Rounds(Sourced):
             return f"coupon_rounds: expected distinct rounds 1-{self.count} in order"
 
 
-@dataclasses.dataclass(frozen=True)
 class Money(Sourced):
     currency: str
     symbol: str
     coupon_value: int
 
 
-@dataclasses.dataclass(frozen=True)
 class LoanOption(Sourced):
     amount: int
     coupons: int = 0
 
 
-@dataclasses.dataclass(frozen=True)
 class Loan(Sourced):
     interest_percent: int
     option: tuple[LoanOption, ...]
@@ -105,7 +98,6 @@ class Loan(Sourced):
                 return f"option: {self.interest_percent}% of {a} is not a whole number of yen"
 
 
-@dataclasses.dataclass(frozen=True)
 class Purchase(Sourced):
     declare_seconds: int
     vending_machine: int
@@ -119,7 +111,6 @@ class Purchase(Sourced):
     items_per_purchase: int
 
 
-@dataclasses.dataclass(frozen=True)
 class PurchaseLimit(Sourced):
     by_players: dict[str, int]
     track_step: int
@@ -132,7 +123,6 @@ class PurchaseLimit(Sourced):
                 return f"by_players.{key}: {value} is not a positive multiple of track_step"
 
 
-@dataclasses.dataclass(frozen=True)
 class Income(Sourced):
     franchise_per_unit: int
     cemetery_deduction: int
@@ -142,7 +132,6 @@ class Income(Sourced):
     golden_rule_penalty: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Franchise(Sourced):
     coupon_thresholds: tuple[int, ...]
     coupons_per_threshold: int
@@ -156,24 +145,20 @@ class Franchise(Sourced):
             return f"track_max: {self.track_max} is below the last coupon threshold {t[-1]}"
 
 
-@dataclasses.dataclass(frozen=True)
 class Construction(Sourced):
     hotels_per_purchase: int
     pink_tower_min_floors: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Variants(Sourced):
     tallest_hotel_coupons: int
     attraction_card_modes: tuple[Literal["buyer-chooses", "all-side-b"], ...]
     placement_vote_percent: int
 
 
-@dataclasses.dataclass(frozen=True)
-class GameFile:
-    id: str
-    name: str
-    players: tuple[int, int]
+class GameTables(GameHead):
+    """game.toml's tables: read (and checked) as `GameFile`, carried by `CapsuleHotel`."""
+
     players_source: Source
     setup: Setup
     rounds: Rounds
@@ -186,6 +171,8 @@ class GameFile:
     construction: Construction
     variants: Variants
 
+
+class GameFile(GameTables):
     def check(self):
         lo, hi = self.players
         if not 1 <= lo <= hi:
@@ -200,7 +187,6 @@ class GameFile:
 
 # --------------------------------------------------------------------------- components.toml
 
-@dataclasses.dataclass(frozen=True)
 class Inventory(Sourced):
     """The rules' component list, as counts."""
 
@@ -223,13 +209,11 @@ class Inventory(Sourced):
     bonus_dice: int
 
 
-@dataclasses.dataclass(frozen=True)
 class MapSheet(Sourced):
     size: tuple[float, float]
     colour: str
 
 
-@dataclasses.dataclass(frozen=True)
 class StartingLots(Sourced):
     count: int
     side: float
@@ -240,7 +224,6 @@ class StartingLots(Sourced):
             return f"corners: {len(self.corners)} corners for {self.count} starting lots"
 
 
-@dataclasses.dataclass(frozen=True)
 class LotBoard(Sourced):
     id: str
     name: str
@@ -248,19 +231,16 @@ class LotBoard(Sourced):
     size: tuple[float, float]
 
 
-@dataclasses.dataclass(frozen=True)
-class CapsulePosition:
+class CapsulePosition(Table):
     pieces: int
     price: int
 
 
-@dataclasses.dataclass(frozen=True)
 class CapsuleBoard(Sourced):
     position: tuple[CapsulePosition, ...]
     entrances_half: Literal["left", "right"]
 
 
-@dataclasses.dataclass(frozen=True)
 class CapsuleColour(Sourced):
     id: str
     name: str
@@ -281,7 +261,6 @@ class CapsuleColour(Sourced):
         return self.count - 1
 
 
-@dataclasses.dataclass(frozen=True)
 class Pieces(Sourced):
     capsule: tuple[float, float, float]
     entrance: tuple[float, float]
@@ -289,28 +268,24 @@ class Pieces(Sourced):
     cemetery: tuple[float, float]
 
 
-@dataclasses.dataclass(frozen=True)
 class RoundExpensesBoard(Sourced):
     queue_spaces: int
     track_max: int
     markers: tuple[Literal["expenses", "limit"], ...]
 
 
-@dataclasses.dataclass(frozen=True)
 class Seal(Sourced):
     id: str
     name: str
 
 
-@dataclasses.dataclass(frozen=True)
 class AttractionBoard(Sourced):
     id: str
     name: str
     buildings: tuple[str, ...]
 
 
-@dataclasses.dataclass(frozen=True)
-class ComponentsFile:
+class ComponentsFile(Table):
     inventory: Inventory
     map_sheet: MapSheet
     starting_lots: StartingLots
@@ -325,15 +300,13 @@ class ComponentsFile:
 
 # --------------------------------------------------------------------------- buildings.toml
 
-@dataclasses.dataclass(frozen=True)
 class Die(Sourced):
     id: str
     name: str
     sides: int
 
 
-@dataclasses.dataclass(frozen=True)
-class Face:
+class Face(Table):
     """One face of a bonus die as the rules list it; `times` = how often it is on the die (2x)."""
 
     yen: int = 0
@@ -362,8 +335,7 @@ EffectKind = Literal[
 ]
 
 
-@dataclasses.dataclass(frozen=True)
-class Effect:
+class Effect(Table):
     effect: EffectKind
     when: Literal["purchase", "income", "always"] = "income"
     amount: int = 0
@@ -385,7 +357,6 @@ class Effect:
             return "starting_lots_as_one: only for 'adjacent-lots-attraction-income'"
 
 
-@dataclasses.dataclass(frozen=True)
 class AttractionCard(Sourced):
     id: str
     side_a_text: str
@@ -393,7 +364,6 @@ class AttractionCard(Sourced):
     side_b: tuple[Effect, ...]
 
 
-@dataclasses.dataclass(frozen=True)
 class Building(Sourced):
     id: str
     name: str
@@ -418,32 +388,16 @@ class Building(Sourced):
         return tuple(f for f in self.faces for _ in range(f.times))
 
 
-@dataclasses.dataclass(frozen=True)
-class BuildingsFile:
+class BuildingsFile(Table):
     die: tuple[Die, ...]
     building: tuple[Building, ...]
 
 
 # --------------------------------------------------------------------------- the game
 
-@dataclasses.dataclass(frozen=True)
-class CapsuleHotel:
+class CapsuleHotel(GameTables):
     """Everything the generator draws and the rules engine checks for Tokyo Capsule Hotel."""
 
-    id: str
-    name: str
-    players: tuple[int, int]
-    players_source: Source
-    setup: Setup
-    rounds: Rounds
-    money: Money
-    loan: Loan
-    purchase: Purchase
-    purchase_limit: PurchaseLimit
-    income: Income
-    franchise: Franchise
-    construction: Construction
-    variants: Variants
     inventory: Inventory
     map_sheet: MapSheet
     starting_lots: StartingLots
@@ -457,22 +411,11 @@ class CapsuleHotel:
     dice: tuple[Die, ...]
     buildings: tuple[Building, ...]
 
-    # -- look-ups
-    @cached_property
-    def lot_board(self) -> dict[str, LotBoard]:
-        return {b.id: b for b in self.lot_boards}
-
-    @cached_property
-    def capsule(self) -> dict[str, CapsuleColour]:
-        return {c.id: c for c in self.capsules}
-
-    @cached_property
-    def building(self) -> dict[str, Building]:
-        return {b.id: b for b in self.buildings}
-
-    @cached_property
-    def die(self) -> dict[str, Die]:
-        return {d.id: d for d in self.dice}
+    # -- look-ups (id -> item)
+    lot_board = by_id("lot_boards")
+    capsule = by_id("capsules")
+    building = by_id("buildings")
+    die = by_id("dice")
 
     @cached_property
     def attraction_cards(self) -> tuple[AttractionCard, ...]:
@@ -547,17 +490,13 @@ def load(folder: Path) -> CapsuleHotel:
     game, comps, blds = files["game"], files["components"], files["buildings"]
 
     _check_game(game, ctx["game"])
-    for name, expected in RULES_INVENTORY.items():   # first: the other checks count on it
-        expect_total(getattr(comps.inventory, name), expected,
-                     ctx["components"].at("inventory").at(name), name.replace("_", " "))
+    # first: the other checks count on it
+    expect_totals(comps.inventory, RULES_INVENTORY, ctx["components"].at("inventory"))
     _check_buildings(blds, comps, game, ctx["buildings"])
     _check_components(comps, game, blds, ctx["components"], ctx["game"])
     _check_purchase_limit(game, comps, ctx["game"])
     return CapsuleHotel(
-        id=game.id, name=game.name, players=game.players, players_source=game.players_source,
-        setup=game.setup, rounds=game.rounds, money=game.money, loan=game.loan, purchase=game.purchase,
-        purchase_limit=game.purchase_limit, income=game.income, franchise=game.franchise,
-        construction=game.construction, variants=game.variants, inventory=comps.inventory,
+        **field_values(game, GameTables), inventory=comps.inventory,
         map_sheet=comps.map_sheet, starting_lots=comps.starting_lots, lot_boards=comps.lot_board,
         capsule_board=comps.capsule_board, capsules=comps.capsule, pieces=comps.pieces,
         round_expenses_board=comps.round_expenses_board, seals=comps.seal,
@@ -606,8 +545,7 @@ def _check_buildings(blds: BuildingsFile, comps: ComponentsFile, game: GameFile,
     dice = unique_ids(blds.die, die_ctx)
     unique_ids(blds.building, b_ctx)
     inv = comps.inventory
-    if len(blds.die) != inv.bonus_dice:
-        raise die_ctx.fail(f"{len(blds.die)} dice, the rules say {inv.bonus_dice}")
+    expect_count(blds.die, inv.bonus_dice, die_ctx, "dice")
     expect_total(sum(b.count for b in blds.building), inv.buildings, b_ctx, "building counts")
     problem = _range_problem([b.cost for b in blds.building], game.purchase.building_price_range,
                              "building cost")
@@ -662,8 +600,7 @@ def _check_components(comps: ComponentsFile, game: GameFile, blds: BuildingsFile
     # lot boards
     lb_ctx = ctx.at("lot_board")
     unique_ids(comps.lot_board, lb_ctx)
-    if len(comps.lot_board) != inv.lot_boards:
-        raise lb_ctx.fail(f"{len(comps.lot_board)} lot boards, the rules say {inv.lot_boards}")
+    expect_count(comps.lot_board, inv.lot_boards, lb_ctx, "lot boards")
     problem = _range_problem([b.price for b in comps.lot_board], game.purchase.lot_price_range,
                              "lot price")
     if problem:
@@ -724,8 +661,7 @@ def _check_components(comps: ComponentsFile, game: GameFile, blds: BuildingsFile
     # seals, ledgers and boards against the player count
     players_max = game.players[1]
     seals = unique_ids(comps.seal, ctx.at("seal"))
-    if len(seals) != inv.seals:
-        raise ctx.at("seal").fail(f"{len(seals)} seals, the rules say {inv.seals}")
+    expect_count(seals, inv.seals, ctx.at("seal"), "seals")
     if players_max > min(inv.seals, inv.player_ledger_pads):
         raise game_ctx.at("players").fail(
             f"game.toml allows {players_max} players, but there are only {inv.seals} seals "
@@ -743,9 +679,7 @@ def _check_components(comps: ComponentsFile, game: GameFile, blds: BuildingsFile
             f"({max(limits.by_players.values())})")
     ab_ctx = ctx.at("attraction_board")
     unique_ids(comps.attraction_board, ab_ctx)
-    if len(comps.attraction_board) != inv.attraction_boards:
-        raise ab_ctx.fail(f"{len(comps.attraction_board)} attraction boards, the rules say "
-                          f"{inv.attraction_boards}")
+    expect_count(comps.attraction_board, inv.attraction_boards, ab_ctx, "attraction boards")
     building_ids = [b.id for b in blds.building]
     seen: dict[str, int] = {}
     for i, board in enumerate(comps.attraction_board):

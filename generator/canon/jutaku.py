@@ -22,7 +22,8 @@ from .. import symbols
 from . import Component
 from .files import read_files
 from .polyomino import Cell, SIDES, bad_letters, canonical, is_connected, orientations, read_rows
-from .schema import Colour, Ctx, DataError, Source, Sourced, expect_ref, expect_total, unique_ids
+from .schema import (Table, Colour, Ctx, DataError, GameHead, Source, Sourced, by_id, expect_ref, expect_total,
+                     field_values, grouped, list_file, unique_ids)
 
 # Totals the rules text states; the data must agree with them.
 RULES_SITE_CARDS = 32
@@ -78,20 +79,17 @@ def parse_requirement(text: str) -> Requirement:
 
 
 # ------------------------------------------------------------------------------------------ game.toml
-@dataclasses.dataclass(frozen=True)
 class Contents(Sourced):
     site_cards: int
     pieces: int
     architects: int
 
 
-@dataclasses.dataclass(frozen=True)
 class MapGrid(Sourced):
     size: tuple[int, int]
     centre: tuple[tuple[int, int], ...]
 
 
-@dataclasses.dataclass(frozen=True)
 class CardGrid(Sourced):
     grid: tuple[int, int]
     cell_mm: float
@@ -111,7 +109,6 @@ class CardGrid(Sourced):
         return (self.grid[0] * self.cell_mm, self.grid[1] * self.cell_mm)
 
 
-@dataclasses.dataclass(frozen=True)
 class Rules(Sourced):
     end_sites: int
     move: int
@@ -120,7 +117,6 @@ class Rules(Sourced):
     tie: Literal["shared"]
 
 
-@dataclasses.dataclass(frozen=True)
 class Example(Sourced):
     card: str
     side: Side
@@ -130,39 +126,36 @@ class Example(Sourced):
     yen: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Info(Sourced):
     """A table that only says where its items' values come from."""
 
 
-@dataclasses.dataclass(frozen=True)
 class Architect(Colour):
     number: int
 
 
-@dataclasses.dataclass(frozen=True)
-class GameFile:
-    id: str
-    name: str
-    players: tuple[int, int]
+class GameTables(GameHead):
+    """game.toml's tables that `Jutaku` carries as they are (the architects it keeps under other names)."""
+
     players_source: Source
     contents: Contents
     map: MapGrid
     card: CardGrid
     rules: Rules
     example: Example
+
+
+class GameFile(GameTables):
     architects: Info
     architect: tuple[Architect, ...]
 
 
 # ------------------------------------------------------------------------------------ districts.toml
-@dataclasses.dataclass(frozen=True)
 class District(Colour, Sourced):
     kanji: str
 
 
 # ---------------------------------------------------------------------------------------- sites.toml
-@dataclasses.dataclass(frozen=True)
 class SiteSide(Sourced):
     """One face of a site card: its requirement, value and plan (the black site borders)."""
 
@@ -190,8 +183,7 @@ class SiteSide(Sourced):
         return tuple(frozenset(c for c, ch in cells.items() if ch == label) for label in labels)
 
 
-@dataclasses.dataclass(frozen=True)
-class Site:
+class Site(Table):
     id: str
     district: str
     position: tuple[int, int]
@@ -202,27 +194,19 @@ class Site:
         return self.white if name == "white" else self.blue
 
 
-@dataclasses.dataclass(frozen=True)
-class SiteSources:
+class SiteSources(Table):
     district: Source
     position: Source
     plan: Source
 
 
-@dataclasses.dataclass(frozen=True)
-class DistrictsFile:
-    district: tuple[District, ...] = ()
-
-
-@dataclasses.dataclass(frozen=True)
-class SitesFile:
+class SitesFile(Table):
     sources: SiteSources
     site: tuple[Site, ...]
 
 
 # --------------------------------------------------------------------------------------- pieces.toml
-@dataclasses.dataclass(frozen=True)
-class Piece:
+class Piece(Table):
     id: str
     number: int
     shape: tuple[str, ...]
@@ -254,14 +238,12 @@ class Piece:
         return canonical(dict.fromkeys(self.cells, "#"))
 
 
-@dataclasses.dataclass(frozen=True)
-class PiecesFile:
+class PiecesFile(Table):
     pieces: Info
     piece: tuple[Piece, ...]
 
 
 # --------------------------------------------------------------------------------------- drinks.toml
-@dataclasses.dataclass(frozen=True)
 class Drink(Colour):
     power: Literal["flip-site", "early-piece", "put-it-back", "win-bonus", "two-pieces", "move-anywhere"]
     when: Literal["before-building", "before-round", "during-round", "move-phase"]
@@ -270,7 +252,6 @@ class Drink(Colour):
     yen: int = 0           # yen kept at game end (blue, when its round is won)
 
 
-@dataclasses.dataclass(frozen=True)
 class DrinksInfo(Sourced):
     """Where the [[drink]] items' values come from (`source`), their print colours apart."""
 
@@ -278,14 +259,12 @@ class DrinksInfo(Sourced):
     hex_source: Source      # of every drink's `hex`
 
 
-@dataclasses.dataclass(frozen=True)
-class DrinksFile:
+class DrinksFile(Table):
     drinks: DrinksInfo
     drink: tuple[Drink, ...]
 
 
 # ---------------------------------------------------------------------------------------- modes.toml
-@dataclasses.dataclass(frozen=True)
 class Countdown(Sourced):
     players: tuple[int, int]
     minutes: tuple[int, int]
@@ -297,7 +276,6 @@ class Countdown(Sourced):
             return "floor_seconds: every floor has a time of at least 1 second"
 
 
-@dataclasses.dataclass(frozen=True)
 class BottleBonus(Sourced):
     players: tuple[int, int]
     minutes: tuple[int, int]
@@ -305,15 +283,13 @@ class BottleBonus(Sourced):
     grab: int
 
 
-@dataclasses.dataclass(frozen=True)
-class ModesFile:
+class ModesFile(Table):
     countdown: Countdown
     bottle_bonus: BottleBonus
 
 
 # -------------------------------------------------------------------------------------- izakaya.toml
-@dataclasses.dataclass(frozen=True)
-class IzakayaGrid:
+class IzakayaGrid(Table):
     size: int
     blocked_centre: bool
 
@@ -328,12 +304,10 @@ class IzakayaGrid:
         return self.size * self.size - (1 if self.blocked_centre else 0)
 
 
-@dataclasses.dataclass(frozen=True)
 class IzakayaStock(Sourced):
     order: tuple[str, ...]
 
 
-@dataclasses.dataclass(frozen=True)
 class IzakayaExample(Sourced):
     floors: int
     drinks: tuple[str, ...]
@@ -341,7 +315,6 @@ class IzakayaExample(Sourced):
     payment: int
 
 
-@dataclasses.dataclass(frozen=True)
 class IzakayaAction(Sourced):
     id: str
     name: str
@@ -351,12 +324,10 @@ class IzakayaAction(Sourced):
     text: str
 
 
-@dataclasses.dataclass(frozen=True)
 class IzakayaMoney(Sourced):
     coins: dict[str, int]
 
 
-@dataclasses.dataclass(frozen=True)
 class MetroColour(Colour):
     symbol: str          # printed on every pyramid and disc of the colour (generator/symbols.py); house
 
@@ -364,12 +335,10 @@ class MetroColour(Colour):
         return super().check() or symbols.problem(self.symbol)
 
 
-@dataclasses.dataclass(frozen=True)
 class IzakayaMetro(Sourced):
     colour: tuple[MetroColour, ...]
 
 
-@dataclasses.dataclass(frozen=True)
 class Izakaya(Sourced):
     players: tuple[int, int]
     minutes: tuple[int, int]
@@ -406,25 +375,14 @@ class Izakaya(Sourced):
         return dict(zip(self.stock.order, self.start_prices))
 
 
-@dataclasses.dataclass(frozen=True)
-class IzakayaFile:
+class IzakayaFile(Table):
     izakaya: Izakaya
 
 
 # ---------------------------------------------------------------------------------------------- game
-@dataclasses.dataclass(frozen=True)
-class Jutaku:
+class Jutaku(GameTables):
     """Everything the generator draws and the rules engines check for Tokyo Jutaku and its games."""
 
-    id: str
-    name: str
-    players: tuple[int, int]
-    players_source: Source
-    contents: Contents
-    map: MapGrid
-    card: CardGrid
-    rules: Rules
-    example: Example
     architect_info: Info
     architects: tuple[Architect, ...]
     districts: tuple[District, ...]
@@ -438,33 +396,14 @@ class Jutaku:
     bottle_bonus: BottleBonus
     izakaya: Izakaya
 
-    @cached_property
-    def site(self) -> dict[str, Site]:
-        return {s.id: s for s in self.sites}
-
-    @cached_property
-    def site_at(self) -> dict[tuple[int, int], Site]:
-        return {s.position: s for s in self.sites}
-
-    @cached_property
-    def district(self) -> dict[str, District]:
-        return {d.id: d for d in self.districts}
-
-    @cached_property
-    def sites_in(self) -> dict[str, tuple[Site, ...]]:
-        return {d.id: tuple(s for s in self.sites if s.district == d.id) for d in self.districts}
-
-    @cached_property
-    def piece(self) -> dict[str, Piece]:
-        return {p.id: p for p in self.pieces}
-
-    @cached_property
-    def drink(self) -> dict[str, Drink]:
-        return {d.id: d for d in self.drinks}
-
-    @cached_property
-    def architect(self) -> dict[str, Architect]:
-        return {a.id: a for a in self.architects}
+    # -- look-ups
+    site = by_id("sites")
+    site_at = by_id("sites", key="position")
+    district = by_id("districts")
+    piece = by_id("pieces")
+    drink = by_id("drinks")
+    architect = by_id("architects")
+    sites_in = grouped("sites", "district", "districts")
 
     def perimeter(self) -> list[tuple[int, int]]:
         """Map squares on the outer ring, where architects start."""
@@ -505,7 +444,7 @@ class Jutaku:
 
 # ---------------------------------------------------------------------------------------------- load
 def load(folder: Path) -> Jutaku:
-    files, ctx = read_files(folder, {"game": GameFile, "districts": DistrictsFile, "sites": SitesFile,
+    files, ctx = read_files(folder, {"game": GameFile, "districts": list_file("district", District), "sites": SitesFile,
                                      "pieces": PiecesFile, "drinks": DrinksFile, "modes": ModesFile,
                                      "izakaya": IzakayaFile})
     game, districts, sites = files["game"], files["districts"].district, files["sites"]
@@ -521,9 +460,7 @@ def load(folder: Path) -> Jutaku:
     _check_modes(modes, game, ctx["modes"])
     _check_izakaya(izakaya, game, drinks, ctx["izakaya"].at("izakaya"))
     return Jutaku(
-        id=game.id, name=game.name, players=game.players, players_source=game.players_source,
-        contents=game.contents, map=game.map,
-        card=game.card, rules=game.rules, example=game.example, architect_info=game.architects,
+        **field_values(game, GameTables), architect_info=game.architects,
         architects=game.architect, districts=districts, site_sources=sites.sources, sites=sites.site,
         piece_info=pieces.pieces, pieces=pieces.piece, drink_info=drinks.drinks, drinks=drinks.drink,
         countdown=modes.countdown, bottle_bonus=modes.bottle_bonus, izakaya=izakaya)

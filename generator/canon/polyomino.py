@@ -1,6 +1,6 @@
 """Shapes drawn on a square grid, as the data files write them: a list of strings, one per row.
 
-Used by the games whose tiles, site plans and building pieces are drawn on a square grid.
+Used by the games' data whose pieces or plans are grids of squares (tiles, site plans, pieces).
 Coordinates: a cell is (column, row), both from 0, column growing to the right and row growing
 *downwards* from the first string (the way the rows read in the file and the way the drawing
 interface measures). A shape's cells keep the letters of the file ("B"/"W", "#", "1"/"2", ...), so

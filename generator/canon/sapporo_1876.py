@@ -14,14 +14,14 @@ and checks the data.
 """
 from __future__ import annotations
 
-import dataclasses
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
 from . import Component
 from .files import read_files
-from .schema import Ctx, Source, Sourced, expect_ref, expect_total, unique_ids, hex_problem
+from .schema import (Table, Ctx, GameHead, Source, Sourced, by_id, expect_count, expect_ref, expect_total,
+                     expect_totals, field_values, hex_problem, unique_ids)
 
 #: The component list of the rules text (sapporo-1876.txt, "Components"); components.toml's
 #: [inventory] must agree with it.
@@ -38,10 +38,7 @@ Background = Literal["orange", "blue"]
 YEN, FAME, ANY = "yen", "fame", "any"
 
 
-
-
-@dataclasses.dataclass(frozen=True)
-class Step:
+class Step(Table):
     """One step of a bonus or tile effect, applied in order."""
 
     effect: Literal["pay", "gain", "action"]
@@ -70,7 +67,6 @@ class Step:
 
 # --------------------------------------------------------------------------- game.toml
 
-@dataclasses.dataclass(frozen=True)
 class Setup(Sourced):
     yen: int
     resources: dict[str, int]
@@ -84,42 +80,35 @@ class Setup(Sourced):
     score: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Turn(Sourced):
     notes_on_adjacent_spots: int
     adjacent_spots: int
     non_active_uses_buildings: bool
 
 
-@dataclasses.dataclass(frozen=True)
 class ActionPoints(Sourced):
     high: int
     low: int
     yen: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Harvest(Sourced):
     free_building_returns: int
     building_return_cost: int
 
 
-@dataclasses.dataclass(frozen=True)
 class End(Sourced):
     events: int
     tie: Literal["last-active-player"]
 
 
-@dataclasses.dataclass(frozen=True)
 class FinalScoring(Sourced):
     leftover_items_per_fame: int
 
 
-@dataclasses.dataclass(frozen=True)
-class GameFile:
-    id: str
-    name: str
-    players: tuple[int, int]
+class GameFile(GameHead):
+    """game.toml: its tables are carried by `Sapporo` as they are."""
+
     players_source: Source
     setup: Setup
     turn: Turn
@@ -131,7 +120,6 @@ class GameFile:
 
 # --------------------------------------------------------------------------- components.toml
 
-@dataclasses.dataclass(frozen=True)
 class Inventory(Sourced):
     main_boards: int
     personal_boards: int
@@ -146,7 +134,6 @@ class Inventory(Sourced):
     settlement_markers: int
 
 
-@dataclasses.dataclass(frozen=True)
 class PlayerColour(Sourced):
     id: str
     name: str
@@ -158,7 +145,6 @@ class PlayerColour(Sourced):
         return hex_problem(self.hex)
 
 
-@dataclasses.dataclass(frozen=True)
 class Resource(Sourced):
     id: str
     name: str
@@ -171,7 +157,6 @@ class Resource(Sourced):
         return hex_problem(self.hex)
 
 
-@dataclasses.dataclass(frozen=True)
 class Banknote(Sourced):
     id: str
     name: str
@@ -179,8 +164,7 @@ class Banknote(Sourced):
     count: int
 
 
-@dataclasses.dataclass(frozen=True)
-class ComponentsFile:
+class ComponentsFile(Table):
     inventory: Inventory
     colour: tuple[PlayerColour, ...]
     resource: tuple[Resource, ...]
@@ -189,7 +173,6 @@ class ComponentsFile:
 
 # --------------------------------------------------------------------------- board.toml
 
-@dataclasses.dataclass(frozen=True)
 class ActionSpot(Sourced):
     id: str
     name: str
@@ -199,7 +182,6 @@ class ActionSpot(Sourced):
     position: tuple[int, int]
 
 
-@dataclasses.dataclass(frozen=True)
 class Track(Sourced):
     start: Literal["bottom", "top"]
     advanced_by: Background
@@ -212,7 +194,6 @@ class Track(Sourced):
             return f"icons: expected distinct rows 1-{self.spaces - 1} in order (row 0 is the start)"
 
 
-@dataclasses.dataclass(frozen=True)
 class CouncilColumn(Sourced):
     id: str
     name: str
@@ -231,13 +212,11 @@ class CouncilColumn(Sourced):
             return "spaces: AP costs are positive"
 
 
-@dataclasses.dataclass(frozen=True)
 class ScoreTrack(Sourced):
     spaces: int
 
 
-@dataclasses.dataclass(frozen=True)
-class BoardFile:
+class BoardFile(Table):
     action_spot: tuple[ActionSpot, ...]
     harvest_track: Track
     settlement_track: Track
@@ -247,7 +226,6 @@ class BoardFile:
 
 # --------------------------------------------------------------------------- personal.toml
 
-@dataclasses.dataclass(frozen=True)
 class Tier(Sourced):
     id: str
     name: str
@@ -257,7 +235,6 @@ class Tier(Sourced):
     bonus: tuple[Step, ...] = ()
 
 
-@dataclasses.dataclass(frozen=True)
 class Academy(Sourced):
     when_empty_ap: int
     when_empty_fame: int
@@ -268,13 +245,11 @@ class Academy(Sourced):
         return sum(t.workers for t in self.tier)
 
 
-@dataclasses.dataclass(frozen=True)
-class PioneerSpace:
+class PioneerSpace(Table):
     cost: int
     gain: dict[str, int]
 
 
-@dataclasses.dataclass(frozen=True)
 class PioneerColumn(Sourced):
     id: str
     name: str
@@ -286,22 +261,19 @@ class PioneerColumn(Sourced):
             return "spaces: a column has a top space and one below it at least"
 
 
-@dataclasses.dataclass(frozen=True)
 class Pioneering(Sourced):
     second_from_top_fame: int
     top_fame: int
     column: tuple[PioneerColumn, ...]
 
 
-@dataclasses.dataclass(frozen=True)
-class PersonalFile:
+class PersonalFile(Table):
     academy: Academy
     pioneering: Pioneering
 
 
 # --------------------------------------------------------------------------- tiles.toml
 
-@dataclasses.dataclass(frozen=True)
 class BuildingTile(Sourced):
     id: str
     name: str
@@ -315,8 +287,7 @@ Counter = Literal["leftover-items", "resources", "pioneering-columns", "pioneeri
                   "influential-persons", "workers-in-area"]
 
 
-@dataclasses.dataclass(frozen=True)
-class PersonScoring:
+class PersonScoring(Table):
     """An influential person's end-game rule: count something of its owner's, score from it."""
 
     counter: Counter
@@ -340,7 +311,6 @@ class PersonScoring:
             return "per: a rule with at_least scores its points once"
 
 
-@dataclasses.dataclass(frozen=True)
 class Person(Sourced):
     id: str
     name: str
@@ -349,28 +319,16 @@ class Person(Sourced):
     scoring: PersonScoring
 
 
-@dataclasses.dataclass(frozen=True)
-class TilesFile:
+class TilesFile(Table):
     building_tile: tuple[BuildingTile, ...]
     person: tuple[Person, ...]
 
 
 # --------------------------------------------------------------------------- the game
 
-@dataclasses.dataclass(frozen=True)
-class Sapporo:
+class Sapporo(GameFile):
     """Everything the generator draws and the rules engine checks for Sapporo 1876."""
 
-    id: str
-    name: str
-    players: tuple[int, int]
-    players_source: Source
-    setup: Setup
-    turn: Turn
-    action_points: ActionPoints
-    harvest: Harvest
-    end: End
-    final_scoring: FinalScoring
     inventory: Inventory
     colours: tuple[PlayerColour, ...]
     resources: tuple[Resource, ...]
@@ -385,10 +343,13 @@ class Sapporo:
     building_tiles: tuple[BuildingTile, ...]
     persons: tuple[Person, ...]
 
-    # -- look-ups
-    @cached_property
-    def action_spot(self) -> dict[str, ActionSpot]:
-        return {s.id: s for s in self.action_spots}
+    # -- look-ups (id -> item)
+    action_spot = by_id("action_spots")
+    council_column = by_id("council")
+    pioneer_column = by_id("pioneering.column")
+    building_tile = by_id("building_tiles")
+    person = by_id("persons")
+    resource = by_id("resources")
 
     @cached_property
     def adjacent(self) -> dict[str, tuple[str, ...]]:
@@ -397,26 +358,6 @@ class Sapporo:
             return abs(a.position[0] - b.position[0]) + abs(a.position[1] - b.position[1]) == 1
         return {a.id: tuple(b.id for b in self.action_spots if touching(a, b))
                 for a in self.action_spots}
-
-    @cached_property
-    def council_column(self) -> dict[str, CouncilColumn]:
-        return {c.id: c for c in self.council}
-
-    @cached_property
-    def pioneer_column(self) -> dict[str, PioneerColumn]:
-        return {c.id: c for c in self.pioneering.column}
-
-    @cached_property
-    def building_tile(self) -> dict[str, BuildingTile]:
-        return {t.id: t for t in self.building_tiles}
-
-    @cached_property
-    def person(self) -> dict[str, Person]:
-        return {p.id: p for p in self.persons}
-
-    @cached_property
-    def resource(self) -> dict[str, Resource]:
-        return {r.id: r for r in self.resources}
 
     def track(self, background: Background) -> Track:
         """The track a spot of this background advances."""
@@ -463,9 +404,7 @@ def load(folder: Path) -> Sapporo:
     _check_personal(personal, game, comps, resources, ctx["personal"])
     _check_tiles(tiles, game, board, comps, personal, resources, ctx["tiles"])
     return Sapporo(
-        id=game.id, name=game.name, players=game.players, players_source=game.players_source,
-        setup=game.setup, turn=game.turn, action_points=game.action_points, harvest=game.harvest,
-        end=game.end, final_scoring=game.final_scoring, inventory=comps.inventory,
+        **field_values(game, GameFile), inventory=comps.inventory,
         colours=comps.colour, resources=comps.resource, banknotes=comps.banknote,
         action_spots=board.action_spot, harvest_track=board.harvest_track,
         settlement_track=board.settlement_track, council=board.council_column,
@@ -483,8 +422,7 @@ def _check_step(step: Step, resources, pioneer_columns, ctx: Ctx) -> None:
 
 def _check_components(comps: ComponentsFile, game: GameFile, ctx: Ctx) -> dict[str, Resource]:
     inv = comps.inventory
-    for name, expected in RULES_INVENTORY.items():
-        expect_total(getattr(inv, name), expected, ctx.at("inventory").at(name), name.replace("_", " "))
+    expect_totals(inv, RULES_INVENTORY, ctx.at("inventory"))
     colours = unique_ids(comps.colour, ctx.at("colour"))
     if len(colours) != game.players[1]:
         raise ctx.at("colour").fail(f"{len(colours)} player colours for {game.players[1]} players")
@@ -527,8 +465,7 @@ def _check_game(game: GameFile, comps: ComponentsFile, resources, ctx: Ctx) -> N
 def _check_board(board: BoardFile, game: GameFile, resources, ctx: Ctx) -> None:
     s_ctx = ctx.at("action_spot")
     unique_ids(board.action_spot, s_ctx)
-    if len(board.action_spot) != 4:
-        raise s_ctx.fail(f"{len(board.action_spot)} action spots, the rules say 4")
+    expect_count(board.action_spot, 4, s_ctx, "action spots")
     actions = [s.action for s in board.action_spot]
     if sorted(actions) != sorted(Action.__args__):  # type: ignore[attr-defined]
         raise s_ctx.fail(f"actions {sorted(actions)}: the rules have one spot for each of "
@@ -562,8 +499,7 @@ def _check_board(board: BoardFile, game: GameFile, resources, ctx: Ctx) -> None:
             "one track is advanced by orange spots, the other by blue ones")
     c_ctx = ctx.at("council_column")
     unique_ids(board.council_column, c_ctx)
-    if len(board.council_column) != 3:
-        raise c_ctx.fail(f"{len(board.council_column)} columns, the rules say 3")
+    expect_count(board.council_column, 3, c_ctx, "columns")
 
 
 def _check_personal(personal: PersonalFile, game: GameFile, comps: ComponentsFile, resources,
@@ -599,11 +535,8 @@ def _check_tiles(tiles: TilesFile, game: GameFile, board: BoardFile, comps: Comp
     b_ctx, p_ctx = ctx.at("building_tile"), ctx.at("person")
     unique_ids(tiles.building_tile, b_ctx)
     unique_ids(tiles.person, p_ctx)
-    if len(tiles.building_tile) != inv.building_tiles:
-        raise b_ctx.fail(f"{len(tiles.building_tile)} building tiles, the rules say {inv.building_tiles}")
-    if len(tiles.person) != inv.influential_persons:
-        raise p_ctx.fail(f"{len(tiles.person)} influential persons, the rules say "
-                         f"{inv.influential_persons}")
+    expect_count(tiles.building_tile, inv.building_tiles, b_ctx, "building tiles")
+    expect_count(tiles.person, inv.influential_persons, p_ctx, "influential persons")
     s = game.setup
     columns = {c.id for c in personal.pioneering.column}
     for i, t in enumerate(tiles.building_tile):

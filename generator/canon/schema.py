@@ -8,9 +8,11 @@ data file must not be silently ignored).
 from __future__ import annotations
 
 import dataclasses
+import operator
 import re
 import types
 import typing
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
 
@@ -25,13 +27,24 @@ class DataError(ValueError):
         super().__init__(f"{self.file}: {key or '(top level)'}: {problem}")
 
 
+@typing.dataclass_transform(frozen_default=True)
+class Table:
+    """Base of every typed table: a data or layout file, a table in it, an item of an array of
+    tables, and the objects made of them. Each subclass is a frozen dataclass of the fields it
+    annotates, as `build()` reads them; class keywords go to `dataclasses.dataclass`
+    (`class Item(Base, kw_only=True)`)."""
+
+    def __init_subclass__(cls, **options: Any) -> None:
+        super().__init_subclass__()
+        dataclasses.dataclass(frozen=True, **options)(cls)
+
+
 #: Where a value comes from: the rules text, the public reference facts, or house data.
 Source = Literal["rules", "reference", "house"]
 SOURCES = get_args(Source)
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class Sourced:
+class Sourced(Table, kw_only=True):
     """Base of every data item that says where its values come from.
 
     `source` is the item's; a value whose source differs says so beside it with a `<field>_source`
@@ -193,8 +206,7 @@ def hex_problem(value: str, key: str = "hex") -> str | None:
     return None
 
 
-@dataclasses.dataclass(frozen=True)
-class Colour:
+class Colour(Table):
     """A named print colour; games add fields (a symbol, a number) by subclassing."""
 
     id: str
@@ -225,3 +237,63 @@ def expect_ref(ref: str, known: typing.Container[str], ctx: Ctx, what: str) -> N
 def expect_total(actual: int, expected: int, ctx: Ctx, what: str) -> None:
     if actual != expected:
         raise ctx.fail(f"{what} add up to {actual}, the rules say {expected}")
+
+
+def expect_totals(item: Any, expected: dict[str, int], ctx: Ctx) -> None:
+    """Each field of `item` named in `expected` holds the total given there (a box inventory
+    against the rules' component list); an error names the field."""
+    for name, total in expected.items():
+        expect_total(getattr(item, name), total, ctx.at(name), name.replace("_", " "))
+
+
+def expect_count(items: typing.Sized, expected: int, ctx: Ctx, what: str,
+                 says: str = "the rules say") -> None:
+    """As many `items` as a source states: '<n> <what>, <says> <expected>' otherwise."""
+    if len(items) != expected:
+        raise ctx.fail(f"{len(items)} {what}, {says} {expected}")
+
+
+def list_file(key: str, item: type) -> type:
+    """The schema of a file that holds one array of tables, `[[key]]`, each typed as `item` (none
+    listed: an empty tuple)."""
+    return dataclasses.make_dataclass(f"{item.__name__}List", [(key, tuple[item, ...], dataclasses.field(default=()))],
+                                      frozen=True)
+
+
+# --------------------------------------------------------------------------- the game objects
+
+class GameHead(Table):
+    """What every game's game.toml opens with and every game object carries first: the game's id,
+    its name and its player range (min, max)."""
+
+    id: str
+    name: str
+    players: tuple[int, int]
+
+
+def field_values(obj: Any, cls: type | None = None) -> dict[str, Any]:
+    """The values of the fields `cls` declares (default: all of `obj`'s), as keywords: a game object
+    is made from the file tables it carries as they are (`Game(**field_values(game_file, Tables),
+    ...)`), not copied."""
+    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(cls or obj)}
+
+
+def by_id(items: str, key: str = "id") -> cached_property:
+    """A look-up of a game object, built once: the items of its field `items` (a dotted path
+    reaches into a table) by their `key`. `piece = by_id("pieces")` gives `data.piece[some_id]`."""
+    get_items, get_key = operator.attrgetter(items), operator.attrgetter(key)
+
+    def index(self) -> dict[Any, Any]:
+        return {get_key(item): item for item in get_items(self)}
+    index.__doc__ = f"The {items} by their {key}."
+    return cached_property(index)
+
+
+def grouped(items: str, key: str, groups: str) -> cached_property:
+    """A look-up of a game object, built once: for each item of its field `groups`, by id, the
+    `items` whose `key` is that id, in their order."""
+    def index(self) -> dict[str, tuple[Any, ...]]:
+        return {g.id: tuple(i for i in getattr(self, items) if getattr(i, key) == g.id)
+                for g in getattr(self, groups)}
+    index.__doc__ = f"The {items} of each of the {groups}, by its id."
+    return cached_property(index)

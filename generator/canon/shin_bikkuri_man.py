@@ -12,15 +12,14 @@ cells with rows growing upwards, ready to add to a board square.
 """
 from __future__ import annotations
 
-import dataclasses
-from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
 from . import Component
 from .files import read_files
 from .polyomino import Shape, bad_letters, is_connected, orientations, read_rows
-from .schema import Ctx, Source, Sourced, expect_ref, expect_total, unique_ids
+from .schema import (Table, Ctx, GameHead, Source, Sourced, by_id, expect_count, expect_ref, expect_total,
+                     field_values, unique_ids)
 from . import schema
 
 # Totals the sources state; the data must agree with them.
@@ -40,7 +39,6 @@ BRICK, WINDOW = "B", "W"
 
 
 # ---------------------------------------------------------------------------------------- game.toml
-@dataclasses.dataclass(frozen=True)
 class Turn(Sourced):
     harbour: int
     take: int
@@ -49,12 +47,10 @@ class Turn(Sourced):
     tiles_per_turn: int
 
 
-@dataclasses.dataclass(frozen=True)
 class StartingHands(Sourced):
     by_seat: tuple[int, ...]
 
 
-@dataclasses.dataclass(frozen=True)
 class Building(Sourced):
     cards_per_square: int
     same_colour_discount: int
@@ -63,7 +59,6 @@ class Building(Sourced):
     flip: bool
 
 
-@dataclasses.dataclass(frozen=True)
 class Scoring(Sourced):
     row: int
     row_all_windows: int
@@ -77,12 +72,10 @@ class Scoring(Sourced):
             return "column_all_windows: must be at least column (it is the total for an all-window column)"
 
 
-@dataclasses.dataclass(frozen=True)
 class End(Sourced):
     points: int
 
 
-@dataclasses.dataclass(frozen=True)
 class ScoreMarkers(Sourced):
     """The markers the players move along their boards' score tracks (house: no source names them)."""
 
@@ -93,17 +86,14 @@ class ScoreMarkers(Sourced):
             return "per_player: each player needs a marker for the score track"
 
 
-@dataclasses.dataclass(frozen=True)
 class Tie(Sourced):
     rule: Literal["fewest-empty-squares"]
     then: Literal["shared"]
 
 
-@dataclasses.dataclass(frozen=True)
-class GameFile:
-    id: str
-    name: str
-    players: tuple[int, int]
+class GameFile(GameHead):
+    """game.toml: its tables are carried by `ShinBikkuriMan` as they are."""
+
     turn: Turn
     starting_hands: StartingHands
     building: Building
@@ -114,14 +104,12 @@ class GameFile:
 
 
 # --------------------------------------------------------------------------------------- board.toml
-@dataclasses.dataclass(frozen=True)
 class CoatsOfArms(Sourced):
     total: int
     squares: tuple[tuple[int, int], ...]
     row_ends: tuple[int, ...]
 
 
-@dataclasses.dataclass(frozen=True)
 class Board(Sourced):
     columns: int
     rows: int
@@ -133,30 +121,25 @@ class Board(Sourced):
 
 
 # --------------------------------------------------------------------------------------- cards.toml
-@dataclasses.dataclass(frozen=True)
 class Deck(Sourced):
     per_colour: dict[PlayerCount, int]
 
 
-@dataclasses.dataclass(frozen=True)
 class EndCard(Sourced):
     count: int
     bottom: int
     shuffled_in: dict[PlayerCount, Literal["setup", "first-reshuffle"]]
 
 
-@dataclasses.dataclass(frozen=True)
 class Print(Sourced):
     """Where the print colours and symbols come from."""
 
 
-@dataclasses.dataclass(frozen=True)
 class Colour(schema.Colour):
     symbol: str
 
 
-@dataclasses.dataclass(frozen=True)
-class CardsFile:
+class CardsFile(Table):
     deck: Deck
     end_card: EndCard
     print: Print
@@ -179,8 +162,7 @@ def _check_shape(rows: tuple[str, ...], bricks: int | None) -> str | None:
     return None
 
 
-@dataclasses.dataclass(frozen=True)
-class Tile:
+class Tile(Table):
     """One coloured facade tile design (its copies are in `Copies`)."""
 
     colour: str
@@ -219,7 +201,6 @@ class Tile:
         return orientations(self.cells, rotate, flip)
 
 
-@dataclasses.dataclass(frozen=True)
 class Copies(Sourced):
     by_size: dict[str, dict[PlayerCount, int]]
 
@@ -227,7 +208,6 @@ class Copies(Sourced):
         return self.by_size[str(size)][str(players)]  # type: ignore[index]
 
 
-@dataclasses.dataclass(frozen=True)
 class WhiteTiles(Sourced):
     count: int
     shape: tuple[str, ...]
@@ -240,16 +220,14 @@ class WhiteTiles(Sourced):
             return "shape: a white tile is one square"
 
 
-@dataclasses.dataclass(frozen=True)
-class TilesFile:
+class TilesFile(Table):
     copies: Copies
     white: WhiteTiles
     tile: tuple[Tile, ...]
 
 
 # ----------------------------------------------------------------------------------- abilities.toml
-@dataclasses.dataclass(frozen=True)
-class Ability:
+class Ability(Table):
     id: str
     name: str
     action: Literal["draw", "build", "turn"]
@@ -263,13 +241,11 @@ class Ability:
     both_actions: bool = False
 
 
-@dataclasses.dataclass(frozen=True)
 class Abilities(Sourced):
     per_player: int
 
 
-@dataclasses.dataclass(frozen=True)
-class CoatAction:
+class CoatAction(Table):
     id: str
     name: str
     text: str
@@ -277,33 +253,20 @@ class CoatAction:
     flips_source: Source | None = None
 
 
-@dataclasses.dataclass(frozen=True)
 class CoatOfArms(Sourced):
     action: tuple[CoatAction, ...]
 
 
-@dataclasses.dataclass(frozen=True)
-class AbilitiesFile:
+class AbilitiesFile(Table):
     abilities: Abilities
     ability: tuple[Ability, ...]
     coat_of_arms: CoatOfArms
 
 
 # --------------------------------------------------------------------------------------------- game
-@dataclasses.dataclass(frozen=True)
-class ShinBikkuriMan:
+class ShinBikkuriMan(GameFile):
     """Everything the generator draws and the rules engine checks for Shin Bikkuri Man."""
 
-    id: str
-    name: str
-    players: tuple[int, int]
-    turn: Turn
-    starting_hands: StartingHands
-    building: Building
-    scoring: Scoring
-    end: End
-    score_markers: ScoreMarkers
-    tie: Tie
     board: Board
     deck: Deck
     end_card: EndCard
@@ -316,21 +279,11 @@ class ShinBikkuriMan:
     coat_actions: tuple[CoatAction, ...]
     print_source: Source = "house"
 
-    @cached_property
-    def colour(self) -> dict[str, Colour]:
-        return {c.id: c for c in self.colours}
-
-    @cached_property
-    def tile(self) -> dict[str, Tile]:
-        return {t.id: t for t in self.tiles}
-
-    @cached_property
-    def ability(self) -> dict[str, Ability]:
-        return {a.id: a for a in self.abilities}
-
-    @cached_property
-    def coat_action(self) -> dict[str, CoatAction]:
-        return {a.id: a for a in self.coat_actions}
+    # -- look-ups (id -> item)
+    colour = by_id("colours")
+    tile = by_id("tiles")
+    ability = by_id("abilities")
+    coat_action = by_id("coat_actions")
 
     @property
     def coat_squares(self) -> tuple[tuple[int, int], ...]:
@@ -387,9 +340,7 @@ def load(folder: Path) -> ShinBikkuriMan:
     _check_tiles(tiles, cards, game, ctx["tiles"])
     _check_abilities(abilities, ctx["abilities"])
     return ShinBikkuriMan(
-        id=game.id, name=game.name, players=game.players, turn=game.turn,
-        starting_hands=game.starting_hands, building=game.building, scoring=game.scoring,
-        end=game.end, score_markers=game.score_markers, tie=game.tie, board=board, deck=cards.deck,
+        **field_values(game, GameFile), board=board, deck=cards.deck,
         end_card=cards.end_card,
         colours=cards.colour, copies=tiles.copies, white=tiles.white, tiles=tiles.tile,
         abilities=abilities.ability, ability_copies=abilities.abilities,
@@ -445,8 +396,7 @@ def _check_board(board: Board, ctx: Ctx) -> None:
 
 def _check_cards(cards: CardsFile, game: GameFile, ctx: Ctx) -> None:
     unique_ids(cards.colour, ctx.at("colour"))
-    if len(cards.colour) != REFERENCE_COLOURS:
-        raise ctx.at("colour").fail(f"{len(cards.colour)} colours, the reference has {REFERENCE_COLOURS}")
+    expect_count(cards.colour, REFERENCE_COLOURS, ctx.at("colour"), "colours", says="the reference has")
     counts = _player_counts(game)
     for key, table in (("deck.per_colour", cards.deck.per_colour),
                        ("end_card.shuffled_in", cards.end_card.shuffled_in)):
@@ -498,8 +448,7 @@ def _check_tiles(tiles: TilesFile, cards: CardsFile, game: GameFile, ctx: Ctx) -
 def _check_abilities(abilities: AbilitiesFile, ctx: Ctx) -> None:
     actx = ctx.at("ability")
     unique_ids(abilities.ability, actx)
-    if len(abilities.ability) != REFERENCE_ABILITIES:
-        raise actx.fail(f"{len(abilities.ability)} ability tiles, the reference has {REFERENCE_ABILITIES}")
+    expect_count(abilities.ability, REFERENCE_ABILITIES, actx, "ability tiles", says="the reference has")
     if sum(a.starting for a in abilities.ability) != 1:
         raise actx.fail("exactly one ability is the starting tile every player has")
     for i, a in enumerate(abilities.ability):

@@ -1,15 +1,14 @@
 """Shinjuku's canonical data: wards, stations, connections, customers, tokens and pieces."""
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
-from functools import cached_property
 from pathlib import Path
 
 from .. import symbols
 from . import Component
 from .files import read_files
-from .schema import Colour, Ctx, Sourced, expect_ref, expect_total, unique_ids
+from .schema import (Table, Colour, Ctx, GameHead, Sourced, by_id, expect_count, expect_ref, expect_total,
+                     field_values, grouped, list_file, unique_ids)
 
 # Totals the rules text states (../shared/rules/shinjuku.txt); the data must agree with them.
 RULES_WARDS = 23
@@ -17,8 +16,7 @@ RULES_CARDS = 72
 RULES_CUSTOMERS = {"food": 23, "clothing": 20, "books": 16, "electronics": 13}
 
 
-@dataclasses.dataclass(frozen=True)
-class Ward:
+class Ward(Table):
     id: str
     number: int
     name: str
@@ -32,8 +30,7 @@ class Ward:
             return "cards: a ward has at least one card"
 
 
-@dataclasses.dataclass(frozen=True)
-class Station:
+class Station(Table):
     id: str
     name: str
     kanji: str
@@ -42,8 +39,7 @@ class Station:
     map: tuple[float, float]
 
 
-@dataclasses.dataclass(frozen=True)
-class Connection:
+class Connection(Table):
     stations: tuple[str, str]
     prebuilt: bool = False
 
@@ -53,18 +49,15 @@ class Connection:
         return "--".join(sorted(self.stations))
 
 
-@dataclasses.dataclass(frozen=True)
 class Deck(Sourced):
     cards: int
 
 
-@dataclasses.dataclass(frozen=True)
 class MapSpace(Sourced):
     width: float
     height: float
 
 
-@dataclasses.dataclass(frozen=True)
 class Rules(Sourced):
     hand_size: int
     income_hand: int
@@ -76,7 +69,6 @@ class Rules(Sourced):
     cards_as_wild: int
 
 
-@dataclasses.dataclass(frozen=True)
 class Scoring(Sourced):
     set_points: dict[str, int]
 
@@ -84,19 +76,16 @@ class Scoring(Sourced):
         return self.set_points[str(size)]
 
 
-@dataclasses.dataclass(frozen=True)
-class GameFile:
-    id: str
-    name: str
-    players: tuple[int, int]
+class GameFile(GameHead):
+    """game.toml: its tables are carried by `Shinjuku` as they are."""
+
     deck: Deck
     map: MapSpace
     rules: Rules
     scoring: Scoring
 
 
-@dataclasses.dataclass(frozen=True)
-class CustomerType:
+class CustomerType(Table):
     id: str
     name: str
     count: int
@@ -111,25 +100,21 @@ class CustomerType:
         return self.count - self.double
 
 
-@dataclasses.dataclass(frozen=True)
 class Customers(Sourced):
     total: int
     type: tuple[CustomerType, ...]
 
 
-@dataclasses.dataclass(frozen=True)
 class UpgradeBonus(Sourced):
     count: int
     values: tuple[int, ...]
 
 
-@dataclasses.dataclass(frozen=True)
 class Tokens(Sourced):
     matsuri: int
     start_player: int
 
 
-@dataclasses.dataclass(frozen=True)
 class PieceColour(Colour):
     symbol: str          # printed on every piece of the colour (generator/symbols.py); house
 
@@ -137,7 +122,6 @@ class PieceColour(Colour):
         return super().check() or symbols.problem(self.symbol)
 
 
-@dataclasses.dataclass(frozen=True)
 class Pieces(Sourced):
     department_stores: int
     stores: int
@@ -146,40 +130,16 @@ class Pieces(Sourced):
     colour: tuple[PieceColour, ...]
 
 
-@dataclasses.dataclass(frozen=True)
-class ComponentsFile:
+class ComponentsFile(Table):
     customers: Customers
     upgrade_bonus: UpgradeBonus
     tokens: Tokens
     pieces: Pieces
 
 
-@dataclasses.dataclass(frozen=True)
-class WardsFile:
-    ward: tuple[Ward, ...] = ()
-
-
-@dataclasses.dataclass(frozen=True)
-class StationsFile:
-    station: tuple[Station, ...] = ()
-
-
-@dataclasses.dataclass(frozen=True)
-class ConnectionsFile:
-    connection: tuple[Connection, ...] = ()
-
-
-@dataclasses.dataclass(frozen=True)
-class Shinjuku:
+class Shinjuku(GameFile):
     """Everything the generator draws and the rules engine checks for Shinjuku."""
 
-    id: str
-    name: str
-    players: tuple[int, int]
-    deck: Deck
-    map: MapSpace
-    rules: Rules
-    scoring: Scoring
     wards: tuple[Ward, ...]
     stations: tuple[Station, ...]
     connections: tuple[Connection, ...]
@@ -188,25 +148,12 @@ class Shinjuku:
     tokens: Tokens
     pieces: Pieces
 
-    @cached_property
-    def ward(self) -> dict[str, Ward]:
-        return {w.id: w for w in self.wards}
-
-    @cached_property
-    def station(self) -> dict[str, Station]:
-        return {s.id: s for s in self.stations}
-
-    @cached_property
-    def stations_in(self) -> dict[str, tuple[Station, ...]]:
-        return {w.id: tuple(s for s in self.stations if s.ward == w.id) for w in self.wards}
-
-    @cached_property
-    def customer_type(self) -> dict[str, CustomerType]:
-        return {t.id: t for t in self.customers.type}
-
-    @cached_property
-    def connection(self) -> dict[str, Connection]:
-        return {c.id: c for c in self.connections}
+    # -- look-ups (id -> item)
+    ward = by_id("wards")
+    station = by_id("stations")
+    customer_type = by_id("customers.type")
+    connection = by_id("connections")
+    stations_in = grouped("stations", "ward", "wards")
 
     def components(self) -> list[Component]:
         rows = [Component("ward-card", w.id, w.cards, "reference", w.name) for w in self.wards]
@@ -231,8 +178,10 @@ class Shinjuku:
 
 
 def load(folder: Path) -> Shinjuku:
-    files, ctx = read_files(folder, {"game": GameFile, "wards": WardsFile, "stations": StationsFile,
-                                     "connections": ConnectionsFile, "components": ComponentsFile})
+    files, ctx = read_files(folder, {"game": GameFile, "wards": list_file("ward", Ward),
+                                     "stations": list_file("station", Station),
+                                     "connections": list_file("connection", Connection),
+                                     "components": ComponentsFile})
     game, comps = files["game"], files["components"]
     wards, stations = files["wards"].ward, files["stations"].station
     connections = files["connections"].connection
@@ -241,16 +190,14 @@ def load(folder: Path) -> Shinjuku:
     _check_stations(stations, wards, ctx["stations"].at("station"))
     _check_connections(connections, stations, ctx["connections"].at("connection"))
     _check_components(comps, ctx["components"])
-    return Shinjuku(id=game.id, name=game.name, players=game.players, deck=game.deck, map=game.map,
-                    rules=game.rules, scoring=game.scoring, wards=wards, stations=stations,
+    return Shinjuku(**field_values(game, GameFile), wards=wards, stations=stations,
                     connections=connections, customers=comps.customers,
                     upgrade_bonus=comps.upgrade_bonus, tokens=comps.tokens, pieces=comps.pieces)
 
 
 def _check_wards(wards, game: GameFile, ctx: Ctx) -> None:
     index = unique_ids(wards, ctx)
-    if len(wards) != RULES_WARDS:
-        raise ctx.fail(f"{len(wards)} wards, the rules say {RULES_WARDS}")
+    expect_count(wards, RULES_WARDS, ctx, "wards")
     expect_total(sum(w.cards for w in wards), game.deck.cards, ctx, "card counts")
     expect_total(game.deck.cards, RULES_CARDS, Ctx(ctx.file, "deck.cards"), "cards")
     for i, w in enumerate(wards):

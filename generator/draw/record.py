@@ -63,18 +63,6 @@ class Recording(Canvas):
     def scale(self, sx: float, sy: float) -> None:
         self.ops.append(("scale", (sx, sy), {}))
 
-    @contextlib.contextmanager
-    def frame(self, dx: float = 0.0, dy: float = 0.0, rotate: float = 0.0) -> Iterator[Canvas]:
-        self.push()
-        try:
-            if dx or dy:
-                self.translate(dx, dy)
-            if rotate:
-                self.rotate(rotate)
-            yield self
-        finally:
-            self.pop()
-
     def clip(self, x: float, y: float, w: float, h: float) -> None:
         self.ops.append(("clip", (x, y, w, h), {}))
 

@@ -5,8 +5,8 @@ marks and duplex backs, boards tiled or whole, full pages), adds one document pe
 the whole board on a large copy-shop sheet, and puts a cover page first in every document. Runs of
 single-sided piece sections (tokens, stores, track) of one file and stock share sheets (pack.py).
 
-Documents are named so a downloaded file still says what it is: `<game>-<file>-<paper>` (a game's
-cards on Letter: `<game>-cards-letter`) and, for the copy-shop board, `<game>-<file>-<sheet>` (`<game>-board-a1`).
+Documents are named so a downloaded file still says what it is: `<game>-<file>-<paper>` (e.g.
+<game>-cards-letter) and, for the copy-shop board, `<game>-<file>-<sheet>` (<game>-board-a1).
 """
 from __future__ import annotations
 

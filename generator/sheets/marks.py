@@ -63,31 +63,34 @@ def trim_mark_lines(trims: Sequence[Box], page: tuple[float, float], margin: flo
             vertical.setdefault(round(cx, 6), []).append(t)
         for cy in (y, y + h):
             horizontal.setdefault(round(cy, 6), []).append(t)
+    return (_cut_ticks(vertical, 0, blocks, pad, page, margin, marks, bleed)
+            + _cut_ticks(horizontal, 1, blocks, pad, page, margin, marks, bleed))
+
+
+def _cut_ticks(cuts: dict[float, list[Box]], across: int, blocks: list[Box], pad: float,
+               page: tuple[float, float], margin: float, marks: CropMarks, bleed: float) -> list[Line]:
+    """The ticks at both ends of each cut line in `cuts` (its position -> the trims with an edge
+    on it): vertical lines for `across` = 0 (x), horizontal ones for 1 (y). Each tick is as long as
+    the room before the margin or the nearest block beyond the line's end allows."""
+    along = 1 - across
+
+    def point(at: float, cut: float) -> tuple[float, float]:
+        return (cut, at) if across == 0 else (at, cut)
+
     lines: list[Line] = []
-    for cx in sorted(vertical):
-        top = min(t[1] for t in vertical[cx])
-        bottom = max(t[1] + t[3] for t in vertical[cx])
-        near = [b for b in blocks if b[0] - pad < cx < b[0] + b[2] + pad]
-        up = top - max([margin] + [b[1] + b[3] for b in near if b[1] + b[3] <= top + 1e-6])
-        down = min([page[1] - margin] + [b[1] for b in near if b[1] >= bottom - 1e-6]) - bottom
-        span = mark_span(up, marks, bleed)
-        if span:
-            lines.append(((cx, top - span[0]), (cx, top - span[1])))
-        span = mark_span(down, marks, bleed)
-        if span:
-            lines.append(((cx, bottom + span[0]), (cx, bottom + span[1])))
-    for cy in sorted(horizontal):
-        left = min(t[0] for t in horizontal[cy])
-        right = max(t[0] + t[2] for t in horizontal[cy])
-        near = [b for b in blocks if b[1] - pad < cy < b[1] + b[3] + pad]
-        before = left - max([margin] + [b[0] + b[2] for b in near if b[0] + b[2] <= left + 1e-6])
-        after = min([page[0] - margin] + [b[0] for b in near if b[0] >= right - 1e-6]) - right
+    for cut in sorted(cuts):
+        start = min(t[along] for t in cuts[cut])
+        end = max(t[along] + t[along + 2] for t in cuts[cut])
+        near = [b for b in blocks if b[across] - pad < cut < b[across] + b[across + 2] + pad]
+        before = start - max([margin] + [b[along] + b[along + 2] for b in near
+                                         if b[along] + b[along + 2] <= start + 1e-6])
+        after = min([page[along] - margin] + [b[along] for b in near if b[along] >= end - 1e-6]) - end
         span = mark_span(before, marks, bleed)
         if span:
-            lines.append(((left - span[0], cy), (left - span[1], cy)))
+            lines.append((point(start - span[0], cut), point(start - span[1], cut)))
         span = mark_span(after, marks, bleed)
         if span:
-            lines.append(((right + span[0], cy), (right + span[1], cy)))
+            lines.append((point(end + span[0], cut), point(end + span[1], cut)))
     return lines
 
 

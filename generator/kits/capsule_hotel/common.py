@@ -21,29 +21,17 @@ class Palette:
     layout: Layout
     ink_saver: bool
 
-    @property
-    def ink(self):
-        return self.layout.colours.ink
+    #: The layout's colours drawn as they are, with the ink saver too (lines, text, small cues).
+    AS_IS = ("ink", "paper", "rule", "accent", "coupon")
 
-    @property
-    def paper(self):
-        return self.layout.colours.paper
-
-    @property
-    def rule(self):
-        return self.layout.colours.rule
+    def __getattr__(self, name: str):
+        if name in Palette.AS_IS:
+            return getattr(self.layout.colours, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def tint(self):
         return self.layout.colours.paper if self.ink_saver else self.layout.colours.tint
-
-    @property
-    def accent(self):
-        return self.layout.colours.accent
-
-    @property
-    def coupon(self):
-        return self.layout.colours.coupon
 
     def fill(self, colour: str) -> str:
         """A large fill: itself, or the paper with the ink saver (outlines carry the shape)."""

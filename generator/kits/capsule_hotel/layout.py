@@ -1,26 +1,21 @@
 """layouts/capsule-hotel.toml as typed data: the dataclasses only; generator.layouts reads and checks it."""
 from __future__ import annotations
 
-import dataclasses
-
-from ...layouts import load_game_layout, Size, TextStyle
+from ...layouts import game_layout_loader, Size, Table, TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Pads:
+class Pads(Table):
     ledger: Size
     row: float
     qr: float
 
 
-@dataclasses.dataclass(frozen=True)
-class Boards:
+class Boards(Table):
     size: Size
     qr: float
 
 
-@dataclasses.dataclass(frozen=True)
-class Tokens:
+class Tokens(Table):
     seal: float
     marker: float
     coupon: Size
@@ -30,8 +25,7 @@ class Tokens:
     die_tab: float
 
 
-@dataclasses.dataclass(frozen=True)
-class Text:
+class Text(Table):
     title: TextStyle
     head: TextStyle
     body: TextStyle
@@ -39,8 +33,7 @@ class Text:
     token: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Colours:
+class Colours(Table):
     ink: str
     paper: str
     rule: str
@@ -50,8 +43,7 @@ class Colours:
     money: str
 
 
-@dataclasses.dataclass(frozen=True)
-class Layout:
+class Layout(Table):
     pads: Pads
     boards: Boards
     tokens: Tokens
@@ -59,6 +51,4 @@ class Layout:
     colours: Colours
 
 
-def load_layout() -> Layout:
-    """layouts/capsule-hotel.toml (or TOKYO_KIT_LAYOUTS' copy), read once."""
-    return load_game_layout("capsule-hotel", Layout)
+load_layout = game_layout_loader("capsule-hotel", Layout)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from ... import icons
+from ...colours import mix, readable_on
 from ...canon.jutaku import Jutaku, Site, SiteSide
 from ...draw import Canvas, Style, text_width
 from ...draw.base import PT
@@ -19,23 +20,6 @@ from .pack import Block
 
 
 # ------------------------------------------------------------------------------------- colours
-def mix(colour: str, towards: str, amount: float) -> str:
-    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(towards[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
-
-
-def readable_on(colour: str) -> str:
-    """Black or white, whichever contrasts more with `colour` (WCAG relative luminance): white on
-    the green and grey discs read at 3.6:1, under the 4.5:1 small text needs."""
-    def channel(v: int) -> float:
-        c = v / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (channel(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
-    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return "#000000" if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else "#ffffff"
-
-
 class Palette:
     """The layout's colours; with ink saver, large fills become light tints (cues kept)."""
 

@@ -1,13 +1,10 @@
 """layouts/jutaku.toml as typed data: the dataclasses only; generator.layouts reads and checks it."""
 from __future__ import annotations
 
-import dataclasses
-
-from ...layouts import load_game_layout, Size, TextStyle
+from ...layouts import game_layout_loader, Size, Table, TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class SiteCard:
+class SiteCard(Table):
     qr_corner_free: float
     border_width: float
     grid_width: float
@@ -18,8 +15,7 @@ class SiteCard:
     small: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Pieces:
+class Pieces(Table):
     grid: tuple[int, int]
     title_height: float
     cut_width: float
@@ -30,8 +26,7 @@ class Pieces:
             return f"grid: {list(self.grid)} is not a block of squares"
 
 
-@dataclasses.dataclass(frozen=True)
-class Tokens:
+class Tokens(Table):
     architect: float
     drink: float
     pyramid: float
@@ -41,8 +36,7 @@ class Tokens:
     big: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Cards:
+class Cards(Table):
     stock: Size
     reference: Size
     track: Size
@@ -51,16 +45,14 @@ class Cards:
     qr: tuple[float, float, float]
 
 
-@dataclasses.dataclass(frozen=True)
-class Sheet:
+class Sheet(Table):
     rows: int
     title: TextStyle
     head: TextStyle
     cell: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Colours:
+class Colours(Table):
     ink: str
     paper: str
     blue_side: str
@@ -72,8 +64,7 @@ class Colours:
     coin: str
 
 
-@dataclasses.dataclass(frozen=True)
-class Layout:
+class Layout(Table):
     site_card: SiteCard
     pieces: Pieces
     tokens: Tokens
@@ -82,6 +73,4 @@ class Layout:
     colours: Colours
 
 
-def load_layout() -> Layout:
-    """layouts/jutaku.toml (or TOKYO_KIT_LAYOUTS' copy), read once."""
-    return load_game_layout("jutaku", Layout)
+load_layout = game_layout_loader("jutaku", Layout)

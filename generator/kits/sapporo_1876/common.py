@@ -2,6 +2,7 @@
 shrink to fit, and the small icons (resources, yen, fame, harvest, settlement) with their shape cues."""
 from __future__ import annotations
 
+from ...colours import mix
 from ...draw import Canvas, Style, text_width
 from ...draw.fit import TextFitError, fit_text
 from .layout import Colours, TextStyle
@@ -12,12 +13,6 @@ LINE = 1.2
 #: Resource shape cues (colour is never the only cue): each resource has a letter and a shape.
 RESOURCE_MARK = {"wheat": ("W", "triangle"), "rice-bale": ("R", "square"), "sheep": ("S", "circle"),
                  "cattle": ("C", "diamond")}
-
-
-def mix(colour: str, towards: str, amount: float) -> str:
-    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(towards[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
 
 
 class Palette:

@@ -1,13 +1,10 @@
 """layouts/sapporo-1876.toml as typed data: the dataclasses only; generator.layouts reads and checks it."""
 from __future__ import annotations
 
-import dataclasses
-
-from ...layouts import Box, load_game_layout, Size, TextStyle
+from ...layouts import Box, game_layout_loader, Size, Table, TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class MainBoard:
+class MainBoard(Table):
     size: Size
     score_cell: float
     score_sides: tuple[int, int]
@@ -28,8 +25,7 @@ class MainBoard:
     reference: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class PersonalBoard:
+class PersonalBoard(Table):
     size: Size
     title_box: Box
     columns_box: Box
@@ -41,8 +37,7 @@ class PersonalBoard:
     qr_caption: Box
 
 
-@dataclasses.dataclass(frozen=True)
-class Tile:
+class Tile(Table):
     size: Size
     cost: Box
     name: Box
@@ -54,8 +49,7 @@ class Tile:
     cost_style: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Tokens:
+class Tokens(Table):
     resource: float
     banknote: Size
     worker: float
@@ -66,8 +60,7 @@ class Tokens:
     big: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Colours:
+class Colours(Table):
     ink: str
     paper: str
     board: str
@@ -79,8 +72,7 @@ class Colours:
     note: str
 
 
-@dataclasses.dataclass(frozen=True)
-class Layout:
+class Layout(Table):
     main_board: MainBoard
     personal_board: PersonalBoard
     tile: Tile
@@ -88,6 +80,4 @@ class Layout:
     colours: Colours
 
 
-def load_layout() -> Layout:
-    """layouts/sapporo-1876.toml (or TOKYO_KIT_LAYOUTS' copy), read once."""
-    return load_game_layout("sapporo-1876", Layout)
+load_layout = game_layout_loader("sapporo-1876", Layout)

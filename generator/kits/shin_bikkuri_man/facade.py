@@ -9,17 +9,11 @@ from __future__ import annotations
 
 import math
 
+from ...colours import mix
 from ...draw import Canvas, Style
 from .layout import Layout
 
 WHITE = "white"
-
-
-def mix(colour: str, towards: str, amount: float) -> str:
-    """Blend '#rrggbb' `amount` (0..1) of the way towards another colour."""
-    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(towards[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
 
 
 class Palette:

@@ -1,13 +1,10 @@
 """layouts/shin-bikkuri-man.toml as typed data: the dataclasses only; generator.layouts reads and checks it."""
 from __future__ import annotations
 
-import dataclasses
-
-from ...layouts import load_game_layout, Size, TextStyle
+from ...layouts import game_layout_loader, Size, Table, TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Board:
+class Board(Table):
     size: Size
     grid: tuple[float, float]
     title: TextStyle
@@ -18,44 +15,35 @@ class Board:
     qr: float
 
 
-@dataclasses.dataclass(frozen=True)
-class Tiles:
+class Tiles(Table):
     line: float
     inner: float
     symbol: float
     gutter: float            # between tiles of different colours, each colour bled into its half
 
 
-@dataclasses.dataclass(frozen=True)
-class Card:
+class Card(Table):
     size: Size
     title: TextStyle
     text: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class AbilityTile:
-    size: Size
-    title: TextStyle
-    text: TextStyle
+class AbilityTile(Card):
     qr: float
 
 
-@dataclasses.dataclass(frozen=True)
-class Marker:
+class Marker(Table):
     size: float              # diameter of a score marker
     number: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Harbour:
+class Harbour(Table):
     space: Size
     margin: float
     label: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Colours:
+class Colours(Table):
     ink: str
     paper: str
     window: str
@@ -66,8 +54,7 @@ class Colours:
     card_back: str
 
 
-@dataclasses.dataclass(frozen=True)
-class Layout:
+class Layout(Table):
     square: float
     board: Board
     tiles: Tiles
@@ -84,6 +71,4 @@ class Layout:
             return "marker.size: a score marker must fit one box of the score track (board.track_box)"
 
 
-def load_layout() -> Layout:
-    """layouts/shin-bikkuri-man.toml (or TOKYO_KIT_LAYOUTS' copy), read once."""
-    return load_game_layout("shin-bikkuri-man", Layout)
+load_layout = game_layout_loader("shin-bikkuri-man", Layout)

@@ -238,21 +238,7 @@ def _pack_grid(data, columns: int, rows: int) -> list[Sheet]:
     todo = _todo(data)
     sheets: list[Sheet] = []
     while any(t[3] for t in todo):
-        free = {(c, r) for c in range(columns) for r in range(rows)}
-        placed: list[Placed] = []
-        for r in range(rows):
-            for c in range(columns):
-                if (c, r) not in free:
-                    continue
-                hit = _cover(todo, free, c, r)
-                if hit is None:
-                    free.discard((c, r))        # nothing fits here: it stays blank
-                    continue
-                t, cells = hit
-                t[3] -= 1
-                for cell in cells:
-                    free.discard(cell[0])
-                placed.append(Placed(t[0], t[1], tuple(sorted(cells))))
+        placed = _fill(todo, columns, rows)
         if not placed:
             raise ValueError(f"no facade tile fits a sheet of {columns} x {rows} squares")
         sheets.append(Sheet(columns, rows, tuple(placed)))

@@ -2,33 +2,28 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
 
-from ...layouts import Box, load_game_layout, Size, TextStyle
+from ...layouts import Box, game_layout_loader, Size, Table, TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class TextBox:
+class TextBox(TextStyle, kw_only=True):
+    """A text style and the box its text fits in."""
+
     box: Box
-    size: float
-    min: float
-    font: Literal["regular", "bold"] = "regular"
 
     @property
     def style(self) -> TextStyle:
         return TextStyle(self.size, self.min, self.font)
 
 
-@dataclasses.dataclass(frozen=True)
-class Anchor:
+class Anchor(Table):
     """An extra Voronoi seed that belongs to a ward (house data shaping the derived ward areas)."""
 
     ward: str
     map: tuple[float, float]
 
 
-@dataclasses.dataclass(frozen=True)
-class Board:
+class Board(Table):
     size: Size
     map_origin: tuple[float, float]
     map_scale: float
@@ -53,8 +48,7 @@ class Board:
     anchor: tuple[Anchor, ...] = ()
 
 
-@dataclasses.dataclass(frozen=True)
-class Card:
+class Card(Table):
     size: Size
     header: Box
     name: TextBox
@@ -71,8 +65,7 @@ class Card:
     back_caption: TextBox
 
 
-@dataclasses.dataclass(frozen=True)
-class Tokens:
+class Tokens(Table):
     customer: float
     bonus: float
     token: float
@@ -83,8 +76,7 @@ class Tokens:
     big: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class Example:
+class Example(Table):
     """The score sheet's worked example: one player's customers ("2" tokens listed in doubles)."""
 
     player: str
@@ -93,8 +85,7 @@ class Example:
     doubles: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
-@dataclasses.dataclass(frozen=True)
-class Sheet:
+class Sheet(Table):
     title: TextStyle
     head: TextStyle
     cell: TextStyle
@@ -103,23 +94,20 @@ class Sheet:
     example: Example
 
 
-@dataclasses.dataclass(frozen=True)
-class Reference:
+class Reference(Table):
     """The rules reference card (card-sized): its title and its text, shrunk to fit each side."""
 
     title: TextStyle
     text: TextStyle
 
 
-@dataclasses.dataclass(frozen=True)
-class WardColour:
+class WardColour(Table):
     full: str
     tint: str
     text: str
 
 
-@dataclasses.dataclass(frozen=True)
-class Colours:
+class Colours(Table):
     ink: str
     paper: str
     border: str
@@ -133,8 +121,7 @@ class Colours:
     goods: dict[str, str]
 
 
-@dataclasses.dataclass(frozen=True)
-class Layout:
+class Layout(Table):
     board: Board
     card: Card
     tokens: Tokens
@@ -143,6 +130,4 @@ class Layout:
     colours: Colours
 
 
-def load_layout() -> Layout:
-    """layouts/shinjuku.toml (or TOKYO_KIT_LAYOUTS' copy), read once."""
-    return load_game_layout("shinjuku", Layout)
+load_layout = game_layout_loader("shinjuku", Layout)

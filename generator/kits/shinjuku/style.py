@@ -5,24 +5,8 @@ tints or outlines: `Palette` is the one place that decision is made.
 """
 from __future__ import annotations
 
+from ...colours import mix, readable_on
 from .layout import Colours
-
-
-def mix(colour: str, towards: str, amount: float) -> str:
-    """Blend '#rrggbb' `amount` (0..1) of the way towards another colour."""
-    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(towards[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
-
-
-def readable_on(colour: str) -> str:
-    """Black or white text, whichever reads better on `colour` (WCAG relative luminance)."""
-    def channel(v: int) -> float:
-        c = v / 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (channel(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
-    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return "#000000" if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else "#ffffff"
 
 
 class Palette:

@@ -963,7 +963,9 @@
       // (or a wild: the Matsuri's, a store's) plays at, and the mover's stores; the close-up shows
       // as many of them as it can at once
       const mine = Object.keys(st.stations || {}).filter((sid) => st.stations[sid].owner === p);
-      const wards = new Set((hand(p) || []).concat(mine.map((sid) => B.stations[sid].ward), st.matsuri ? [st.matsuri] : []));
+      // (named hands: no hand to read; the wards with customers waiting, where a move of them starts)
+      const guess = namedHands() ? B.wards.filter((w) => (st.wards[w.id] || []).length).map((w) => w.id) : [];
+      const wards = new Set((hand(p) || guess).concat(mine.map((sid) => B.stations[sid].ward), st.matsuri ? [st.matsuri] : []));
       const pts = Object.keys(B.stations).filter((sid) => wards.has(B.stations[sid].ward) || mine.includes(sid)).map(S).filter(Boolean);
       if (!pts.length) return null;
       return keyed("a" + at, bestView(pts));
