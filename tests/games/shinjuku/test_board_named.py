@@ -16,6 +16,9 @@ from phones import ARGS, CHROMIUM, require_chromium
 
 sync_api = require_chromium()
 pytest.importorskip("companion.games.shinjuku")
+pytest.importorskip("axe_playwright_python")
+
+from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 
 from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
@@ -136,6 +139,8 @@ def test_a_turn_names_cards_as_they_are_played(site):
         assert aki.evaluate("document.documentElement.scrollWidth") <= 390           # nothing sticks out
         bar = aki.evaluate("document.querySelector('.sticky-actions').getBoundingClientRect().bottom")
         assert abs(bar - 844) < 2                                                  # the bar on the screen
+        violations = Axe().run(aki).response["violations"]               # the named card row too
+        assert violations == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
         cards.locator("button", has_text="Another ward").click()
         offered = cards.locator("button").all_inner_texts()
         s = state()

@@ -325,8 +325,19 @@ def oracle(s: dict, m) -> bool:
         if sid in take and take[sid] not in match:
             return False
         if match:
-            travelling.remove(take.get(sid, match[0]))
+            travelling.remove(take[sid] if sid in take else default_take(match, st["owner"] == p))
     return card_ok(m.get("card"), [D.station[path[0]].ward])
+
+
+def default_take(match: list[str], own: bool) -> str:
+    """The customer a store takes when "take" does not say (the rules module's Move Customers): a
+    "2" first for the mover's own store, a single first for another player's, then types in data order."""
+    types = [t.id for t in D.customers.type]
+
+    def key(token: str):
+        goods, double = token.removesuffix("-2"), token.endswith("-2")
+        return (double != own, types.index(goods))
+    return min(match, key=key)
 
 
 def check_candidate(state: dict, cand) -> None:
