@@ -86,6 +86,27 @@ def broken_data(tmp_path):
     return make
 
 
+@pytest.fixture
+def refused_data(broken_data):
+    """`refused_data(game, file, old, new, key, problem, where=None)`: a game's data with `file` broken
+    (as broken_data does) is refused at load with one line naming the file (or `where`, the game's file
+    the problem is reported in), the key and the problem; returns the DataError."""
+    from generator import canon
+
+    def check(game: str, file: str, old, new, key: str, problem: str, where: str | None = None):
+        root, path = broken_data(game, file, old, new)
+        with pytest.raises(canon.DataError) as info:
+            canon.load(game, root=root)
+        err = info.value
+        path = root / game / where if where else path
+        assert err.file == str(path), str(err)
+        assert err.key == key, str(err)
+        assert problem in err.problem, str(err)
+        assert str(err).startswith(f"{path}: ") and key in str(err) and "\n" not in str(err)
+        return err
+    return check
+
+
 # -- kits: every distinct build built once per test session (tests/print_kits.py) ------------------
 
 @pytest.fixture(scope="session")

@@ -81,7 +81,7 @@ class Game(TableDriver):
     board_ready = "window.tkLink && tkLink.table"
     page_seq_js = "window.tkLink && tkLink.table ? tkLink.table.seq : null"
 
-    def __init__(self, browser, server, services, players, mode, seed, turns, log):
+    def __init__(self, browser, server, services, players, mode, seed, turns, log=None):
         super().__init__(browser, server, services, players, mode, seed, turns, log)
         for ph in self.phones:
             ph.page.on("dialog", lambda d, ph=ph: self.dialog(ph, d))

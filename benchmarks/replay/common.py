@@ -181,6 +181,38 @@ def chromium():
             browser.close()
 
 
+@dataclass
+class Replayed:
+    """A short table replayed through the pages, for the tests that keep a driver working: the driver's
+    result dict, the driver itself (its table code, its own bookkeeping), the table's state and seq at
+    the end, and the moves of its log in order."""
+    result: dict
+    game: object
+    state: dict
+    seq: int
+    moves: list[dict]
+
+    @property
+    def kinds(self) -> list[str]:
+        return [m["type"] for m in self.moves]
+
+
+def replayed(driver, data_dir: str, players: int, mode: str, seed: int, turns: int, **options) -> Replayed:
+    """`turns` turns of a seeded table played by `driver` (a driver module's `Game`) through the pages
+    of a fresh companion in `data_dir`, on a fresh headless Chromium; the phones are closed whatever
+    happens."""
+    with companion_server(data_dir) as (server, services), chromium() as browser:
+        game = driver(browser, server, services, players, mode, seed=seed, turns=turns, **options)
+        try:
+            with seeded_tables(seed):
+                result = game.play()
+            state, seq = game.state(), game.seq()
+            log, _ = services.tables.events(game.code, 0)
+        finally:
+            game.close()
+    return Replayed(result, game, state, seq, [e["move"] for e in log if e.get("kind") == "move"])
+
+
 def revision() -> str:
     import subprocess
     root = Path(companion.__file__).resolve().parents[1]

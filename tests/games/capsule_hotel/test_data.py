@@ -9,7 +9,6 @@ from collections import Counter
 import pytest
 
 from generator import canon
-from generator.canon import DataError
 from generator.canon.capsule_hotel import PINK
 
 RULES = "capsule-hotel.it.txt"
@@ -359,13 +358,5 @@ def test_the_interface_every_game_offers(game):
     ("components.toml", "track_max = 15000", "track_max = 14000", "round_expenses_board.track_max",
      "reaching the largest purchase limit (15000)"),
 ])
-def test_broken_file_names_file_key_and_problem(broken_data, name, old, new, key, problem):
-    root, path = broken_data(GAME, name, old, new)
-    with pytest.raises(DataError) as info:
-        canon.load(GAME, root=root)
-    err = info.value
-    assert err.file == str(path)
-    assert err.key == key
-    assert problem in err.problem
-    assert str(err).startswith(f"{path}: ")
-    assert "\n" not in str(err)
+def test_broken_file_names_file_key_and_problem(refused_data, name, old, new, key, problem):
+    refused_data(GAME, name, old, new, key, problem)

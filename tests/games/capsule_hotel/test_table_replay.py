@@ -5,32 +5,17 @@ when a page no longer offers a move the driver needs (a dead end, a renamed butt
 before/after figures can be measured again."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from replaying import driver, replayed
 
-from phones import require_chromium
-
-require_chromium()
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
-from replay import capsule_hotel as replay  # noqa: E402
-from replay.common import chromium, companion_server  # noqa: E402
+replay = driver("capsule_hotel")
 
 
 def test_two_purchase_turns_are_tapped_into_the_pages(tmp_path):
     turns = 2
-    with companion_server(str(tmp_path)) as (server, services), chromium() as browser:
-        game = replay.Game(browser, server, services, 2, "table", seed=3, turns=turns, log=None)
-        try:
-            with replay.seeded_tables(3):
-                r = game.play()
-            seq = game.seq()
-            log, _ = services.tables.events(game.code, 0)
-        finally:
-            game.close()
+    played = replayed(replay, tmp_path, 2, "table", seed=3, turns=turns)
+    r, seq, kinds = played.result, played.seq, played.kinds
     assert r["errors"] == []                                     # no script error on any phone
     assert r["turns"] == turns and len(r["taps"]) == turns
-    kinds = [e["move"]["type"] for e in log if e.get("kind") == "move"]
     assert kinds[:2] == ["choose-loan", "choose-loan"]           # each phone sealed its loan
     # two turns at the head of the queue: each a purchase (declared, then completed) or a pass
     done = [k for k in kinds if k in ("purchase", "pass")]

@@ -6,34 +6,15 @@ longer offers a move the driver needs (a dead end, a renamed button), so the bef
 issue 23 can be measured again."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from replaying import driver, replayed
 
-from phones import require_chromium
-
-require_chromium()
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
-from replay import jutaku as replay  # noqa: E402
-from replay.common import chromium, companion_server, seeded_tables  # noqa: E402
-
-
-def played(services, game):
-    log, _ = services.tables.events(game.code, 0)
-    return [e["move"]["type"] for e in log if e.get("kind") == "move"]
+replay = driver("jutaku")
 
 
 def test_a_short_bottle_bonus_game_is_tapped_into_the_pages(tmp_path):
     turns = 2
-    with companion_server(str(tmp_path)) as (server, services), chromium() as browser:
-        game = replay.Game(browser, server, services, 2, "bottle/table", seed=3, turns=turns)
-        try:
-            with seeded_tables(3):
-                r = game.play()
-            state, seq = game.state(), game.seq()
-            kinds = played(services, game)
-        finally:
-            game.close()
+    played = replayed(replay, tmp_path, 2, "bottle/table", seed=3, turns=turns)
+    r, state, seq, kinds = played.result, played.state, played.seq, played.kinds
     assert r["errors"] == []                                     # no script error on any phone
     assert r["turns"] == turns and len(r["round_taps"]) == turns
     assert kinds[:2] == ["start", "start"]                      # the architects, tapped on the map
@@ -49,14 +30,8 @@ def test_a_short_bottle_bonus_game_is_tapped_into_the_pages(tmp_path):
 
 
 def test_countdown_floors_are_tapped_into_the_pages(tmp_path):
-    with companion_server(str(tmp_path)) as (server, services), chromium() as browser:
-        game = replay.Game(browser, server, services, 2, "countdown", seed=4, turns=2)
-        try:
-            r = game.play()
-            state = game.state()
-            kinds = played(services, game)
-        finally:
-            game.close()
+    played = replayed(replay, tmp_path, 2, "countdown", seed=4, turns=2)
+    r, state, kinds = played.result, played.state, played.kinds
     assert r["errors"] == [] and r["turns"] == 2
     assert kinds[0] == "begin" and kinds.count("pieces") >= 3
     assert state["floor"] >= 2 or state["phase"] == "over"

@@ -7,36 +7,20 @@ fails when a page no longer offers a move the driver needs (a dead end, a rename
 before/after figures of issue 23 can be measured again."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from replaying import driver, replayed
 
-from phones import require_chromium
-
-require_chromium()
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
-from replay import shin_bikkuri_man as replay  # noqa: E402
-from replay.common import chromium, companion_server  # noqa: E402
+replay = driver("shin_bikkuri_man")
 
 
 def test_a_short_table_deck_game_is_tapped_into_the_pages(tmp_path):
     turns = 2
-    with companion_server(str(tmp_path)) as (server, services), chromium() as browser:
-        game = replay.Game(browser, server, services, 2, "table", seed=100, turns=turns, cards="entered")
-        try:
-            with replay.seeded_tables(100):
-                r = game.play()
-            state = game.state()
-            seq = game.seq()
-            log, _ = services.tables.events(game.code, 0)
-        finally:
-            game.close()
+    played = replayed(replay, tmp_path, 2, "table", seed=100, turns=turns, cards="entered")
+    r, state, seq, kinds = played.result, played.state, played.seq, played.kinds
     assert r["errors"] == []                                     # no script error on any phone
     assert r["turns"] == turns and len(r["taps"]) == turns
-    kinds = [e["move"]["type"] for e in log if e.get("kind") == "move"]
     # the deal went through the pages: the harbour, then both hands (each from its own phone)
     assert kinds[:3] == ["fill-harbour", "deal-hand", "deal-hand"]
-    assert {e["move"]["player"] for e in log if e.get("kind") == "move" and e["move"]["type"] == "deal-hand"} == {0, 1}
+    assert {m["player"] for m in played.moves if m["type"] == "deal-hand"} == {0, 1}
     actions = [k for k in kinds[3:] if k in ("take", "build")]
     assert len(actions) == turns                                 # one action a turn
     assert kinds.count("refill") == actions.count("take")        # each take refilled from the table's deck
@@ -48,20 +32,12 @@ def test_a_short_table_deck_game_is_tapped_into_the_pages(tmp_path):
 
 def test_a_named_when_paid_game_taps_in_nothing_revealed(tmp_path):
     turns = 6
-    with companion_server(str(tmp_path)) as (server, services), chromium() as browser:
-        game = replay.Game(browser, server, services, 2, "table", seed=1, turns=turns, cards="named-when-paid")
-        try:
-            with replay.seeded_tables(1):
-                r = game.play()
-            state = game.state()
-            log, _ = services.tables.events(game.code, 0)
-        finally:
-            game.close()
+    played = replayed(replay, tmp_path, 2, "table", seed=1, turns=turns, cards="named-when-paid")
+    r, state, kinds = played.result, played.state, played.kinds
     assert r["errors"] == [] and r["turns"] == turns
-    kinds = [e["move"]["type"] for e in log if e.get("kind") == "move"]
     assert not {"fill-harbour", "deal-hand", "refill"} & set(kinds)        # nothing dealt or revealed entered
     assert state["cards"] == "named-when-paid" and state["turn"] == turns + 1
     assert sum(r["entry_taps"]) == 0 and r["setup_taps"] < 7 + 2 + 3
     # the driver's table as it lies and the companion's counts agree (Game.in_step checks each move)
-    assert [sum(p["hand"].values()) for p in game.shadow["players"]] == \
+    assert [sum(p["hand"].values()) for p in played.game.shadow["players"]] == \
         [sum(p["hand"].values()) for p in state["players"]]

@@ -5,7 +5,6 @@ from collections import Counter
 import pytest
 
 from generator import canon
-from generator.canon import DataError
 
 RULES = "shinjuku.txt"   # ../shared/rules/shinjuku.txt
 
@@ -101,16 +100,8 @@ def test_components_rows_add_up(game):
     ("game.toml", 'source = "rules"', 'source = "folklore"', "deck.source", "expected one of"),
     ("game.toml", "[deck]", "[deck\n", "", "not valid TOML"),
 ])
-def test_broken_file_names_file_key_and_problem(broken_data, name, old, new, key, problem):
-    root, path = broken_data("shinjuku", name, old, new)
-    with pytest.raises(DataError) as info:
-        canon.load("shinjuku", root=root)
-    err = info.value
-    assert err.file == str(path)
-    assert err.key == key
-    assert problem in err.problem
-    assert str(err).startswith(f"{path}: ")
-    assert "\n" not in str(err)
+def test_broken_file_names_file_key_and_problem(refused_data, name, old, new, key, problem):
+    refused_data("shinjuku", name, old, new, key, problem)
 
 
 def test_unknown_game_is_named():

@@ -5,19 +5,13 @@ Chromium. It fails when a page no longer offers a move the driver needs (a dead 
 so the before/after figures of issues 9 and 23 can be measured again. About 30 s."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-from phones import require_chromium
-
-require_chromium()
 pytest.importorskip("companion.games.shinjuku")
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
-from replay import shinjuku as replay  # noqa: E402
-from replay.common import chromium, companion_server  # noqa: E402
+from replaying import driver, replayed
+
+replay = driver("shinjuku")
 
 
 def test_names_are_told_apart():
@@ -30,22 +24,12 @@ def test_names_are_told_apart():
 
 def test_a_short_table_deck_game_is_tapped_into_the_pages(tmp_path):
     turns = 2
-    with companion_server(str(tmp_path)) as (server, services), chromium() as browser:
-        game = replay.Game(browser, server, services, 2, "table", seed=5, turns=turns)
-        try:
-            with replay.seeded_tables(5):
-                r = game.play()
-            state = game.state()
-            seq = game.seq()
-            log, _ = services.tables.events(game.code, 0)
-        finally:
-            game.close()
+    played = replayed(replay, tmp_path, 2, "table", seed=5, turns=turns)
+    r, state, seq, moves, kinds = played.result, played.state, played.seq, played.moves, played.kinds
     assert r["errors"] == []                                     # no script error on any phone
     assert r["turns"] == turns and len(r["taps"]) == turns
     # the new-table page's default: hands kept, nothing drawn into a hand entered; the face-up deal
     # went through the pages: 4 starting wards, the Matsuri, the queue
-    moves = [e["move"] for e in log if e.get("kind") == "move"]
-    kinds = [m["type"] for m in moves]
     assert state["hands"] == "named" and "deal-hand" not in kinds
     assert not [m for m in moves if m["type"] == "income" and "cards" in m]
     assert kinds.count("seed-ward") == 4 and "place-matsuri" in kinds and "fill-queue" in kinds
