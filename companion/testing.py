@@ -110,3 +110,11 @@ def token_client(app):
         pass
     app.test_client_class = Client
     return app.test_client()
+
+
+def seat_headers(client, code: str, player: int) -> dict:
+    """Claim seat `player` of table `code` through `client` (a token_client, asking as nobody): the
+    Authorization header of the seat's token."""
+    r = client.post(f"/api/tables/{code}/seats", json={"player": player}, auth=False)
+    assert r.status_code == 201, r.get_json()
+    return {"Authorization": f"Bearer {r.get_json()['token']}"}

@@ -1,7 +1,9 @@
 """What every browser test needs: Debian's Chromium, driven by Playwright, as a phone would open the pages."""
 from __future__ import annotations
 
+import json
 import os
+import urllib.request
 
 import pytest
 
@@ -42,3 +44,44 @@ def close_contexts(browser) -> None:
     """Close every context (phone) a test opened on the module's browser."""
     for context in list(browser.contexts):
         context.close()
+
+
+def server_fixture(folder: str, threads: int = 16, **config):
+    """A test module's companion, `server = server_fixture("floors")`: one real server (ServerThread)
+    for the module's tests, on a fresh data folder named `folder`, with live streams' heartbeats every
+    2 s and `config` on top (e.g. SSE_PER_CLIENT=16 when many phones of a test share 127.0.0.1);
+    `server.app` is its app, `server.client` a Flask test client of it. Started at the module's first
+    test, stopped after its last."""
+    @pytest.fixture(scope="module", name="server")
+    def server(tmp_path_factory):
+        from companion import create_app
+        from companion.testing import ServerThread
+        app = create_app({"DATA_DIR": tmp_path_factory.mktemp(folder), "SSE_HEARTBEAT_S": 2, **config})
+        with ServerThread(app, threads=threads) as s:
+            s.app, s.client = app, app.test_client()
+            yield s
+    return server
+
+
+def api(server, path: str, body=None, token: str | None = None):
+    """A JSON request to a test's companion (`server.url`): GET without a body, POST with one, as the
+    seat or host whose `token` is given; the answer's JSON (an HTTP error raises urllib's HTTPError)."""
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
+                                 headers=headers, method="GET" if body is None else "POST")
+    with urllib.request.urlopen(req) as r:
+        return json.loads(r.read())
+
+
+def open_phone(browser, size=(390, 844), *, bypass_csp: bool = True):
+    """A phone: a new browser context of `size` (CSS px) with touch, and its page; returns (context,
+    page, errors), `errors` collecting every uncaught script error of the page. The caller closes the
+    context. `bypass_csp` lets a test evaluate strings in the page (wait_for_function)."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True,
+                              bypass_csp=bypass_csp)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page, errors

@@ -15,12 +15,10 @@ remains; it turns into a failure the day it passes, so the marker cannot outlive
 """
 from __future__ import annotations
 
-import json
-import urllib.request
 
 import pytest
 
-from phones import require_chromium
+from phones import api, require_chromium, server_fixture
 
 sync_api = require_chromium()
 pytest.importorskip("axe_playwright_python")
@@ -28,9 +26,7 @@ pytest.importorskip("companion.games.shinjuku")
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 
-from companion import create_app  # noqa: E402
 from companion.web.scan import kit_targets  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 from testgames import SEALED_BID  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
@@ -59,15 +55,6 @@ KNOWN: dict[str, str] = {}
 LIVE = "window.tkAtTable && tkAtTable.table"
 
 
-def api(server, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers=headers, method="GET" if body is None else "POST")
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read())
-
 
 def new_table(server, game, players, options):
     """(code, host token, seat 0's token) of a new table."""
@@ -88,13 +75,7 @@ def finished_play(server):
     return code, host, seat
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("axe"), "EXTRA_GAMES": {"sealed-bid": SEALED_BID},
-                      "SSE_PER_CLIENT": 32, "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s:
-        s.app = app
-        yield s
+server = server_fixture("axe", EXTRA_GAMES={"sealed-bid": SEALED_BID}, SSE_PER_CLIENT=32)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import open_phone, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
 pytest.importorskip("companion.games.shinjuku")
@@ -15,25 +15,14 @@ from companion import create_app  # noqa: E402
 from companion.testing import ServerThread  # noqa: E402
 
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("browser"), "SSE_HEARTBEAT_S": 2,
-                      "SSE_PER_CLIENT": 16})      # every phone of the test is 127.0.0.1
-    with ServerThread(app, threads=24) as s:
-        yield s
-
+server = server_fixture("browser", threads=24, SSE_PER_CLIENT=16)  # every phone of the test is 127.0.0.1
 
 
 def phone(browser, bypass_csp=True):
     """A phone-sized page. Playwright's wait_for_function evaluates its string in the page, which
     the companion's Content-Security-Policy forbids (no eval): tests that use it bypass the policy;
     the end-screen test keeps it, so the pages are shown to work under it."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                              bypass_csp=bypass_csp)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, bypass_csp=bypass_csp)
     return ctx, page, errors
 
 

@@ -4,24 +4,15 @@ it on the current state: no "try again"); a move from before the phase changed i
 409 and the page says, in words, what changed meanwhile (the 409's "since" lines)."""
 from __future__ import annotations
 
-import pytest
 
-from phones import require_chromium
+from phones import open_phone, require_chromium, server_fixture
 
 sync_api = require_chromium()
 
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 from testgames import SEALED_BID  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("conflict"),
-                      "EXTRA_GAMES": {"sealed-bid": SEALED_BID}})
-    with ServerThread(app, threads=8) as s:
-        s.app = app
-        yield s
+server = server_fixture("conflict", threads=8, EXTRA_GAMES={"sealed-bid": SEALED_BID})
 
 
 def test_a_late_move_is_played_or_explained(server, browser):
@@ -35,11 +26,7 @@ def test_a_late_move_is_played_or_explained(server, browser):
         assert r.status_code == 200, r.get_json()
 
     move(0, {"type": "start-round", "prize": 2})
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)          # (wait_for_function evaluates strings)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, (360, 740))          # (wait_for_function evaluates strings)
     page.goto(server.url + "/join")
     page.evaluate("([code, seat]) => localStorage.setItem('tk.tables', JSON.stringify({[code]: seat}))",
                   [code, {"game": "sealed-bid", "player": 1, "at": 1, "host": made["host_token"]}])

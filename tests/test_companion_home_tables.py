@@ -10,29 +10,19 @@ import re
 import pytest
 import requests
 
-from phones import require_chromium  # noqa: E402
+from phones import open_phone, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
 
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 WIDTHS = [390, 360]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("home"), "SSE_HEARTBEAT_S": 2, "SSE_PER_CLIENT": 16})
-    with ServerThread(app, threads=16) as s:
-        yield s
-
+server = server_fixture("home", SSE_PER_CLIENT=16)
 
 
 def phone(browser, width):
-    ctx = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, (width, 844), bypass_csp=False)
     return ctx, page, errors
 
 

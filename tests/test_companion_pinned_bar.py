@@ -20,7 +20,7 @@ import re
 import pytest
 from flask import Blueprint, Response, render_template_string
 
-from phones import require_chromium
+from phones import require_chromium, server_fixture
 
 sync_api = require_chromium()
 
@@ -86,12 +86,7 @@ def board(game, table):
 GAME = dataclasses.replace(SEALED_BID, rules=TimedBidRules(None), web=GameWeb(bp, board=board))
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("pinned"), "EXTRA_GAMES": {"sealed-bid": GAME},
-                      "SSE_HEARTBEAT_S": 2, "SSE_PER_CLIENT": 16})
-    with ServerThread(app, threads=16) as s:
-        yield s
+server = server_fixture("pinned", EXTRA_GAMES={"sealed-bid": GAME}, SSE_PER_CLIENT=16)
 
 
 class Table:

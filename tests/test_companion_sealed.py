@@ -8,21 +8,13 @@ from __future__ import annotations
 import json
 import urllib.request
 
-import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import open_phone, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
 
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("sealed"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=8) as s:
-        yield s
+server = server_fixture("sealed", threads=8)
 
 
 def post(server, path, body):
@@ -38,11 +30,7 @@ RENDER = """([table, code]) => { const box = document.createElement('div'); box.
 
 def test_sealed_statuses_and_the_reveal_banner(server, browser):
     t = post(server, "/api/tables", {"game": "jutaku", "players": ["Aki", "Ben"], "options": {"mode": "countdown"}})
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, (360, 740))
     try:
         page.goto(server.url + f"/t/{t['code']}/board")
         page.wait_for_function("!!(window.tkTable && tkTable.table && window.tk.renderSealed)", timeout=10_000)

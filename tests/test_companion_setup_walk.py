@@ -12,7 +12,7 @@ import pytest
 
 from companion import create_app
 from companion.catalog import discover
-from phones import ARGS, CHROMIUM, needs_chromium
+from phones import ARGS, CHROMIUM, needs_chromium, open_phone
 
 GAMES = {g.id: g for g in discover().values() if g.playable}
 
@@ -104,11 +104,7 @@ def test_walk_through_set_up_on_a_phone(tmp_path):
     with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                      has_touch=True, bypass_csp=True)
-            page = ctx.new_page()
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
+            ctx, page, errors = open_phone(browser)
             page.goto(server.url + "/join")
             page.evaluate("([code, host]) => localStorage.setItem('tk.tables', JSON.stringify("
                           "{[code]: {game: 'shinjuku', player: 0, host, at: 1}}))",

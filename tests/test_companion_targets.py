@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from phones import needs_chromium
+from phones import api, needs_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "companion").rglob("*.js"))
@@ -71,15 +70,6 @@ def server(tmp_path_factory):
     with ServerThread(app, threads=16) as s:
         yield s
 
-
-def api(server, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers=headers, method="GET" if body is None else "POST")
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read())
 
 
 def new_table(server, game, players, options=None):

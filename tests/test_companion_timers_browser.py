@@ -8,23 +8,12 @@ import re
 
 import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
 
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("timers"), "SSE_HEARTBEAT_S": 2,
-                      "SSE_PER_CLIENT": 16})
-    with ServerThread(app, threads=16) as s:
-        s.app = app
-        yield s
-
+server = server_fixture("timers", SSE_PER_CLIENT=16)
 
 
 def new_table(server, game="shinjuku", players=("Aki", "Ben", "Chie"), options=None):

@@ -11,7 +11,7 @@ import pytest
 
 from companion import create_app
 from companion.catalog import discover
-from phones import needs_chromium
+from phones import needs_chromium, open_phone
 from testgames import COUNTER
 
 GAMES = {g.id: g for g in discover().values() if g.playable}
@@ -127,12 +127,8 @@ def test_once_play_begins_the_steps_stay_readable_and_the_walk_stops(shinjuku_ap
 
 
 # ---------------------------------------------------------------------------------------- on phones
-def open_phone(browser, server, code, game, width, height, entry):
-    ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+def phone_at_table(browser, server, code, game, width, height, entry):
+    ctx, page, errors = open_phone(browser, (width, height))
     page.goto(server.url + "/join")
     if entry is not None:
         page.evaluate("([code, entry]) => localStorage.setItem('tk.tables', JSON.stringify({[code]: entry}))",
@@ -150,9 +146,9 @@ def test_one_walk_for_every_phone_and_no_undo_for_a_watcher(browser, shinjuku_ap
     with ServerThread(shinjuku_app, threads=12) as server:
         phones = []
         try:
-            aki = open_phone(browser, server, code, "shinjuku", 390, 844, {"player": 0, "host": host_token})
-            ben = open_phone(browser, server, code, "shinjuku", 360, 740, {"player": 1, "token": ben_token})
-            watcher = open_phone(browser, server, code, "shinjuku", 390, 844, {"player": -1, "token": None})
+            aki = phone_at_table(browser, server, code, "shinjuku", 390, 844, {"player": 0, "host": host_token})
+            ben = phone_at_table(browser, server, code, "shinjuku", 360, 740, {"player": 1, "token": ben_token})
+            watcher = phone_at_table(browser, server, code, "shinjuku", 390, 844, {"player": -1, "token": None})
             phones = [aki, ben, watcher]
             walks = [p.locator("#setup-walk") for _, p, _ in phones]
             for w in walks:
@@ -201,9 +197,9 @@ def test_each_phone_names_whose_turn_it_is(browser, shinjuku_app):
     with ServerThread(shinjuku_app, threads=8) as server:
         phones = []
         try:
-            host_only = open_phone(browser, server, code, "counter", 390, 844, {"player": None, "host": host_token})
-            aki_host = open_phone(browser, server, code, "counter", 390, 844, {"player": 0, "host": host_token})
-            ben = open_phone(browser, server, code, "counter", 360, 740, {"player": 1, "token": ben_token})
+            host_only = phone_at_table(browser, server, code, "counter", 390, 844, {"player": None, "host": host_token})
+            aki_host = phone_at_table(browser, server, code, "counter", 390, 844, {"player": 0, "host": host_token})
+            ben = phone_at_table(browser, server, code, "counter", 360, 740, {"player": 1, "token": ben_token})
             phones = [host_only, aki_host, ben]
             host_only[1].locator("#turn", has_text="Aki's turn: this phone can enter it.").wait_for(timeout=10_000)
             aki_host[1].locator("#turn", has_text="Your turn, Aki!").wait_for(timeout=10_000)

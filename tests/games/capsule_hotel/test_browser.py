@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import open_phone, require_chromium  # noqa: E402
 
 sync_api = require_chromium()
 
@@ -35,11 +35,7 @@ def server(tmp_path_factory, clock):
 
 
 def phone(browser):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser)
     return ctx, page, errors
 
 

@@ -14,26 +14,19 @@ from __future__ import annotations
 
 import os
 
-import pytest
 
-from phones import require_chromium
+from phones import open_phone, require_chromium, server_fixture
 
 sync_api = require_chromium()
 
-from companion import create_app  # noqa: E402
-from companion.testing import FakeClock, ServerThread  # noqa: E402
+from companion.testing import FakeClock  # noqa: E402
 
 from . import live  # noqa: E402
 
 SHOTS = os.environ.get("CAPSULE_SHOTS")      # a folder: save screenshots there to look at
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("declare"), "SSE_HEARTBEAT_S": 2,
-                      "CLOCK": FakeClock()})
-    with ServerThread(app, threads=16) as s:
-        yield s
+server = server_fixture("declare", CLOCK=FakeClock())
 
 
 def api(server, path, body=None, token=None):
@@ -44,11 +37,7 @@ def api(server, path, body=None, token=None):
 
 
 def phone(browser, size):
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)        # wait_for_function evaluates strings in the page
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, size)        # wait_for_function evaluates strings in the page
     return ctx, page, errors
 
 

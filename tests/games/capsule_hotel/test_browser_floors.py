@@ -8,23 +8,14 @@ import json
 
 import pytest
 
-from phones import require_chromium
+from phones import open_phone, require_chromium, server_fixture
 
 sync_api = require_chromium()
-
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 from .live import call as api  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("floors"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=8) as s:
-        yield s
-
-
+server = server_fixture("floors", threads=8)
 
 
 @pytest.mark.parametrize("size", [(390, 844), (360, 740)])
@@ -46,10 +37,7 @@ def test_the_floors_field_names_the_heights_five_pink_capsules_allow(server, bro
     s = move({"type": "leave-queue", "player": s["queue"][0]})[2]
     s = move({"type": "join-queue", "player": head})[2]
     move({"type": "declare", "player": head, "item": "entrance"})
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, size, bypass_csp=False)
     try:
         page.goto(server.url + "/")
         seats = {code: {"game": "capsule-hotel", "player": head, "token": tokens[head]}}
@@ -81,10 +69,7 @@ def test_a_player_asked_to_barter_joins_the_queue_from_the_phone(server, browser
     for p in (0, 1):
         move({"type": "leave-queue", "player": p})
     move({"type": "propose-barter", "player": 0, "with": 1, "give": {"yen": 500}, "get": {"promise": "a lot later"}})
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, size, bypass_csp=False)
     try:
         page.goto(server.url + "/")
         seats = {code: {"game": "capsule-hotel", "player": 1, "token": tokens[1]}}

@@ -14,25 +14,19 @@ import os
 
 import pytest
 
-from phones import require_chromium
+from phones import require_chromium, server_fixture
 
 sync_api = require_chromium()
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 from . import live  # noqa: E402
 
 SHOTS = os.environ.get("CAPSULE_SHOTS")      # a folder: save screenshots there to look at
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("screen"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s:
-        yield s
+server = server_fixture("screen")
 
 
 def api(server, path, body=None, token=None):

@@ -9,25 +9,16 @@ import json
 
 import pytest
 
-from phones import require_chromium
+from phones import require_chromium, server_fixture
 
 sync_api = require_chromium()
-
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 from .live import call as api  # noqa: E402
 
 SIZES = {"Aki": (390, 844), "Ben": (360, 740)}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("sealed"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=8) as s:
-        yield s
-
-
+server = server_fixture("sealed", threads=8)
 
 
 def shown_but_the_amount_buttons(page):

@@ -17,11 +17,6 @@ URL = "http://192.168.1.20:5000"
 
 
 @pytest.fixture(scope="module")
-def data():
-    return load(GAME)
-
-
-@pytest.fixture(scope="module")
 def kit(data):
     return build_kit(data, KitContext(companion_url=URL))
 

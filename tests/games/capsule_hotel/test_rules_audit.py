@@ -5,24 +5,13 @@ from __future__ import annotations
 import pytest
 
 from companion.games.capsule_hotel import rules as rules_module
-from companion.games.capsule_hotel.rules import RULES, engine as E, income as I
+from companion.games.capsule_hotel.rules import engine as E, income as I
 from companion.games.contract import HOST, Ctx
-from generator import canon
 
 T0 = 1_700_000_000_000
 NAMES = ["Aki", "Ben", "Chie", "Dan", "Emi"]
 TEXT = "capsule-hotel.it.txt"
 RULES_DOC = rules_module.__doc__
-
-
-@pytest.fixture(scope="module")
-def data():
-    return canon.load("capsule-hotel")
-
-
-@pytest.fixture(scope="module")
-def rules(data):
-    return RULES(data)
 
 
 def play(rules, state, *moves, seat=HOST):

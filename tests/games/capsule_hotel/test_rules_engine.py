@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.games import clock
-from companion.games.capsule_hotel.rules import RULES, engine as E, income as I
+from companion.games.capsule_hotel.rules import engine as E, income as I
 from companion.games.contract import HOST, Ctx, IllegalMove
-from generator import canon
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from test_rules_contract import GAMES, check_result, playout, replay  # noqa: E402
@@ -19,16 +18,6 @@ from test_rules_contract import GAMES, check_result, playout, replay  # noqa: E4
 TEXT = "capsule-hotel.it.txt"
 T0 = 1_700_000_000_000
 NAMES = ["Aki", "Ben", "Chie", "Dan", "Emi"]
-
-
-@pytest.fixture(scope="module")
-def data():
-    return canon.load("capsule-hotel")
-
-
-@pytest.fixture(scope="module")
-def rules(data):
-    return RULES(data)
 
 
 def play(rules, state, *moves, now=T0, seat=HOST):

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion import create_app
 from companion.games.capsule_hotel.rules import RULES
 from companion.games.contract import HOST, Ctx
-from companion.testing import FakeClock, token_client
 from generator import canon
 
 GAME = "capsule-hotel"
@@ -19,10 +17,6 @@ NAMES = ["Aki", "Ben", "Chie"]
 def rules():
     return RULES(canon.load(GAME))
 
-
-@pytest.fixture
-def client(tmp_path):
-    return token_client(create_app({"DATA_DIR": tmp_path, "CLOCK": FakeClock(), "SSE_MAX_S": 0.2}))
 
 
 def table(client, n=3, **options):

@@ -8,15 +8,9 @@ import time
 import pytest
 
 from companion import create_app
-from companion.testing import FakeClock, token_client
-from generator import canon
+from companion.testing import FakeClock, seat_headers as seat, token_client
 
 GAME = "capsule-hotel"
-
-
-@pytest.fixture(scope="module")
-def data():
-    return canon.load(GAME)
 
 
 @pytest.fixture
@@ -28,11 +22,6 @@ def clock():
 def client(tmp_path, clock):
     return token_client(create_app({"DATA_DIR": tmp_path, "CLOCK": clock, "SSE_MAX_S": 0.2}))
 
-
-def seat(client, code, player):
-    r = client.post(f"/api/tables/{code}/seats", json={"player": player}, auth=False)
-    assert r.status_code == 201, r.json
-    return {"Authorization": f"Bearer {r.json['token']}"}
 
 
 def move(client, code, m, headers=None):

@@ -3,19 +3,10 @@ ServerThread) and a phone of a given size holding one seat's token on the table'
 from __future__ import annotations
 
 import json
-import urllib.request
+
+from phones import api
 
 SIZES = [(390, 844), (360, 740)]
-
-
-def api(server, path, body=None, token=None):
-    headers = {"Content-Type": "application/json", "Accept": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers=headers, method="GET" if body is None else "POST")
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read())
 
 
 def table(server, players, options):

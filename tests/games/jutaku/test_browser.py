@@ -3,25 +3,14 @@ floor clock counts down together on both phones, and a "stop!" on one phone show
 from __future__ import annotations
 
 
-import pytest
-
-from phones import require_chromium  # noqa: E402
+from phones import open_phone, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
-
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 from .live import api, phone, play, table  # noqa: E402
 
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("jutaku-browser"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s:
-        yield s
-
+server = server_fixture("jutaku-browser")
 
 
 def test_countdown_clock_is_the_same_on_two_phones(server, browser):
@@ -75,10 +64,7 @@ def test_a_stop_on_one_phone_shows_on_the_other(server, browser):
 
 
 def test_new_table_form_chooses_the_variant(server, browser):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, bypass_csp=False)
     page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     try:
         page.goto(server.url + "/new/jutaku")
@@ -123,11 +109,7 @@ def test_a_phone_takes_its_seat_on_the_board_page_and_plays_from_it(server, brow
     """The live page is the shared board page: a phone without a seat is asked "Who are you?" there,
     takes Ben's seat with one tap and then moves as Ben (its token, not the host's)."""
     code = api(server, "/api/tables", {"game": "jutaku", "players": ["Aki", "Ben"], "options": {}})["code"]
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser)
     try:
         page.goto(server.url + f"/t/{code}/board")
         seat = page.locator("#seat")

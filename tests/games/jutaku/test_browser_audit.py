@@ -7,23 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
-
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 from .live import api, phone, play, table  # noqa: E402
 
 SIZES = [(390, 844), (360, 740)]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("jutaku-audit"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s:
-        yield s
+server = server_fixture("jutaku-audit")
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -10,12 +10,9 @@ import urllib.request
 
 import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import open_phone, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
-
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 from . import live  # noqa: E402
 from .live import api, play  # noqa: E402
@@ -23,11 +20,7 @@ from .live import api, play  # noqa: E402
 AKI, BEN = (390, 844), (360, 740)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("jutaku-bottle"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s:
-        yield s
+server = server_fixture("jutaku-bottle")
 
 
 def phone(browser, server, code, seat, token, size):
@@ -107,10 +100,7 @@ def test_a_fair_begin_in_bottle_bonus_on_two_phones(server, browser):
 def test_the_new_table_page_shows_only_what_the_variant_uses(server, browser, size, tmp_path):
     """Issue 25 point 4: Map side and Round limit belong to Tokyo Jutaku and Bottle Bonus, the floors
     to Countdown; Izakaya uses none of them; who draws is said in the variant's words."""
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, size, bypass_csp=False)
     try:
         page.goto(f"{server.url}/new/jutaku")
         page.locator("#names input").first.wait_for()

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
-
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 from . import live  # noqa: E402
 from .live import api, play, table  # noqa: E402
@@ -21,11 +18,7 @@ from .live import api, play, table  # noqa: E402
 PHONES = {"aki": (390, 844), "ben": (360, 740)}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("jutaku-calls"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s:
-        yield s
+server = server_fixture("jutaku-calls")
 
 
 def phone(browser, server, code, seat, token, size):

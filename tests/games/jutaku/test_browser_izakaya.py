@@ -6,14 +6,9 @@ counted and printed (the issue's before: a bid 4-7 taps, a claim 7, a bottle 5).
 from __future__ import annotations
 
 
-import pytest
-
-from phones import require_chromium  # noqa: E402
+from phones import require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
-
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 from . import live  # noqa: E402
 from .live import api, table  # noqa: E402
@@ -21,11 +16,7 @@ from .live import api, table  # noqa: E402
 ALICE, BEN = (390, 844), (360, 740)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("jutaku-izakaya"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s:
-        yield s
+server = server_fixture("jutaku-izakaya")
 
 
 def phone(browser, server, code, seat, token, size):

@@ -17,11 +17,6 @@ GAME = "jutaku"
 RULES = "jutaku.txt"   # ../shared/rules/jutaku.txt
 
 
-@pytest.fixture(scope="module")
-def g():
-    return canon.load(GAME)
-
-
 def test_identity(g):
     assert (g.id, g.name, g.players) == (GAME, "Tokyo Jutaku", (1, 8))
 

@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
-
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 from .live import SIZES, api, phone, play, table  # noqa: E402
 
@@ -32,12 +29,7 @@ IN_VIEW = """(sel) => [...document.querySelectorAll(sel)].every((e) => { const r
   return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; })"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("jutaku-screen"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s:
-        s.app = app
-        yield s
+server = server_fixture("jutaku-screen")
 
 
 def state(server, code):

@@ -10,18 +10,12 @@ import sys
 
 import pytest
 
-from generator import canon
 from generator.kits.base import CardSection, KitContext, PageSection
 from generator.kits.jutaku import build_kit, draw, piece_blocks
 from generator.kits.jutaku.layout import load_layout
 from generator.kits.jutaku.pack import naive_sheets
 from generator.render import component_svg
 from generator.qr import footprint
-
-
-@pytest.fixture(scope="module")
-def g():
-    return canon.load("jutaku")
 
 
 @pytest.fixture(scope="module")

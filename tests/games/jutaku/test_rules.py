@@ -10,23 +10,12 @@ from companion.catalog import Game
 from companion.games import clock
 from companion.games.contract import HOST, Ctx, IllegalMove
 from companion.games.jutaku.rules import JutakuRules, countdown, izakaya, main
-from generator import canon
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from test_rules_contract import check_result, playout, replay  # noqa: E402
 
 T0 = 1_700_000_000_000
 NAMES = ["Aki", "Ben", "Chie", "Dan", "Emi", "Fumi", "Goro", "Hana"]
-
-
-@pytest.fixture(scope="module")
-def g():
-    return canon.load("jutaku")
-
-
-@pytest.fixture(scope="module")
-def R(g):
-    return JutakuRules(g)
 
 
 def play(R, state, *moves, now=T0):

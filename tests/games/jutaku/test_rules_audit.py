@@ -7,26 +7,14 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
 
 from companion.games.contract import HOST, Ctx
-from companion.games.jutaku.rules import JutakuRules, izakaya, main
+from companion.games.jutaku.rules import izakaya, main
 from companion.games.jutaku.web import site_status
-from generator import canon
 
 T0 = 1_700_000_000_000
 NAMES = ["Aki", "Ben", "Chie", "Dan", "Emi"]
 TEXT = "jutaku.txt"
-
-
-@pytest.fixture(scope="module")
-def g():
-    return canon.load("jutaku")
-
-
-@pytest.fixture(scope="module")
-def R(g):
-    return JutakuRules(g)
 
 
 def play(R, state, *moves):

@@ -5,17 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from generator import canon
 from generator.draw.record import Recording
 from generator.kits.base import CardSection, KitContext
 from generator.kits.jutaku import build_kit
 from generator.kits.jutaku.draw import Palette
 from generator.kits.jutaku.layout import load_layout
-
-
-@pytest.fixture(scope="module")
-def g():
-    return canon.load("jutaku")
 
 
 @pytest.fixture(scope="module")

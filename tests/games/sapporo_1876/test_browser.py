@@ -6,34 +6,22 @@ from __future__ import annotations
 
 import os
 
-import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import open_phone, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
 
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 SHOTS = os.environ.get("SAPPORO_SHOTS")      # a folder: save screenshots there to look at them
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("sapporo-browser"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s:
-        yield s
-
+server = server_fixture("sapporo-browser")
 
 
 def phone(browser, bypass_csp=True):
     """A phone-sized page; wait_for_function evaluates strings, which the companion's Content-Security-
     Policy forbids: tests using it bypass the policy, the others keep it (the pages work under it)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                              bypass_csp=bypass_csp)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, bypass_csp=bypass_csp)
     return ctx, page, errors
 
 

@@ -10,24 +10,16 @@ import os
 import re
 import urllib.request
 
-import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import open_phone, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
 
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 SHOTS = os.environ.get("SAPPORO_SHOTS")      # a folder: save screenshots there to look at them
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("sapporo-builder"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=8) as s:
-        yield s
-
+server = server_fixture("sapporo-builder", threads=8)
 
 
 def api(server, method, path, body=None, token=None):
@@ -39,10 +31,7 @@ def api(server, method, path, body=None, token=None):
 
 
 def host_phone(browser, server, made):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, bypass_csp=False)
     page.goto(server.url + "/join")
     page.evaluate("([code, host]) => localStorage.setItem('tk.tables', JSON.stringify("
                   "{[code]: {game: 'sapporo-1876', player: 0, host, at: 1}}))", [made["code"], made["host_token"]])

@@ -11,23 +11,15 @@ import urllib.request
 
 import pytest
 
-from phones import require_chromium  # noqa: E402
+from phones import open_phone, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
 pytest.importorskip("axe_playwright_python")
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("sapporo-screen"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=8) as s:
-        s.rules = app.extensions["tokyo"].games["sapporo-1876"].rules
-        yield s
+server = server_fixture("sapporo-screen", threads=8)
 
 
 def api(server, method, path, body=None, token=None):
@@ -50,18 +42,14 @@ def table_at(server, want, seed=4):
         t = api(server, "GET", f"/api/tables/{code}")
         if want(t["state"], t["needs"]):
             return code, host, aki, t
-        moves = server.rules.legal_moves(t["state"]).moves
+        moves = server.app.extensions["tokyo"].games["sapporo-1876"].rules.legal_moves(t["state"]).moves
         moves = [m for m in moves if m["type"] != "pass"] or moves
         api(server, "POST", f"/api/tables/{code}/moves", {"expected_seq": t["seq"], "move": rng.choice(moves)}, host)
     raise AssertionError("no such step in the game")
 
 
 def phone(browser, server, code, token, size=(390, 844)):
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser, size)
     page.goto(server.url + "/join")
     page.evaluate("([code, token]) => localStorage.setItem('tk.tables', JSON.stringify("
                   "{[code]: {game: 'sapporo-1876', player: 0, token, at: 1}}))", [code, token])

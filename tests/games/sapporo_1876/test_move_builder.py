@@ -10,10 +10,8 @@ import random
 
 import pytest
 
-from companion import create_app
 from companion.games.sapporo_1876.rules import RULES
 from companion.games.sapporo_1876.rules import engine as E
-from companion.testing import FakeClock, token_client
 from generator import canon
 
 
@@ -119,10 +117,6 @@ def test_plan_of_building_actions_and_moves_paid_with_nothing(rules):
     assert rules.plan(s, {"type": "fly"})["reasons"]
     assert rules.plan(s, {"type": "educate", "player": "x"})["reasons"]
 
-
-@pytest.fixture
-def client(tmp_path):
-    return token_client(create_app({"DATA_DIR": tmp_path, "CLOCK": FakeClock(), "SSE_MAX_S": 0.2}))
 
 
 def test_the_plan_endpoint_answers_without_writing(client, rules):

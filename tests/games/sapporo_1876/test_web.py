@@ -7,21 +7,11 @@ import random
 
 import pytest
 
-from companion import create_app
 from companion.games.sapporo_1876.rules import calculator
-from companion.testing import FakeClock, token_client
+from companion.testing import seat_headers as seat
 from generator import canon
 
 
-@pytest.fixture
-def client(tmp_path):
-    return token_client(create_app({"DATA_DIR": tmp_path, "CLOCK": FakeClock(), "SSE_MAX_S": 0.2}))
-
-
-def seat(client, code, player):
-    r = client.post(f"/api/tables/{code}/seats", json={"player": player}, auth=False)
-    assert r.status_code == 201, r.json
-    return {"Authorization": f"Bearer {r.json['token']}"}
 
 
 def test_calculator_scores_the_rules_example(client):

@@ -11,7 +11,7 @@ import pytest
 
 from generator.build import BuildOptions, build
 from generator.canon import load
-from generator.draw import Canvas
+from canvas_recorder import Recorder
 from generator.kits.base import CardSection, KitContext
 from generator.kits.shin_bikkuri_man import (build_kit, render_component, sheet_grid, tile_grid,
                                              tile_sheet_count, tile_sheets)
@@ -23,25 +23,6 @@ from generator.layouts import load_layout as sheet_layout
 GAME = "shin-bikkuri-man"
 URL = "http://kit.test:5000"
 
-
-class Recorder(Canvas):
-    def __init__(self):
-        self.calls = []
-
-    def push(self): pass
-    def pop(self): pass
-    def translate(self, dx, dy): pass
-    def rotate(self, degrees): pass
-
-    def rect(self, x, y, w, h, style, radius=0.0):
-        self.calls.append(("rect", (x, y, w, h), style))
-
-    def rects(self, boxes, fill): pass
-    def polyline(self, points, style): self.calls.append(("polyline", list(points), style))
-    def polygon(self, points, style): self.calls.append(("polygon", list(points), style))
-    def circle(self, cx, cy, r, style): self.calls.append(("circle", (cx, cy, r), style))
-    def text(self, x, y, text, size_pt, *, font="regular", anchor="start", fill="#000000"):
-        self.calls.append(("text", (x, y), text))
 
 
 @pytest.fixture(scope="module")

@@ -11,15 +11,12 @@ import random
 
 import pytest
 
-from phones import close_contexts, require_chromium
+from phones import close_contexts, require_chromium, server_fixture
 
 require_chromium()
 pytest.importorskip("axe_playwright_python")
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
-
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
 
 
 GAME = "shin-bikkuri-man"
@@ -31,12 +28,7 @@ BOX_JS = """s => { const r = document.querySelector(s).getBoundingClientRect();
   return [r.top, r.bottom, r.left, r.right]; }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("sbm-named"), "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s:
-        s.client = app.test_client()
-        yield s
+server = server_fixture("sbm-named")
 
 
 def _table(server, moves=()):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from companion import create_app
-from companion.testing import FakeClock, token_client
 from generator.kits.base import KitContext
 from generator.kits.shin_bikkuri_man import build_kit
 
@@ -13,10 +11,6 @@ from .helpers import D, rows
 
 GAME = "shin-bikkuri-man"
 
-
-@pytest.fixture
-def client(tmp_path):
-    return token_client(create_app({"DATA_DIR": tmp_path, "CLOCK": FakeClock(), "SSE_MAX_S": 0.2}))
 
 
 def test_score_calculator(client):

@@ -9,7 +9,7 @@ import time
 
 import requests
 
-from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+from phones import ARGS, CHROMIUM, open_phone, require_chromium  # noqa: E402
 
 sync_api = require_chromium()
 
@@ -19,11 +19,7 @@ from companion.testing import ServerThread  # noqa: E402
 
 def _phone(p, url, code, seat="Aki"):
     browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = open_phone(browser)
     page.goto(f"{url}/t/{code}")
     page.locator("#seat-buttons button", has_text=seat).click()
     page.locator("#whoami", has_text=f"you are {seat}").wait_for(timeout=15_000)   # the seat's token kept

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 
 import pytest
 
-from phones import ARGS, CHROMIUM, require_chromium
+from phones import ARGS, CHROMIUM, api, require_chromium
 
 sync_api = require_chromium()
 pytest.importorskip("companion.games.shinjuku")
@@ -37,12 +36,6 @@ def site(tmp_path_factory):
         finally:
             browser.close()
 
-
-def api(server, path, body=None):
-    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"}, method="GET" if body is None else "POST")
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read())
 
 
 def named_table(site):

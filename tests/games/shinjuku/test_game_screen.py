@@ -10,12 +10,11 @@ import json
 import random
 import re
 import sys
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from phones import require_chromium
+from phones import api, require_chromium
 
 require_chromium()
 pytest.importorskip("companion.games.shinjuku")
@@ -41,12 +40,6 @@ def site(tmp_path_factory):
     with ServerThread(app, threads=16) as s:
         yield s, app.extensions["tokyo"]
 
-
-def api(server, path, body=None):
-    req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"}, method="GET" if body is None else "POST")
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read())
 
 
 def table_at(site, phase: str, turns: int, seed: int = 3):

@@ -9,7 +9,8 @@ import pytest
 
 from generator import icons
 from generator.canon import load
-from generator.draw import Canvas, Style
+from canvas_recorder import Recorder
+from generator.draw import Style
 from generator.draw.fit import TextFitError
 from generator.draw.png import PngCanvas
 from generator.geometry import boxes_overlap
@@ -21,38 +22,6 @@ from generator.kits.shinjuku.map import map_model
 from generator.kits.shinjuku.sheet import example_counts, sets_by_hand
 from generator.kits.shinjuku.style import Palette
 
-
-class Recorder(Canvas):
-    """A canvas that keeps every call, in the current frame's coordinates, for assertions."""
-
-    def __init__(self):
-        self.calls: list[tuple] = []
-
-    def push(self): pass
-    def pop(self): pass
-    def translate(self, dx, dy): pass
-    def rotate(self, degrees): pass
-
-    def rect(self, x, y, w, h, style, radius=0.0):
-        self.calls.append(("rect", (x, y, w, h), style))
-
-    def rects(self, boxes, fill):
-        self.calls.append(("rects", list(boxes), fill))
-
-    def polyline(self, points, style):
-        self.calls.append(("polyline", list(points), style))
-
-    def polygon(self, points, style):
-        self.calls.append(("polygon", list(points), style))
-
-    def circle(self, cx, cy, r, style):
-        self.calls.append(("circle", (cx, cy, r), style))
-
-    def text(self, x, y, text, size_pt, *, font="regular", anchor="start", fill="#000000"):
-        self.calls.append(("text", (x, y), text, size_pt, fill))
-
-    def texts(self) -> list[str]:
-        return [c[2] for c in self.calls if c[0] == "text"]
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,7 @@
 (function () {
   "use strict";
   const { el, $, $$ } = tk;
-  const data = tk.pageData();
-  const B = data.board;
-  const code = data.code;
+  const data = tk.pageData(), { board: B, code } = data;
   const yen = (n) => (n < 0 ? "−" : "") + Math.abs(n).toLocaleString("en-US") + " ¥";
   const colour = (id) => B.colours.find((c) => c.id === id) || { id, name: id, hex: "#ccc" };
   const building = (id) => B.buildings.find((b) => b.id === id) || { id, name: id, faces: [] };

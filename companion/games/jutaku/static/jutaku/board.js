@@ -4,9 +4,7 @@
 (function () {
   "use strict";
   const { el, $ } = tk;
-  const data = tk.pageData();
-  const B = data.board;
-  const code = data.code;
+  const data = tk.pageData(), { board: B, code } = data;
   let legal = [];           // legal moves of the seat this phone acts for
   let legalSeq = -1;
   const rung = new Set();

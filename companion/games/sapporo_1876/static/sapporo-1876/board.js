@@ -9,9 +9,7 @@
 (function () {
   "use strict";
   const { el, $ } = tk;
-  const data = tk.pageData();
-  const B = data.board;
-  const code = data.code;
+  const data = tk.pageData(), { board: B, code } = data;
   const resName = Object.fromEntries(B.resources.map((r) => [r.id, r.name]));
   const resHex = Object.fromEntries(B.resources.map((r) => [r.id, r.hex]));
   let table = null, st = null, needs = null;

@@ -24,9 +24,7 @@
 (function () {
   "use strict";
   const { el, $ } = tk;
-  const data = tk.pageData();
-  const page = data.page;
-  const code = data.code;
+  const data = tk.pageData(), { page, code } = data;
   const COLOURS = page.colours.filter((c) => c.id !== "white");
   const colourName = (id) => (id === "end" ? "End card" : (page.colours.find((c) => c.id === id) || { name: id }).name);
   const abilityName = (id) => (page.abilities.find((a) => a.id === id) || { name: id }).name;

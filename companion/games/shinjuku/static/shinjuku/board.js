@@ -6,9 +6,7 @@
 (function () {
   "use strict";
   const { el, $ } = tk;
-  const data = tk.pageData();
-  const B = data.board;
-  const code = data.code;
+  const data = tk.pageData(), { board: B, code } = data;
   const LABEL = {
     "deal-hand": "Deal a hand", "seed-ward": "Starting customers", "place-matsuri": "Place Matsuri",
     "fill-queue": "Fill the queue", "place-customers": "Place customers", "move-matsuri": "Move Matsuri",
