@@ -3,6 +3,7 @@ in tests/testgames.py)."""
 from __future__ import annotations
 
 import re
+import socket
 import threading
 import time
 
@@ -100,6 +101,13 @@ class TokenClient:
             if "host_token" in body:
                 tokens[body["code"]] = body["host_token"]
         return response
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 nobody listens on now (for a companion started as its own process)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def token_client(app):

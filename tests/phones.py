@@ -85,3 +85,28 @@ def open_phone(browser, size=(390, 844), *, bypass_csp: bool = True):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     return ctx, page, errors
+
+
+#: What a finger can tap on a page at the default zoom: every visible button, link and fold of <main>,
+#: as [its HTML's start, its height in CSS px].
+TAP_TARGETS_JS = """() => [...document.querySelectorAll('main button, main a, main summary')]
+  .filter(e => e.offsetParent !== null && !e.closest('.sr-only'))
+  .map(e => { const r = e.getBoundingClientRect(); return [e.outerHTML.slice(0, 80), r.height]; })"""
+#: The box of the element a CSS selector names: [top, bottom, left, right] in CSS px.
+BOX_JS = """s => { const r = document.querySelector(s).getBoundingClientRect();
+  return [r.top, r.bottom, r.left, r.right]; }"""
+
+
+def seated_phone(browser, server, code: str, entry: dict, size=(390, 844), path: str = "/board"):
+    """A phone that joined table `code` as `entry` says (tk.tables' entry: {"game", "player", "token"}
+    or "host"), as the join page leaves it, on the table's page `path` ("/board", or "" for the table
+    page); returns (context, page) with `page.errors` (uncaught script errors) and `page.dialogs` (native
+    dialogs, dismissed)."""
+    ctx, page, errors = open_phone(browser, size)
+    page.errors, page.dialogs = errors, []
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.goto(server.url + "/")
+    page.evaluate("([code, entry]) => localStorage.setItem('tk.tables', JSON.stringify({[code]: entry}))",
+                  [code, {"at": 1, **entry}])
+    page.goto(server.url + f"/t/{code}{path}")
+    return ctx, page

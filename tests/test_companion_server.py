@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -17,7 +16,7 @@ import requests
 
 from companion import create_app
 from companion.web import openapi
-from companion.testing import FakeClock, ServerThread, token_client
+from companion.testing import FakeClock, ServerThread, free_port, token_client
 from testgames import COUNTER
 
 REPO = Path(__file__).resolve().parents[1]
@@ -103,11 +102,6 @@ def test_sse_through_waitress_delivers_a_change_live(server):
     t.join(timeout=10)
     assert got == [1]
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_companion(port: int, data: Path) -> subprocess.Popen:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import pytest
 import requests
 
 from companion import create_app
-from companion.testing import FakeClock, token_client
+from companion.testing import FakeClock, free_port, token_client
 from testgames import COUNTER
 
 REPO = Path(__file__).resolve().parents[1]
@@ -90,11 +89,6 @@ def test_a_read_only_data_folder(tmp_path):
     finally:
         folder.chmod(0o755)
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start(folder: Path, port: int) -> subprocess.Popen:

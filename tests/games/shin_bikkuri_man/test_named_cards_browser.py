@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from phones import close_contexts, require_chromium, server_fixture
+from phones import BOX_JS, TAP_TARGETS_JS, close_contexts, require_chromium, seated_phone, server_fixture
 
 require_chromium()
 pytest.importorskip("axe_playwright_python")
@@ -21,11 +21,6 @@ from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 
 GAME = "shin-bikkuri-man"
 NAMED = {"deck": "table", "cards": "named-when-paid"}
-TARGETS_JS = """() => [...document.querySelectorAll('main button, main a, main summary')]
-  .filter(e => e.offsetParent !== null && !e.closest('.sr-only'))
-  .map(e => { const r = e.getBoundingClientRect(); return [e.outerHTML.slice(0, 80), r.height]; })"""
-BOX_JS = """s => { const r = document.querySelector(s).getBoundingClientRect();
-  return [r.top, r.bottom, r.left, r.right]; }"""
 
 
 server = server_fixture("sbm-named")
@@ -52,22 +47,15 @@ def _state(server, made):
 
 
 def _phone(browser, server, made, size=(390, 844), seat=0):
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(server.url + "/join")
-    page.evaluate("([code, entry]) => localStorage.setItem('tk.tables', JSON.stringify({[code]: entry}))",
-                  [made["code"], {"game": GAME, "player": seat, "at": 1, "host": made["host_token"]}])
-    page.goto(f"{server.url}/t/{made['code']}/board")
+    ctx, page = seated_phone(browser, server, made["code"],
+                             {"game": GAME, "player": seat, "host": made["host_token"]}, size)
     page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=15_000)
     page.locator("#facade svg #live-squares").wait_for(state="attached", timeout=10_000)
     return page
 
 
 def _short_targets(page):
-    return [(html, h) for html, h in page.evaluate(TARGETS_JS) if h < 44]
+    return [(html, h) for html, h in page.evaluate(TAP_TARGETS_JS) if h < 44]
 
 
 def _axe(page):

@@ -6,12 +6,11 @@ hold (a ward every copy of which is public is not offered); Income asks for no c
 cards as one wild are one tap, not named. One server and one browser for the module."""
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
 
-from phones import ARGS, CHROMIUM, api, require_chromium
+from phones import ARGS, CHROMIUM, api, require_chromium, seated_phone
 
 sync_api = require_chromium()
 pytest.importorskip("companion.games.shinjuku")
@@ -60,15 +59,7 @@ def named_table(site):
 
 def phone(site, code, seat, token, size=(390, 844)):
     server, _, browser = site
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(server.url + "/")
-    seats = {code: {"game": "shinjuku", "player": seat, "token": token}}
-    page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
-    page.goto(server.url + f"/t/{code}/board")
+    ctx, page = seated_phone(browser, server, code, {"game": "shinjuku", "player": seat, "token": token}, size)
     page.wait_for_function(LIVE, timeout=60_000)
     page.wait_for_timeout(300)
     return ctx, page

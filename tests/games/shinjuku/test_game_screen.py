@@ -6,7 +6,6 @@ axe-core violation, text targets at least 44 px; a wrong entry taken back alone;
 built track extends a path there."""
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from phones import api, require_chromium
+from phones import api, require_chromium, seated_phone
 
 require_chromium()
 pytest.importorskip("companion.games.shinjuku")
@@ -93,16 +92,7 @@ def table_at(site, phase: str, turns: int, seed: int = 3):
 
 
 def phone(browser, server, code, seat, token, size):
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True,
-                              bypass_csp=True)
-    page = ctx.new_page()
-    page.errors, page.dialogs = [], []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-    page.goto(server.url + "/")
-    seats = {code: {"game": "shinjuku", "player": seat, "token": token}}
-    page.evaluate(f"localStorage.setItem('tk.tables', JSON.stringify({json.dumps(seats)}))")
-    page.goto(server.url + f"/t/{code}/board")
+    ctx, page = seated_phone(browser, server, code, {"game": "shinjuku", "player": seat, "token": token}, size)
     page.wait_for_function(LIVE, timeout=60_000)
     page.wait_for_timeout(300)
     return ctx, page
