@@ -63,16 +63,21 @@ def server_fixture(folder: str, threads: int = 16, **config):
     return server
 
 
-def api(server, path: str, body=None, token: str | None = None):
-    """A JSON request to a test's companion (`server.url`): GET without a body, POST with one, as the
-    seat or host whose `token` is given; the answer's JSON (an HTTP error raises urllib's HTTPError)."""
+def request(server, method: str, path: str, body=None, token: str | None = None):
+    """A JSON request to a test's companion (`server.url`) as the seat or host whose `token` is given;
+    the answer's JSON (an HTTP error raises urllib's HTTPError)."""
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers=headers, method="GET" if body is None else "POST")
+                                 headers=headers, method=method)
     with urllib.request.urlopen(req) as r:
         return json.loads(r.read())
+
+
+def api(server, path: str, body=None, token: str | None = None):
+    """`request`: GET without a body, POST with one."""
+    return request(server, "GET" if body is None else "POST", path, body, token)
 
 
 def open_phone(browser, size=(390, 844), *, bypass_csp: bool = True):

@@ -5,13 +5,11 @@ the set-up walk's "Enter it now" opening the board on the tiles to enter, with t
 preview already there."""
 from __future__ import annotations
 
-import json
 import os
 import re
-import urllib.request
 
 
-from phones import open_phone, require_chromium, server_fixture  # noqa: E402
+from phones import open_phone, request as api, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
 
@@ -21,13 +19,6 @@ SHOTS = os.environ.get("SAPPORO_SHOTS")      # a folder: save screenshots there 
 
 server = server_fixture("sapporo-builder", threads=8)
 
-
-def api(server, method, path, body=None, token=None):
-    req = urllib.request.Request(server.url + path, method=method,
-                                 data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json",
-                                          **({"Authorization": f"Bearer {token}"} if token else {})})
-    return json.loads(urllib.request.urlopen(req).read())
 
 
 def host_phone(browser, server, made):

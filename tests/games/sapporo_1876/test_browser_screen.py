@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 import random
-import urllib.request
 
 import pytest
 
-from phones import open_phone, require_chromium, server_fixture  # noqa: E402
+from phones import open_phone, request as api, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
 pytest.importorskip("axe_playwright_python")
@@ -21,13 +20,6 @@ from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 
 server = server_fixture("sapporo-screen", threads=8)
 
-
-def api(server, method, path, body=None, token=None):
-    req = urllib.request.Request(server.url + path, method=method,
-                                 data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json",
-                                          **({"Authorization": f"Bearer {token}"} if token else {})})
-    return json.loads(urllib.request.urlopen(req).read())
 
 
 def table_at(server, want, seed=4):
