@@ -27,13 +27,18 @@ def _board(ix, body: Any) -> tuple[list[str], list[str] | None]:
     return reasons, (None if reasons else ix.geo.cells(body["board"]))
 
 
-def score(ix, body: Any) -> tuple[list[str], list[str], dict | None]:
+def _possible_board(ix, body: Any) -> tuple[list[str], list[str], Any]:
+    """The request's board: (what is malformed, why it cannot occur in the game, its cells)."""
     reasons, cells = _board(ix, body)
     if reasons:
         return reasons, [], None
-    impossible = ix.geo.cannot_occur(cells)
-    if impossible:
-        return [], impossible, None
+    return [], ix.geo.cannot_occur(cells), cells
+
+
+def score(ix, body: Any) -> tuple[list[str], list[str], dict | None]:
+    reasons, impossible, cells = _possible_board(ix, body)
+    if reasons or impossible:
+        return reasons, impossible, None
     s = ix.geo.score(cells)
     return [], [], {"points": s["points"],
                 "rows": [{"row": r["row"], "points": r["points"]} for r in s["rows"]],
@@ -41,12 +46,9 @@ def score(ix, body: Any) -> tuple[list[str], list[str], dict | None]:
 
 
 def place(ix, body: Any) -> tuple[list[str], list[str], dict | None]:
-    reasons, cells = _board(ix, body)
-    if reasons:
-        return reasons, [], None
-    impossible = ix.geo.cannot_occur(cells)
-    if impossible:
-        return [], impossible, None
+    reasons, impossible, cells = _possible_board(ix, body)
+    if reasons or impossible:
+        return reasons, impossible, None
     tile = body.get("tile")
     if not isinstance(tile, dict):
         return ["\"tile\" must be an object {\"colour\", \"squares\", \"brick\"}"], [], None

@@ -689,14 +689,9 @@ def payment(ix: Index, hand: dict, colour: str, cost: int, recolour: str | None,
             have = sum(hand.get(c, 0) for c in allowed)
             return [f"the tile costs {count(cost, ' or '.join(allowed) + ' card')}; the hand holds {have}"], {}
         return [], out
-    if not isinstance(pay, dict) or not all(isinstance(k, str) and _int(v) and v >= 0 for k, v in pay.items()):
-        return ['pay is an object {colour: number of cards}'], {}
-    bad = [c for c, k in pay.items() if k and c not in allowed]
-    if bad:
-        return [f"{bad[0]} cards do not pay for a {colour} tile"
-                + ("" if recolour else " (Change of Colours lets one colour count as another)")], {}
-    if sum(pay.values()) != cost:
-        return [f"the tile costs {count(cost, 'card')}, not {sum(pay.values())}"], {}
+    reasons = _named.pay_reasons(pay, colour, cost, recolour, _int)
+    if reasons:
+        return reasons, {}
     for c, k in pay.items():
         if k > hand.get(c, 0):
             return [f"the hand holds only {count(hand.get(c, 0), c + ' card')}"], {}

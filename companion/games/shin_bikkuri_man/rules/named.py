@@ -85,23 +85,33 @@ def discard(ix, state: dict, move: dict, act: bool, cards_list) -> list[str]:
     return []
 
 
-def payment(ix, state: dict, p: int, colour: str, cost: int, recolour: str | None, pay: Any,
-            is_int) -> tuple[list[str], dict]:
-    """The cards a build pays, named: `pay` as given, or `cost` cards of the tile's colour."""
-    allowed = [colour] + ([recolour] if recolour else [])
-    if pay is None:
-        pay = {colour: cost} if cost else {}
+def pay_reasons(pay: Any, colour: str, cost: int, recolour: str | None, is_int, colours=None) -> list[str]:
+    """What is wrong with a build's `pay` ({colour: cards}) for a `colour` tile costing `cost`, with
+    Change of Colours counting `recolour` too, whatever the hand (both ways of keeping cards check it
+    so); `colours`: the card colours, when a colour that is none is to be named as such."""
     if not isinstance(pay, dict) or not all(isinstance(k, str) and is_int(v) and v >= 0 for k, v in pay.items()):
-        return ['pay is an object {colour: number of cards}'], {}
-    unknown = [c for c in pay if c not in ix.colours]
+        return ['pay is an object {colour: number of cards}']
+    unknown = [c for c in pay if colours is not None and c not in colours]
     if unknown:
-        return [f"{unknown[0]!r} is not a card colour ({', '.join(ix.colours)})"], {}
+        return [f"{unknown[0]!r} is not a card colour ({', '.join(colours)})"]
+    allowed = [colour] + ([recolour] if recolour else [])
     bad = [c for c, k in pay.items() if k and c not in allowed]
     if bad:
         return [f"{bad[0]} cards do not pay for a {colour} tile"
-                + ("" if recolour else " (Change of Colours lets one colour count as another)")], {}
+                + ("" if recolour else " (Change of Colours lets one colour count as another)")]
     if sum(pay.values()) != cost:
-        return [f"the tile costs {count(cost, 'card')}, not {sum(pay.values())}"], {}
+        return [f"the tile costs {count(cost, 'card')}, not {sum(pay.values())}"]
+    return []
+
+
+def payment(ix, state: dict, p: int, colour: str, cost: int, recolour: str | None, pay: Any,
+            is_int) -> tuple[list[str], dict]:
+    """The cards a build pays, named: `pay` as given, or `cost` cards of the tile's colour."""
+    if pay is None:
+        pay = {colour: cost} if cost else {}
+    reasons = pay_reasons(pay, colour, cost, recolour, is_int, colours=ix.colours)
+    if reasons:
+        return reasons, {}
     have = hand_size(state, p)
     if cost > have:
         return [f"the tile costs {count(cost, 'card')}; the hand holds {have}"], {}

@@ -410,12 +410,7 @@ def income(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[str]:
         drawn_n = st.draw_hidden(state, n)
         state["players"][p]["hand_size"] += drawn_n
         state["last"].update({"drawn_count": drawn_n})
-        if state["phase"] == "bonus":
-            state["last"]["bonus"] = True
-            state["bonus"].remove(p)
-        else:
-            state["actions"].append("income")
-        st.after_action(ix, state)
+        _income_taken(ix, state, p)
         return []
     if state["mode"] == st.TABLE:
         # Nothing left to draw: "cards" may be left out (as "customers" when the bag is empty).
@@ -432,13 +427,18 @@ def income(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[str]:
         drawn = st.take_entered_cards(ix, state, move.get("cards") or [])
     st.add_to_hand(ix, state, p, drawn)
     state["last"].update({"drawn": ix.sort_cards(drawn)})
+    _income_taken(ix, state, p)
+    return []
+
+
+def _income_taken(ix: Index, state: dict, p: int) -> None:
+    """Income is over: a track bonus answered (the bonus phase), or the turn's action."""
     if state["phase"] == "bonus":
         state["last"]["bonus"] = True
         state["bonus"].remove(p)
     else:
         state["actions"].append("income")
     st.after_action(ix, state)
-    return []
 
 
 def decline_income(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[str]:
