@@ -16,7 +16,10 @@ log = logging.getLogger(__name__)
 MAX_SLEEP_MS = 5_000
 
 
-class Expiry:
+class _Scheduler:
+    """What both schedulers share: one daemon thread (`_run`), started at the first deadline and woken
+    through `_cond`; a fake clock that moves pokes it (tests)."""
+
     def __init__(self, tables, clock):
         self.tables = tables
         self.clock = clock
@@ -26,23 +29,29 @@ class Expiry:
         if hasattr(clock, "listen"):
             clock.listen(self.poke)
 
+    def _start(self) -> None:
+        """Start the thread if it is not running (call with `_cond` held)."""
+        if self._thread is None and not self._stopping:
+            self._thread = threading.Thread(target=self._run, name="timer-expiry", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+
+
+class Expiry(_Scheduler):
     def schedule(self, code: str, due: int | None) -> None:
         """Tables calls this whenever a table's next deadline changes."""
         if due is None:
             return
         with self._cond:
-            if self._thread is None and not self._stopping:
-                self._thread = threading.Thread(target=self._run, name="timer-expiry", daemon=True)
-                self._thread.start()
+            self._start()
             self._cond.notify_all()
 
     def poke(self) -> None:
         with self._cond:
-            self._cond.notify_all()
-
-    def stop(self) -> None:
-        with self._cond:
-            self._stopping = True
             self._cond.notify_all()
 
     def run_due(self) -> None:
@@ -70,7 +79,7 @@ class Expiry:
                     self._cond.wait()
 
 
-class SharedExpiry:
+class SharedExpiry(_Scheduler):
     """The expiry scheduler of one worker among several over one database (companion/store/postgres.py).
 
     Deadlines live in the database: each worker's thread claims the due ones with SELECT … FOR
@@ -87,21 +96,13 @@ class SharedExpiry:
     POLL_MS = 1_000
 
     def __init__(self, tables, clock, store):
-        self.tables = tables
-        self.clock = clock
         self.store = store
-        self._cond = threading.Condition()
-        self._stopping = False
         self._poked = False
-        self._thread: threading.Thread | None = None
-        if hasattr(clock, "listen"):
-            clock.listen(self.poke)
+        super().__init__(tables, clock)
 
     def start(self) -> None:
         with self._cond:
-            if self._thread is None and not self._stopping:
-                self._thread = threading.Thread(target=self._run, name="timer-expiry", daemon=True)
-                self._thread.start()
+            self._start()
 
     def schedule(self, code: str, due: int | None) -> None:
         if due is not None:
@@ -111,11 +112,6 @@ class SharedExpiry:
     def poke(self) -> None:
         with self._cond:
             self._poked = True
-            self._cond.notify_all()
-
-    def stop(self) -> None:
-        with self._cond:
-            self._stopping = True
             self._cond.notify_all()
 
     def run_due(self) -> None:
