@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
+from pathlib import Path
 
 from .tables import codes
 
@@ -126,3 +130,22 @@ def seat_headers(client, code: str, player: int) -> dict:
     r = client.post(f"/api/tables/{code}/seats", json={"player": player}, auth=False)
     assert r.status_code == 201, r.get_json()
     return {"Authorization": f"Bearer {r.get_json()['token']}"}
+
+
+def start_companion(port: int, data: Path, timeout_s: float = 30.0) -> subprocess.Popen:
+    """`python -m companion --port P --data DIR` as its own process, once it answers GET /api/time
+    (its stdout and stderr piped, as text); an AssertionError with its stderr if it does not."""
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "--port", str(port), "--data", str(data)],
+                            cwd=Path(__file__).resolve().parents[1], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/time", timeout=1):
+                return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise AssertionError(f"the companion did not start: {proc.stderr.read()[-2000:]}") from None
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError(f"the companion did not start within {timeout_s:g} s")

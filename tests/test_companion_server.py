@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +14,7 @@ import requests
 
 from companion import create_app
 from companion.web import openapi
-from companion.testing import FakeClock, ServerThread, free_port, token_client
+from companion.testing import FakeClock, ServerThread, free_port, start_companion, token_client
 from testgames import COUNTER
 
 REPO = Path(__file__).resolve().parents[1]
@@ -102,20 +100,6 @@ def test_sse_through_waitress_delivers_a_change_live(server):
     t.join(timeout=10)
     assert got == [1]
 
-
-
-def start_companion(port: int, data: Path) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--port", str(port), "--data", str(data)],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/api/time", timeout=1).ok:
-                return proc
-        except requests.ConnectionError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError(f"the companion did not start: {proc.stdout.read().decode()[-2000:]}")
 
 
 def test_a_confirmed_write_survives_sigkill(tmp_path):

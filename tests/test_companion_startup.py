@@ -10,14 +10,13 @@ import random
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 import requests
 
 from companion import create_app
-from companion.testing import FakeClock, free_port, token_client
+from companion.testing import FakeClock, free_port, start_companion, token_client
 from testgames import COUNTER
 
 REPO = Path(__file__).resolve().parents[1]
@@ -91,31 +90,15 @@ def test_a_read_only_data_folder(tmp_path):
 
 
 
-def start(folder: Path, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--port", str(port), "--data", str(folder)],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/api/time", timeout=1).ok:
-                return proc
-        except requests.ConnectionError:
-            if proc.poll() is not None:
-                raise AssertionError(proc.stderr.read())
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("the companion did not start")
-
-
 def test_two_companions_on_one_data_folder(tmp_path):
-    first = start(tmp_path, free_port())
+    first = start_companion(free_port(), tmp_path)
     try:
         line = refused(companion("--data", str(tmp_path)))
         assert "in use by another companion" in line and f"pid {first.pid}" in line
     finally:
         first.terminate()
         first.wait(timeout=10)
-    again = start(tmp_path, free_port())         # the lock went with the first process
+    again = start_companion(free_port(), tmp_path)         # the lock went with the first process
     again.terminate()
     again.wait(timeout=10)
 
@@ -166,7 +149,7 @@ def served(folder: Path, dump: dict) -> tuple[list[int], list, str]:
     """Start the companion on the damaged folder; every table's answers (status codes), the ones
     that are neither 200 nor 503, and the server's log."""
     port = free_port()
-    proc = start(folder, port)
+    proc = start_companion(port, folder)
     try:
         r = requests.get(f"http://127.0.0.1:{port}/api/plays", timeout=10)
         assert r.status_code in (200, 503) and r.headers["Content-Type"].startswith("application/json")
