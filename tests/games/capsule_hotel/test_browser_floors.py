@@ -12,7 +12,7 @@ from phones import open_phone, require_chromium, server_fixture
 
 sync_api = require_chromium()
 
-from .live import call as api  # noqa: E402
+from .live import Table, call as api  # noqa: E402
 
 
 server = server_fixture("floors", threads=8)
@@ -20,15 +20,8 @@ server = server_fixture("floors", threads=8)
 
 @pytest.mark.parametrize("size", [(390, 844), (360, 740)])
 def test_the_floors_field_names_the_heights_five_pink_capsules_allow(server, browser, size):
-    _, made = api(server, "/api/tables", {"game": "capsule-hotel", "players": ["Aki", "Ben"],
-                                          "options": {"tallest_hotel": True}})
-    code, host = made["code"], made["host_token"]
-    tokens = [api(server, f"/api/tables/{code}/seats", {"player": p})[1]["token"] for p in range(2)]
-
-    def move(m):
-        seq = api(server, f"/api/tables/{code}")[1]["seq"]
-        status, body = api(server, f"/api/tables/{code}/moves", {"expected_seq": seq, "move": m}, host)
-        return status, body, api(server, f"/api/tables/{code}", token=host)[1]["state"]
+    table = Table(server, {"tallest_hotel": True})
+    code, tokens, move = table.code, table.tokens, table.move
 
     move({"type": "choose-loan", "player": 0, "amount": 10000})
     s = move({"type": "choose-loan", "player": 1, "amount": 10000})[2]
@@ -54,15 +47,8 @@ def test_the_floors_field_names_the_heights_five_pink_capsules_allow(server, bro
 def test_a_player_asked_to_barter_joins_the_queue_from_the_phone(server, browser, size):
     """"purché in quel momento tu non stia Barattando": Ben, who only received Aki's proposal, is not
     bartering; his phone says joining the queue declines it, and one tap does."""
-    _, made = api(server, "/api/tables", {"game": "capsule-hotel", "players": ["Aki", "Ben"], "options": {}})
-    code, host = made["code"], made["host_token"]
-    tokens = [api(server, f"/api/tables/{code}/seats", {"player": p})[1]["token"] for p in range(2)]
-
-    def move(m):
-        seq = api(server, f"/api/tables/{code}")[1]["seq"]
-        status, body = api(server, f"/api/tables/{code}/moves", {"expected_seq": seq, "move": m}, host)
-        assert status == 200, body
-        return api(server, f"/api/tables/{code}", token=host)[1]["state"]
+    table = Table(server, {})
+    code, tokens, move = table.code, table.tokens, table.played
 
     for p in (0, 1):
         move({"type": "choose-loan", "player": p, "amount": 6000})

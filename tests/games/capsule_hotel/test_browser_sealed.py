@@ -13,7 +13,7 @@ from phones import require_chromium, server_fixture
 
 sync_api = require_chromium()
 
-from .live import call as api  # noqa: E402
+from .live import Table, call as api  # noqa: E402
 
 SIZES = {"Aki": (390, 844), "Ben": (360, 740)}
 
@@ -100,15 +100,8 @@ def test_sealed_loans_change_and_the_reveal_on_two_phones(server, browser):
 def test_a_phone_offers_only_what_its_seat_may_change(server, browser, size):
     """"il proprietario di ciascun Edificio nel Lotto … tira il Dado bonus": the owner's phone has the
     die's faces, another seat's phone says who rolls; a seat corrects only its own ledger."""
-    _, made = api(server, "/api/tables", {"game": "capsule-hotel", "players": ["Aki", "Ben"], "seed": 2,
-                                          "options": {"dice": "table"}})
-    code, host = made["code"], made["host_token"]
-    tokens = [api(server, f"/api/tables/{code}/seats", {"player": p})[1]["token"] for p in range(2)]
-
-    def move(m):
-        seq = api(server, f"/api/tables/{code}")[1]["seq"]
-        status, body = api(server, f"/api/tables/{code}/moves", {"expected_seq": seq, "move": m}, host)
-        assert status == 200, body
+    table = Table(server, {"dice": "table"}, seed=2)
+    code, tokens, move = table.code, table.tokens, table.played
 
     for p in (0, 1):
         move({"type": "choose-loan", "player": p, "amount": 10000})
