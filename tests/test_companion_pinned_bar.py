@@ -224,7 +224,9 @@ def test_the_clocks_and_the_call_stay_in_view_and_expiry_is_said(server, browser
         ben.page.wait_for_function("document.getElementById('bid-now').hidden", timeout=5_000)
         ben.page.wait_for_function("!document.getElementById('pinbar').contains(document.getElementById('bid-now'))")
         assert ben.page.evaluate("document.getElementById('bid-now').nextElementSibling.id") == "bid-home"
-        assert aki.page.locator("#pinbar #bid-now").is_visible()        # Aki has not bid yet
+        # Aki has not bid yet: her call is in her bar (waited for: the update of Ben's bid redraws
+        # her page, and a loaded machine once looked in between)
+        aki.page.locator("#pinbar #bid-now").wait_for(state="visible", timeout=5_000)
 
         # the round runs out: every phone says what happened and what now, in view, and rings
         for p in phones:

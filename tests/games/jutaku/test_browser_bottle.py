@@ -57,7 +57,8 @@ def test_a_fair_begin_in_bottle_bonus_on_two_phones(server, browser):
         aki.get_by_role("button", name="Enter").click()
         # the grab buttons come into view on Ben's phone, scrolled to the bottom
         ben.wait_for_function("tkTable.table.state.phase === 'grab'", timeout=5_000)
-        ben.wait_for_function(IN_VIEW, arg="#controls .jt-drinks", timeout=5_000)
+        # (up to 15 s: a loaded 2-core machine once took over 5 s to scroll them in)
+        ben.wait_for_function(IN_VIEW, arg="#controls .jt-drinks", timeout=15_000)
         ben.locator("#controls").get_by_role("button", name="Black").click()
         aki.wait_for_function("tkTable.table.state.phase === 'move'", timeout=5_000)
         legal = api(server, f"/api/tables/{code}/legal?player=0")["moves"]
