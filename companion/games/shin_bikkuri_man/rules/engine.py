@@ -912,12 +912,7 @@ def builds(ix, state: dict, p: int, sample: bool = False) -> list[dict]:
     pl = state["players"][p]
     hand = pl["hand"]
     geo = ix.geo
-    cells = geo.cells(pl["facade"])
-    occ = geo.occupied(cells)
-    masks = {c: geo.colour_mask(cells, c) for c in ix.colours}
-    disc = ix.ability[ix.discount].discount if ready(state, p, ix.discount) else 0
-    recolour = ready(state, p, ix.recolour)
-    both = ready(state, p, ix.both) and not state["done"]
+    cells, occ, masks, disc, recolour, both = _named.build_start(ix, state, p, ready)
     out: list[dict] = []
     for tid in ix.tile_ids:
         if state["supply"][tid] <= 0:

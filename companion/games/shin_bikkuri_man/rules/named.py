@@ -201,18 +201,23 @@ def discards(ix, state: dict, p: int) -> list[dict]:
     return out
 
 
+def build_start(ix, state: dict, p: int, ready) -> tuple:
+    """What a player's builds start from, whichever way the cards are kept: the façade's cells, its
+    occupied squares, each colour's squares, the Construction Discount (0 unless ready), whether
+    Change of Colours is ready and whether Both Actions is (and no action taken yet)."""
+    geo = ix.geo
+    cells = geo.cells(state["players"][p]["facade"])
+    return (cells, geo.occupied(cells), {c: geo.colour_mask(cells, c) for c in ix.colours},
+            ix.ability[ix.discount].discount if ready(state, p, ix.discount) else 0,
+            ready(state, p, ix.recolour), ready(state, p, ix.both) and not state["done"])
+
+
 def builds(ix, state: dict, p: int, ready, sample: bool = False) -> list[dict]:
     """Builds paid in the tile's colour where the hand is big enough and the discard pile leaves room
     for the cards named; with abilities face up, a build each makes possible (one payment)."""
     have = hand_size(state, p)
     geo = ix.geo
-    pl = state["players"][p]
-    cells = geo.cells(pl["facade"])
-    occ = geo.occupied(cells)
-    masks = {c: geo.colour_mask(cells, c) for c in ix.colours}
-    disc = ix.ability[ix.discount].discount if ready(state, p, ix.discount) else 0
-    recolour = ready(state, p, ix.recolour)
-    both = ready(state, p, ix.both) and not state["done"]
+    cells, occ, masks, disc, recolour, both = build_start(ix, state, p, ready)
     n = per(ix, state)
     out: list[dict] = []
     b = ix.data.building
