@@ -3,23 +3,19 @@ now" opens the board on that entry (data-enter), and with Change of Colours the 
 many cards of each colour pay for the tile (the tile's own colour first preselected)."""
 from __future__ import annotations
 
-import os
 import re
 
-import pytest
+from phones import close_contexts, needs_chromium, server_fixture
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 GAME = "shin-bikkuri-man"
-needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                    reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+
+#: One companion for the module's tests; each test makes its own table on it.
+server = server_fixture("sbm_browser_choices", threads=8)
 
 
-def _table(tmp_path):
-    from companion import create_app
-    app = create_app({"DATA_DIR": tmp_path, "SSE_HEARTBEAT_S": 2})
-    client = app.test_client()
+def _table(server):
+    """A new table-deck table of Aki and Ben on the module's companion: (app, client, POST's answer)."""
+    app, client = server.app, server.client
     made = client.post("/api/tables", json={"game": GAME, "players": ["Aki", "Ben"],
                                             "options": {"deck": "table"}}).get_json()
     return app, client, made
@@ -40,52 +36,48 @@ def _phone(browser, server, code, entry):
 
 
 @needs_chromium
-def test_enter_it_now_opens_the_board_on_the_harbour_then_on_a_starting_hand(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    from companion.testing import ServerThread
-    app, client, made = _table(tmp_path)
+def test_enter_it_now_opens_the_board_on_the_harbour_then_on_a_starting_hand(tmp_path, server, browser):
+    app, client, made = _table(server)
     code, host = made["code"], {"Authorization": f"Bearer {made['host_token']}"}
-    with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page, errors = _phone(browser, server, code, {"player": 0, "host": made["host_token"]})
-            page.goto(f"{server.url}/t/{code}")
-            walk = page.locator("#setup-walk")
-            walk.get_by_text("Step 1 of 5").wait_for(timeout=10_000)
-            while walk.locator(".walk-title").inner_text() != "The harbour":
-                walk.get_by_role("button", name="Next").click()
-            walk.get_by_role("link", name="Enter it now").click()
-            page.wait_for_url(re.compile(r"/board\?enter=fill-harbour$"))
-            chosen = page.locator("[data-enter='fill-harbour'][aria-pressed='true']")
-            chosen.wait_for(timeout=10_000)
-            assert chosen.evaluate("b => b.getBoundingClientRect().top") < 844      # brought into view
-            harbour = ["purple", "purple", "blue", "green", "blue", "yellow", "green"]
-            for c in harbour:
-                page.locator(f"#entry [data-card='{c}']").click()
-            page.get_by_role("button", name="Play", exact=True).click()
-            # the harbour is entered: the next entry is a starting hand, the host chooses whose
-            page.locator("[data-enter='deal-hand'][aria-pressed='true']").wait_for(timeout=5_000)
-            assert client.get(f"/api/tables/{code}", headers=host).get_json()["state"]["harbour"] == harbour
-            hands = page.locator("[data-enter='deal-hand']")
-            assert hands.count() == 2 and "Aki's hand (2 cards)" in hands.nth(0).inner_text()
-            hands.nth(1).click()                                    # Ben's hand instead
-            page.locator("[data-enter='deal-hand'][aria-pressed='true']", has_text="Ben").wait_for(timeout=2_000)
-            for c in ("green", "green", "yellow"):
-                page.locator(f"#entry [data-card='{c}']").click()
-            page.get_by_role("button", name="Play", exact=True).click()
-            page.locator("[data-enter='deal-hand'][aria-pressed='true']", has_text="Aki").wait_for(timeout=5_000)
-            st = client.get(f"/api/tables/{code}", headers=host).get_json()["state"]
-            assert st["deal"]["hands"] == [False, True]
-            # a seat's own phone, opened on the entry, enters only its own hand
-            claim = client.post(f"/api/tables/{code}/seats", json={"player": 1}).get_json()
-            ben, ben_errors = _phone(browser, server, code, {"player": 1, "token": claim["token"]})
-            ben.goto(f"{server.url}/t/{code}/board?enter=deal-hand")
-            ben.get_by_text("Waiting for the starting hands.").wait_for(timeout=10_000)
-            assert page.evaluate("document.documentElement.scrollWidth") <= 390
-            page.screenshot(path=str(tmp_path / "enter.png"))
-            assert not errors and not ben_errors, errors + ben_errors
-        finally:
-            browser.close()
+    try:
+        page, errors = _phone(browser, server, code, {"player": 0, "host": made["host_token"]})
+        page.goto(f"{server.url}/t/{code}")
+        walk = page.locator("#setup-walk")
+        walk.get_by_text("Step 1 of 5").wait_for(timeout=10_000)
+        while walk.locator(".walk-title").inner_text() != "The harbour":
+            walk.get_by_role("button", name="Next").click()
+        walk.get_by_role("link", name="Enter it now").click()
+        page.wait_for_url(re.compile(r"/board\?enter=fill-harbour$"))
+        chosen = page.locator("[data-enter='fill-harbour'][aria-pressed='true']")
+        chosen.wait_for(timeout=10_000)
+        assert chosen.evaluate("b => b.getBoundingClientRect().top") < 844      # brought into view
+        harbour = ["purple", "purple", "blue", "green", "blue", "yellow", "green"]
+        for c in harbour:
+            page.locator(f"#entry [data-card='{c}']").click()
+        page.get_by_role("button", name="Play", exact=True).click()
+        # the harbour is entered: the next entry is a starting hand, the host chooses whose
+        page.locator("[data-enter='deal-hand'][aria-pressed='true']").wait_for(timeout=5_000)
+        assert client.get(f"/api/tables/{code}", headers=host).get_json()["state"]["harbour"] == harbour
+        hands = page.locator("[data-enter='deal-hand']")
+        assert hands.count() == 2 and "Aki's hand (2 cards)" in hands.nth(0).inner_text()
+        hands.nth(1).click()                                    # Ben's hand instead
+        page.locator("[data-enter='deal-hand'][aria-pressed='true']", has_text="Ben").wait_for(timeout=2_000)
+        for c in ("green", "green", "yellow"):
+            page.locator(f"#entry [data-card='{c}']").click()
+        page.get_by_role("button", name="Play", exact=True).click()
+        page.locator("[data-enter='deal-hand'][aria-pressed='true']", has_text="Aki").wait_for(timeout=5_000)
+        st = client.get(f"/api/tables/{code}", headers=host).get_json()["state"]
+        assert st["deal"]["hands"] == [False, True]
+        # a seat's own phone, opened on the entry, enters only its own hand
+        claim = client.post(f"/api/tables/{code}/seats", json={"player": 1}).get_json()
+        ben, ben_errors = _phone(browser, server, code, {"player": 1, "token": claim["token"]})
+        ben.goto(f"{server.url}/t/{code}/board?enter=deal-hand")
+        ben.get_by_text("Waiting for the starting hands.").wait_for(timeout=10_000)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(tmp_path / "enter.png"))
+        assert not errors and not ben_errors, errors + ben_errors
+    finally:
+        close_contexts(browser)
 
 
 def _to_change_of_colours(client, code, host):
@@ -115,42 +107,38 @@ def _to_change_of_colours(client, code, host):
 
 
 @needs_chromium
-def test_change_of_colours_lets_the_player_choose_the_cards_paid(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    from companion.testing import ServerThread
-    app, client, made = _table(tmp_path)
+def test_change_of_colours_lets_the_player_choose_the_cards_paid(tmp_path, server, browser):
+    app, client, made = _table(server)
     code, host = made["code"], {"Authorization": f"Bearer {made['host_token']}"}
     _to_change_of_colours(client, code, host)
-    with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            aki, errors = _phone(browser, server, code, {"player": 0, "host": made["host_token"]})
-            aki.goto(f"{server.url}/t/{code}/board")
-            aki.locator(".tiles button[data-tile='red-2']").click()
-            aki.locator("#facade .hit[data-col='1'][data-row='1']").click()
-            aki.wait_for_function("document.querySelector('#summary').textContent.includes('Cost 2')", timeout=5_000)
-            aki.locator("input[data-ability='change-of-colours']").check()
-            aki.locator("[data-recolour='blue']").click()
-            choice = aki.locator("#pay-choice")
-            choice.wait_for(timeout=3_000)
-            # preselected: the tile's own colour first (1 red), the rest in blue
-            aki.wait_for_function("document.querySelector('#summary').textContent.includes('1 Red + 1 Blue')",
-                                  timeout=3_000)
-            assert aki.evaluate("sbmBoard.ui.own") is None
-            assert choice.get_by_role("button", name="one Red card more").is_disabled()   # only 1 red held
-            choice.get_by_role("button", name="one Red card fewer").click()
-            aki.wait_for_function("document.querySelector('#summary').textContent.includes('(2 Blue)')",
-                                  timeout=3_000)
-            assert choice.get_by_role("button", name="one Red card fewer").is_disabled()
-            assert "Change of Colours is used" in choice.inner_text()
-            assert aki.evaluate("document.documentElement.scrollWidth") <= 390
-            aki.screenshot(path=str(tmp_path / "pay.png"), full_page=True)
-            aki.get_by_role("button", name="Play", exact=True).click()
-            aki.locator("#facade #live-squares [data-square='1,1']").wait_for(timeout=5_000)
-            st = client.get(f"/api/tables/{code}", headers=host).get_json()["state"]
-            aki_state = st["players"][0]
-            assert {c: n for c, n in aki_state["hand"].items() if n} == {"red": 1}     # paid 2 blue
-            assert aki_state["abilities"]["change-of-colours"] == "used"
-            assert not errors, errors
-        finally:
-            browser.close()
+    try:
+        aki, errors = _phone(browser, server, code, {"player": 0, "host": made["host_token"]})
+        aki.goto(f"{server.url}/t/{code}/board")
+        aki.locator(".tiles button[data-tile='red-2']").click()
+        aki.locator("#facade .hit[data-col='1'][data-row='1']").click()
+        aki.wait_for_function("document.querySelector('#summary').textContent.includes('Cost 2')", timeout=5_000)
+        aki.locator("input[data-ability='change-of-colours']").check()
+        aki.locator("[data-recolour='blue']").click()
+        choice = aki.locator("#pay-choice")
+        choice.wait_for(timeout=3_000)
+        # preselected: the tile's own colour first (1 red), the rest in blue
+        aki.wait_for_function("document.querySelector('#summary').textContent.includes('1 Red + 1 Blue')",
+                              timeout=3_000)
+        assert aki.evaluate("sbmBoard.ui.own") is None
+        assert choice.get_by_role("button", name="one Red card more").is_disabled()   # only 1 red held
+        choice.get_by_role("button", name="one Red card fewer").click()
+        aki.wait_for_function("document.querySelector('#summary').textContent.includes('(2 Blue)')",
+                              timeout=3_000)
+        assert choice.get_by_role("button", name="one Red card fewer").is_disabled()
+        assert "Change of Colours is used" in choice.inner_text()
+        assert aki.evaluate("document.documentElement.scrollWidth") <= 390
+        aki.screenshot(path=str(tmp_path / "pay.png"), full_page=True)
+        aki.get_by_role("button", name="Play", exact=True).click()
+        aki.locator("#facade #live-squares [data-square='1,1']").wait_for(timeout=5_000)
+        st = client.get(f"/api/tables/{code}", headers=host).get_json()["state"]
+        aki_state = st["players"][0]
+        assert {c: n for c, n in aki_state["hand"].items() if n} == {"red": 1}     # paid 2 blue
+        assert aki_state["abilities"]["change-of-colours"] == "used"
+        assert not errors, errors
+    finally:
+        close_contexts(browser)

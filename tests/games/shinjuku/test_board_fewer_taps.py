@@ -6,27 +6,45 @@ from __future__ import annotations
 
 import re
 import time
+from contextlib import contextmanager
 
 import requests
 
-from phones import ARGS, CHROMIUM, open_phone, require_chromium  # noqa: E402
+from phones import api, close_contexts, open_phone, require_chromium, seated_phone, server_fixture
 
-sync_api = require_chromium()
+require_chromium()
 
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
+#: One companion for the module's tests (each makes its own table); several phones share 127.0.0.1.
+server = server_fixture("shinjuku_fewer_taps", SSE_PER_CLIENT=16)
 
 
-def _phone(p, url, code, seat="Aki"):
-    browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    ctx, page, errors = open_phone(browser)
-    page.goto(f"{url}/t/{code}")
-    page.locator("#seat-buttons button", has_text=seat).click()
-    page.locator("#whoami", has_text=f"you are {seat}").wait_for(timeout=15_000)   # the seat's token kept
-    page.goto(f"{url}/t/{code}/board")
+def _phone(browser, server, code, seat="Aki", tap_seat=False):
+    """The phone of `seat` (a name) on the board page. The seat is claimed through the API and its
+    token kept in localStorage as the table page keeps it; or, with `tap_seat`, taken by tapping the
+    table page (which also leaves the cookies the scan pages read)."""
+    if tap_seat:
+        ctx, page, page.errors = open_phone(browser)
+        page.goto(f"{server.url}/t/{code}")
+        page.locator("#seat-buttons button", has_text=seat).click()
+        page.locator("#whoami", has_text=f"you are {seat}").wait_for(timeout=15_000)   # the seat's token kept
+        page.goto(f"{server.url}/t/{code}/board")
+    else:
+        names = [pl["name"] for pl in api(server, f"/api/tables/{code}")["state"]["players"]]
+        token = api(server, f"/api/tables/{code}/seats", {"player": names.index(seat)})["token"]
+        ctx, page = seated_phone(browser, server, code, {"game": "shinjuku", "player": names.index(seat),
+                                                         "token": token})
     page.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live' && tkMap && tkMap.svg",
                            timeout=30_000)
-    return browser, page, errors
+    return ctx, page, page.errors
+
+
+@contextmanager
+def _this_test(server, browser):
+    """The module's server for one test; every phone (context) the test opened is closed after it."""
+    try:
+        yield server
+    finally:
+        close_contexts(browser)
 
 
 def _seq(url, code):
@@ -53,15 +71,14 @@ def _tap_map(page, x_mm, y_mm):
     page.mouse.click(x, y)
 
 
-def test_the_tap_that_makes_a_move_whole_plays_it_and_clear_stops_it(tmp_path):
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+def test_the_tap_that_makes_a_move_whole_plays_it_and_clear_stops_it(server, browser):
+    with _this_test(server, browser) as s:
         r = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
                                                        "options": {"deck": "companion"}, "seed": 4})
         code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
         assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
             "expected_seq": 0, "move": {"type": "place-customers", "player": 0}}).status_code == 200
-        browser, aki, errors = _phone(p, s.url, code)
+        ctx, aki, errors = _phone(browser, s, code)
         try:
             # the Matsuri is the only move: chosen by itself; one ward tap makes it whole
             picks = aki.locator("#builder .picks button")
@@ -88,11 +105,11 @@ def test_the_tap_that_makes_a_move_whole_plays_it_and_clear_stops_it(tmp_path):
             assert _wait_seq(s.url, code, 3)
             assert not errors, errors
         finally:
-            browser.close()
+            ctx.close()
 
 
-def test_a_map_tap_before_choosing_starts_the_only_move_it_can_mean(tmp_path):
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+def test_a_map_tap_before_choosing_starts_the_only_move_it_can_mean(server, browser):
+    app = server.app
     tokyo = app.extensions["tokyo"]
     game = tokyo.games["shinjuku"]
     r = app.test_client().post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
@@ -113,8 +130,8 @@ def test_a_map_tap_before_choosing_starts_the_only_move_it_can_mean(tmp_path):
                      for st in game.data.stations_in[w] if st.id not in state["stations"])
     name = game.data.station[sid].name
     seat = state["players"][me]["name"]
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
-        browser, aki, errors = _phone(p, s.url, code, seat=seat)
+    with _this_test(server, browser) as s:
+        ctx, aki, errors = _phone(browser, s, code, seat=seat)
         try:
             before = _seq(s.url, code)
             assert aki.locator("#types button[aria-pressed=true]").count() == 0   # no move chosen yet
@@ -141,21 +158,21 @@ def test_a_map_tap_before_choosing_starts_the_only_move_it_can_mean(tmp_path):
             assert re.search(f"({a}–{b}|{b}–{a})", aki.locator("#summary").inner_text())
             assert not errors, errors
         finally:
-            browser.close()
+            ctx.close()
 
 
-def test_a_scanned_card_enters_itself_into_the_move_waiting_for_it(tmp_path):
+def test_a_scanned_card_enters_itself_into_the_move_waiting_for_it(server, browser):
     """Table deck: each dealt card's QR page offers “Use this card”; it opens the board with the card
     entered into the hand being dealt (the first scan asks for which move, as every part of the set-up
     waits), the move kept from scan to scan, and the last card plays it."""
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    app = server.app
     game = app.extensions["tokyo"].games["shinjuku"]
     hand_size = game.rules.ix.hand_size
     cards = ["shinjuku", "ota", "ota", "nakano", "shibuya", "minato"][:hand_size]
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+    with _this_test(server, browser) as s:
         code = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
                                                           "options": {"deck": "table"}}).json()["code"]
-        browser, aki, errors = _phone(p, s.url, code)
+        ctx, aki, errors = _phone(browser, s, code, tap_seat=True)   # the scan pages read its cookies
         try:
             for k, ward in enumerate(cards):
                 aki.goto(f"{s.url}/q/shinjuku/ward/{ward}")
@@ -175,17 +192,17 @@ def test_a_scanned_card_enters_itself_into_the_move_waiting_for_it(tmp_path):
             assert aki.locator("#use-card").count() == 1                 # Ben's hand is still to be dealt
             assert not errors, errors
         finally:
-            browser.close()
+            ctx.close()
 
 
-def test_no_answer_plays_by_itself_while_who_it_is_for_is_to_choose(tmp_path):
+def test_no_answer_plays_by_itself_while_who_it_is_for_is_to_choose(server, browser):
     """Several players answer a track bonus and the host's phone enters answers for everyone: choosing
     the answer plays nothing by itself (it would be for whoever is first); the host picks who, then Play."""
     import json
     import random
 
     from companion.games.shinjuku.rules import playout
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    app = server.app
     tokyo = app.extensions["tokyo"]
     game = tokyo.games["shinjuku"]
     r = app.test_client().post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben", "Chie"],
@@ -201,8 +218,7 @@ def test_no_answer_plays_by_itself_while_who_it_is_for_is_to_choose(tmp_path):
                                  None, "fp")[0] == 200
     assert "decline-income" in needs["moves"]
     last = needs["players"][-1]
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with _this_test(server, browser) as s:
         ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                   bypass_csp=True)
         seats = {code: {"game": "shinjuku", "player": None, "host": host, "at": 0}}
@@ -223,7 +239,7 @@ def test_no_answer_plays_by_itself_while_who_it_is_for_is_to_choose(tmp_path):
             events, _ = tokyo.tables.events(code, 0)
             assert events[-1]["move"] == {"type": "decline-income", "player": last}
         finally:
-            browser.close()
+            ctx.close()
 
 
 def _table_where(app, predicate, players=("Aki", "Ben"), tries=40):
@@ -251,35 +267,34 @@ def _table_where(app, predicate, players=("Aki", "Ben"), tries=40):
     raise AssertionError("no table reached the position wanted")
 
 
-def test_a_move_with_nothing_to_choose_plays_by_itself_on_the_movers_phone(tmp_path):
+def test_a_move_with_nothing_to_choose_plays_by_itself_on_the_movers_phone(server, browser):
     """Companion deck: placing customers has nothing to choose (the companion draws); on the phone of
     the player whose turn it is it plays after a moment, no tap."""
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+    with _this_test(server, browser) as s:
         code = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
                                                           "options": {"deck": "companion"}, "seed": 4}).json()["code"]
         assert requests.get(f"{s.url}/api/tables/{code}", timeout=10).json()["needs"]["moves"] == ["place-customers"]
-        browser, ben, errors = _phone(p, s.url, code, seat="Ben")       # not Ben's turn: nothing happens
+        ctx, ben, errors = _phone(browser, s, code, seat="Ben")       # not Ben's turn: nothing happens
         try:
             time.sleep(2.5)
             assert _seq(s.url, code) == 0 and ben.locator("#autoplay-note").is_hidden()
         finally:
-            browser.close()
-        browser, aki, errors = _phone(p, s.url, code, seat="Aki")
+            ctx.close()
+        ctx, aki, errors = _phone(browser, s, code, seat="Aki")
         try:
             assert _wait_seq(s.url, code, 1)                             # Aki's: played, no tap
             aki.locator("#msg.good", has_text="Played").wait_for(timeout=15_000)
             assert requests.get(f"{s.url}/api/tables/{code}", timeout=10).json()["state"]["phase"] == "matsuri"
             assert not errors, errors
         finally:
-            browser.close()
+            ctx.close()
 
 
-def test_a_station_tap_then_the_next_station_along_the_track_moves_the_customers(tmp_path):
+def test_a_station_tap_then_the_next_station_along_the_track_moves_the_customers(server, browser):
     """A free station of a ward where customers wait could open a store or start their path: the tap
     starts the store move, and a tap on the next station along built track moves the customers
     instead; no "which move?" tap either way."""
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    app = server.app
 
     def station_with_customers_and_track(state, game):
         ix = game.rules.ix
@@ -294,8 +309,8 @@ def test_a_station_tap_then_the_next_station_along_the_track_moves_the_customers
     code, state, (sid, nxt) = _table_where(app, station_with_customers_and_track)
     game = app.extensions["tokyo"].games["shinjuku"]
     seat = state["players"][state["current"]]["name"]
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
-        browser, page, errors = _phone(p, s.url, code, seat=seat)
+    with _this_test(server, browser) as s:
+        ctx, page, errors = _phone(browser, s, code, seat=seat)
         map_top = "document.querySelector('#map').getBoundingClientRect().top"
         try:
             x, y = page.evaluate(f"[tkMap.stations['{sid}'].x, tkMap.stations['{sid}'].y]")
@@ -324,13 +339,13 @@ def test_a_station_tap_then_the_next_station_along_the_track_moves_the_customers
             assert path == [sid]
             assert not errors, errors
         finally:
-            browser.close()
+            ctx.close()
 
 
-def test_where_no_single_card_can_be_played_the_wild_starts_and_asks_what_to_keep(tmp_path):
+def test_where_no_single_card_can_be_played_the_wild_starts_and_asks_what_to_keep(server, browser):
     """No card of the hand matches the station (nor is wild): three as one wild is the only way, so it
     starts by itself; with four cards in hand one tap on the card to keep makes the other three the wild."""
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
+    app = server.app
 
     def free_station_no_card_matches(state, game):
         ix = game.rules.ix
@@ -349,8 +364,8 @@ def test_where_no_single_card_can_be_played_the_wild_starts_and_asks_what_to_kee
     game = app.extensions["tokyo"].games["shinjuku"]
     me = state["current"]
     hand = state["players"][me]["hand"]
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
-        browser, page, errors = _phone(p, s.url, code, seat=state["players"][me]["name"])
+    with _this_test(server, browser) as s:
+        ctx, page, errors = _phone(browser, s, code, seat=state["players"][me]["name"])
         try:
             before = _seq(s.url, code)
             x, y = page.evaluate(f"[tkMap.stations['{sid}'].x, tkMap.stations['{sid}'].y]")
@@ -369,4 +384,4 @@ def test_where_no_single_card_can_be_played_the_wild_starts_and_asks_what_to_kee
             assert after["players"][me]["hand"] == [hand[3]]
             assert not errors, errors
         finally:
-            browser.close()
+            ctx.close()

@@ -3,28 +3,35 @@ is reset, with a word, when another phone changes the table. Two phones in a rea
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import pytest
 import requests
 
-from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+from phones import close_contexts, require_chromium, server_fixture
 
-sync_api = require_chromium()
+require_chromium()
 
-from companion import create_app  # noqa: E402
-from companion.testing import ServerThread  # noqa: E402
+#: One companion for the module's tests (each makes its own table); several phones share 127.0.0.1.
+server = server_fixture("shinjuku_board_page", SSE_PER_CLIENT=16)
 
 
+@contextmanager
+def _this_test(server, browser):
+    """The module's server for one test; every phone (context) the test opened is closed after it."""
+    try:
+        yield server
+    finally:
+        close_contexts(browser)
 
-def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(tmp_path):
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+
+def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(server, browser):
+    with _this_test(server, browser) as s:
         r = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
                                                        "options": {"deck": "companion"}, "seed": 4})
         code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
         assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
             "expected_seq": 0, "move": {"type": "place-customers", "player": 0}}).status_code == 200
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                   bypass_csp=True)
         aki = ctx.new_page()
@@ -53,18 +60,16 @@ def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(tmp_path):
         assert aki.locator("#map-hint").inner_text() == ""
         assert aki.locator("#move-h").inner_text() == "Enter a move"
         assert aki.locator("#play").is_disabled()
-        browser.close()
+        ctx.close()
 
 
-def test_a_card_entered_wrongly_is_corrected_on_the_board_page(tmp_path):
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+def test_a_card_entered_wrongly_is_corrected_on_the_board_page(server, browser):
+    with _this_test(server, browser) as s:
         r = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"]})
         code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
         assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
             "expected_seq": 0, "move": {"type": "deal-hand", "player": 0,
                                         "cards": ["ota", "kita", "ota", "chuo"]}}).status_code == 200
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                   bypass_csp=True)
         aki = ctx.new_page()
@@ -79,7 +84,7 @@ def test_a_card_entered_wrongly_is_corrected_on_the_board_page(tmp_path):
         aki.locator("#correct-fields button", has_text="Correct: Ota → Nakano").click()
         aki.locator("#correct-msg.good").wait_for(timeout=5_000)
         assert aki.evaluate("document.documentElement.scrollWidth") <= 390
-        browser.close()
+        ctx.close()
         r = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
         assert sorted(r["state"]["players"][0]["hand"]) == ["chuo", "kita", "nakano", "ota"]
 
@@ -108,13 +113,11 @@ def _store_and_customers_table(url):
 
 
 @pytest.mark.parametrize("width", [390, 360])
-def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(tmp_path, width):
+def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(server, browser, width):
     """Moving customers: the store's choice is offered with the rules' default preselected (a “2”
     for the mover's own store), one tap changes it, and the answer and the history say who got what."""
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+    with _this_test(server, browser) as s:
         code, host = _store_and_customers_table(s.url)
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         ctx = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True,
                                   bypass_csp=True)
         aki = ctx.new_page()
@@ -141,7 +144,7 @@ def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(
         aki.locator("#play").click()
         aki.locator("#msg.good", has_text="Aki's Shinjuku store took a food customer").wait_for(timeout=5_000)
         assert "2 food customers stay in Shinjuku" in aki.locator("#msg").inner_text()
-        browser.close()
+        ctx.close()
         table = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
         assert table["state"]["players"][0]["customers"] == ["food"]
         assert table["state"]["wards"]["shinjuku"] == ["food-2"]
@@ -152,13 +155,11 @@ def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(
         assert "Aki's Shinjuku store took a food customer" in last["summary"]
 
 
-def test_a_store_takes_its_default_customer_with_no_play_tap(tmp_path):
+def test_a_store_takes_its_default_customer_with_no_play_tap(server, browser):
     """Moving customers past a store with a choice, to the end of the built track: the rules' default
     (shown) plays with the move by itself (the autoplay), no Play tap; the store got the default."""
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+    with _this_test(server, browser) as s:
         code, host = _store_and_customers_table(s.url)
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                   bypass_csp=True)
         aki = ctx.new_page()
@@ -174,18 +175,16 @@ def test_a_store_takes_its_default_customer_with_no_play_tap(tmp_path):
         path.locator("button", has_text="Shinjuku").first.click()          # its station
         path.locator("button", has_text="Yoyogi").first.click()            # along the only built track: the last tap
         aki.locator("#msg.good", has_text="Aki's Shinjuku store took").wait_for(timeout=15_000)
-        browser.close()
+        ctx.close()
         table = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
         assert table["state"]["players"][0]["customers"] == ["food-2"]      # the default: a “2” for her own store
 
 
-def test_station_names_stay_readable_over_the_stores_on_the_map(tmp_path):
+def test_station_names_stay_readable_over_the_stores_on_the_map(server, browser):
     """A store stands on its station: the map's names are painted over the live pieces, with a
     white halo, so a store never hides the name of its station."""
-    app = create_app({"DATA_DIR": tmp_path, "SSE_PER_CLIENT": 16, "SSE_HEARTBEAT_S": 2})
-    with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
+    with _this_test(server, browser) as s:
         code, _ = _store_and_customers_table(s.url)
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                    has_touch=True).new_page()
         page.goto(f"{s.url}/t/{code}/board")
@@ -197,17 +196,15 @@ def test_station_names_stay_readable_over_the_stores_on_the_map(tmp_path):
         name = page.locator("#map-labels [data-text=Shinjuku]").first
         halo = name.evaluate("e => [getComputedStyle(e).stroke, getComputedStyle(e).paintOrder]")
         assert halo[0] == "rgb(255, 255, 255)" and halo[1].startswith("stroke"), halo
-        browser.close()
+        page.context.close()
 
 
 PLAYING = "xpath=following-sibling::ul[1]"       # the list under "Playing this card"
 
 
 @pytest.mark.parametrize("width", [390, 360])
-def test_a_ward_card_page_names_its_sakura_stations_or_says_there_is_none(tmp_path, width):
-    app = create_app({"DATA_DIR": tmp_path})
-    with ServerThread(app, threads=8) as s, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+def test_a_ward_card_page_names_its_sakura_stations_or_says_there_is_none(server, browser, width):
+    with _this_test(server, browser) as s:
         page = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True).new_page()
         page.goto(f"{s.url}/q/shinjuku/ward/chuo")
         playing = page.locator("h2", has_text="Playing this card").locator(PLAYING).inner_text()
@@ -217,4 +214,4 @@ def test_a_ward_card_page_names_its_sakura_stations_or_says_there_is_none(tmp_pa
         playing = page.locator("h2", has_text="Playing this card").locator(PLAYING).inner_text()
         assert "Upgrade store at Shinjuku or Takadanobaba" in playing
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        browser.close()
+        page.context.close()

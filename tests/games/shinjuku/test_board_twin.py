@@ -18,7 +18,7 @@ from generator import canon
 from generator.kits.shinjuku.layout import load_layout
 from generator.kits.shinjuku.map import map_model
 from generator.render import UnknownComponent, component_svg
-from phones import ARGS, CHROMIUM, needs_chromium
+from phones import close_contexts, needs_chromium, server_fixture
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -191,6 +191,10 @@ def test_the_map_is_served_cached_and_the_board_page_points_at_it(tmp_path, data
 
 # ---------- in a real browser ----------
 
+#: The companion of the browser test (started only if it runs).
+server = server_fixture("shinjuku_twin")
+
+
 def _advance_to_actions(app, code):
     """Companion-mode table played by the engine (as the host) up to the start of a turn's actions."""
     tokyo = app.extensions["tokyo"]
@@ -205,12 +209,8 @@ def _advance_to_actions(app, code):
 
 
 @needs_chromium
-def test_tapping_the_map_enters_a_move_and_both_phones_draw_it(tmp_path, data):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    from companion import create_app
-    from companion.testing import ServerThread
-
-    app = create_app({"DATA_DIR": tmp_path, "SSE_HEARTBEAT_S": 2})
+def test_tapping_the_map_enters_a_move_and_both_phones_draw_it(server, browser, data):
+    app = server.app
     client = app.test_client()
     code = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
                                             "options": {"deck": "companion"}, "seed": 5}).get_json()["code"]
@@ -221,75 +221,73 @@ def test_tapping_the_map_enters_a_move_and_both_phones_draw_it(tmp_path, data):
     station = next(s.id for s in data.stations_in[card] if s.id not in state["stations"])
     name = data.station[station].name
 
-    with ServerThread(app, threads=16) as server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            pages, errors = [], []
-            for _ in range(2):     # the mover's phone, and a phone watching
-                ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                          has_touch=True, bypass_csp=True)   # (wait_for_function evals)
-                page = ctx.new_page()
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(server.url + f"/t/{code}/board")
-                pages.append(page)
-            aki, ben = pages
-            aki.locator("#seat-buttons button").nth(me).click()
-            for page in pages:
-                page.wait_for_function("window.tkTable && tkTable.mode === 'live' && tkMap && tkMap.svg",
-                                       timeout=10_000)
-            # the live state is drawn: one token per kind of customer waiting in each ward
-            waiting = sum(len(set(tokens)) for tokens in state["wards"].values())
-            tokens = ben.locator("#board-map #live-customers [data-token]:not([data-token=matsuri])")
-            assert tokens.count() == waiting > 0
-            assert ben.locator("#board-map #live-customers [data-token=matsuri]").count() == 1
-            # the map's frame fits the phone's width; the map opens close up in it (issue 23: every name
-            # at least 11 px), and the whole map fits the width a tap away
-            frame = "document.querySelector('#map .map-scroll').getBoundingClientRect().width"
-            assert 380 <= aki.evaluate(frame) <= 390
-            assert aki.evaluate("document.documentElement.scrollWidth") <= 390
-            aki.get_by_role("button", name="Whole map").click()
-            width = aki.evaluate("document.querySelector('#board-map').getBoundingClientRect().width")
-            assert 380 <= width <= 390
-            aki.get_by_role("button", name="Close up").click()
+    try:
+        pages, errors = [], []
+        for _ in range(2):     # the mover's phone, and a phone watching
+            ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                      has_touch=True, bypass_csp=True)   # (wait_for_function evals)
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + f"/t/{code}/board")
+            pages.append(page)
+        aki, ben = pages
+        aki.locator("#seat-buttons button").nth(me).click()
+        for page in pages:
+            page.wait_for_function("window.tkTable && tkTable.mode === 'live' && tkMap && tkMap.svg",
+                                   timeout=10_000)
+        # the live state is drawn: one token per kind of customer waiting in each ward
+        waiting = sum(len(set(tokens)) for tokens in state["wards"].values())
+        tokens = ben.locator("#board-map #live-customers [data-token]:not([data-token=matsuri])")
+        assert tokens.count() == waiting > 0
+        assert ben.locator("#board-map #live-customers [data-token=matsuri]").count() == 1
+        # the map's frame fits the phone's width; the map opens close up in it (issue 23: every name
+        # at least 11 px), and the whole map fits the width a tap away
+        frame = "document.querySelector('#map .map-scroll').getBoundingClientRect().width"
+        assert 380 <= aki.evaluate(frame) <= 390
+        assert aki.evaluate("document.documentElement.scrollWidth") <= 390
+        aki.get_by_role("button", name="Whole map").click()
+        width = aki.evaluate("document.querySelector('#board-map').getBoundingClientRect().width")
+        assert 380 <= width <= 390
+        aki.get_by_role("button", name="Close up").click()
 
-            aki.locator("#types button", has_text="Open store").click()
-            aki.locator(f"#board-map [data-station={station}]").tap()
-            aki.locator("#builder h3", has_text=f"Station: {name}").wait_for(timeout=2_000)
-            assert f"at {name}" in aki.locator("#summary").inner_text()
-            assert aki.locator("#board-map #live-marks .pick").count() == 1
-            # a station tap circle is at least ~32 px across on the phone
-            assert aki.evaluate(f"document.querySelector('#board-map [data-station={station}] .hit')"
-                                ".getBoundingClientRect().width") >= 32
-            # not whole yet: Play waits, the summary says in words what is left, the taps are kept
-            assert aki.get_by_role("button", name="Play", exact=True).is_disabled()
-            # the card a player would play there is preselected (issue 9: fewer taps); the goods are left
-            assert f"card {data.ward[card].name}" in aki.locator("#summary").inner_text()
-            assert "still to choose: the goods" in aki.locator("#summary").inner_text()
-            assert f"at {name}" in aki.locator("#summary").inner_text()
-            aki.locator("#builder .card", has_text="Card to play").locator(
-                "button", has_text=data.ward[card].name).first.click()
-            aki.locator("#builder .card", has_text="Goods").locator("button").first.click()
-            aki.get_by_role("button", name="Play", exact=True).click()
-            aki.locator("#msg.good").wait_for(timeout=5_000)
-            for page, timeout in ((aki, 2_000), (ben, 1_000)):
-                store = page.locator(f"#board-map #live-pieces [data-store={station}]")
-                store.wait_for(timeout=timeout)
-                assert store.locator("use").count() == 1
+        aki.locator("#types button", has_text="Open store").click()
+        aki.locator(f"#board-map [data-station={station}]").tap()
+        aki.locator("#builder h3", has_text=f"Station: {name}").wait_for(timeout=2_000)
+        assert f"at {name}" in aki.locator("#summary").inner_text()
+        assert aki.locator("#board-map #live-marks .pick").count() == 1
+        # a station tap circle is at least ~32 px across on the phone
+        assert aki.evaluate(f"document.querySelector('#board-map [data-station={station}] .hit')"
+                            ".getBoundingClientRect().width") >= 32
+        # not whole yet: Play waits, the summary says in words what is left, the taps are kept
+        assert aki.get_by_role("button", name="Play", exact=True).is_disabled()
+        # the card a player would play there is preselected (issue 9: fewer taps); the goods are left
+        assert f"card {data.ward[card].name}" in aki.locator("#summary").inner_text()
+        assert "still to choose: the goods" in aki.locator("#summary").inner_text()
+        assert f"at {name}" in aki.locator("#summary").inner_text()
+        aki.locator("#builder .card", has_text="Card to play").locator(
+            "button", has_text=data.ward[card].name).first.click()
+        aki.locator("#builder .card", has_text="Goods").locator("button").first.click()
+        aki.get_by_role("button", name="Play", exact=True).click()
+        aki.locator("#msg.good").wait_for(timeout=5_000)
+        for page, timeout in ((aki, 2_000), (ben, 1_000)):
+            store = page.locator(f"#board-map #live-pieces [data-store={station}]")
+            store.wait_for(timeout=timeout)
+            assert store.locator("use").count() == 1
 
-            # second action: expand track by tapping a slot on the map (zoomed in)
-            aki.locator("#types button", has_text="Expand track").click()
-            aki.locator("[data-zoom=in]").click()
-            _, state = app.extensions["tokyo"].tables.state(code)
-            cid = next(c.id for c in data.connections if c.id not in state["tracks"] and station in c.stations)
-            x, y = aki.evaluate(f"""(() => {{ const c = tkMap.connections['{cid}'];
-                tkMap.reveal(...c.centre); document.querySelector('#map').scrollIntoView();
-                const p = new DOMPoint(...c.centre).matrixTransform(tkMap.svg.getScreenCTM());
-                return [p.x, p.y]; }})()""")
-            aki.touchscreen.tap(x, y)
-            a, b = (data.station[s].name for s in cid.split("--"))
-            assert re.search(f"Expand track ({a}–{b}|{b}–{a})", aki.locator("#summary").inner_text())
-            aki.get_by_role("button", name="Play", exact=True).click()
-            ben.locator(f"#board-map #live-tracks [data-track='{cid}']").wait_for(timeout=3_000)
-            assert not errors, errors
-        finally:
-            browser.close()
+        # second action: expand track by tapping a slot on the map (zoomed in)
+        aki.locator("#types button", has_text="Expand track").click()
+        aki.locator("[data-zoom=in]").click()
+        _, state = app.extensions["tokyo"].tables.state(code)
+        cid = next(c.id for c in data.connections if c.id not in state["tracks"] and station in c.stations)
+        x, y = aki.evaluate(f"""(() => {{ const c = tkMap.connections['{cid}'];
+            tkMap.reveal(...c.centre); document.querySelector('#map').scrollIntoView();
+            const p = new DOMPoint(...c.centre).matrixTransform(tkMap.svg.getScreenCTM());
+            return [p.x, p.y]; }})()""")
+        aki.touchscreen.tap(x, y)
+        a, b = (data.station[s].name for s in cid.split("--"))
+        assert re.search(f"Expand track ({a}–{b}|{b}–{a})", aki.locator("#summary").inner_text())
+        aki.get_by_role("button", name="Play", exact=True).click()
+        ben.locator(f"#board-map #live-tracks [data-track='{cid}']").wait_for(timeout=3_000)
+        assert not errors, errors
+    finally:
+        close_contexts(browser)
