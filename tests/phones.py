@@ -1,6 +1,16 @@
-"""What every browser test needs: Debian's Chromium, driven by Playwright, as a phone would open the pages."""
+"""What every browser test needs: Debian's Chromium, driven by Playwright, as a phone would open the pages.
+
+    require_chromium, needs_chromium     skip (a module, a test) saying why when Chromium is missing
+    module_browser, close_contexts       one Chromium per module (conftest's `browser`), its phones closed
+    server_fixture                       one real companion per module (`server = server_fixture("name")`)
+    one_test                             a test on that shared server and browser, its phones closed after it
+    open_phone, seated_phone             a phone (context, page, its script errors); one joined to a table
+    api, request                         the companion's JSON API called as a phone would
+    TAP_TARGETS_JS, BOX_JS               what a finger can tap; an element's box
+"""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import urllib.request
@@ -115,3 +125,13 @@ def seated_phone(browser, server, code: str, entry: dict, size=(390, 844), path:
                   [code, {"at": 1, **entry}])
     page.goto(server.url + f"/t/{code}{path}")
     return ctx, page
+
+
+@contextlib.contextmanager
+def one_test(server, browser):
+    """A test on a module's shared server and browser: `with one_test(server, browser) as s:` gives the
+    server; every phone (browser context) the test opened is closed after it, even when it fails."""
+    try:
+        yield server
+    finally:
+        close_contexts(browser)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 import time
-from contextlib import contextmanager
 
 import requests
 
-from phones import api, close_contexts, open_phone, require_chromium, seated_phone, server_fixture
+from .tables import table_after
+from phones import api, one_test, open_phone, require_chromium, seated_phone, server_fixture
 
 require_chromium()
 
@@ -38,14 +38,6 @@ def _phone(browser, server, code, seat="Aki", tap_seat=False):
     return ctx, page, page.errors
 
 
-@contextmanager
-def _this_test(server, browser):
-    """The module's server for one test; every phone (context) the test opened is closed after it."""
-    try:
-        yield server
-    finally:
-        close_contexts(browser)
-
 
 def _seq(url, code):
     return requests.get(f"{url}/api/tables/{code}", timeout=10).json()["seq"]
@@ -72,12 +64,9 @@ def _tap_map(page, x_mm, y_mm):
 
 
 def test_the_tap_that_makes_a_move_whole_plays_it_and_clear_stops_it(server, browser):
-    with _this_test(server, browser) as s:
-        r = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
-                                                       "options": {"deck": "companion"}, "seed": 4})
-        code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
-        assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
-            "expected_seq": 0, "move": {"type": "place-customers", "player": 0}}).status_code == 200
+    with one_test(server, browser) as s:
+        code, host = table_after(s, {"type": "place-customers", "player": 0},
+                                 options={"deck": "companion"}, seed=4)
         ctx, aki, errors = _phone(browser, s, code)
         try:
             # the Matsuri is the only move: chosen by itself; one ward tap makes it whole
@@ -130,7 +119,7 @@ def test_a_map_tap_before_choosing_starts_the_only_move_it_can_mean(server, brow
                      for st in game.data.stations_in[w] if st.id not in state["stations"])
     name = game.data.station[sid].name
     seat = state["players"][me]["name"]
-    with _this_test(server, browser) as s:
+    with one_test(server, browser) as s:
         ctx, aki, errors = _phone(browser, s, code, seat=seat)
         try:
             before = _seq(s.url, code)
@@ -169,7 +158,7 @@ def test_a_scanned_card_enters_itself_into_the_move_waiting_for_it(server, brows
     game = app.extensions["tokyo"].games["shinjuku"]
     hand_size = game.rules.ix.hand_size
     cards = ["shinjuku", "ota", "ota", "nakano", "shibuya", "minato"][:hand_size]
-    with _this_test(server, browser) as s:
+    with one_test(server, browser) as s:
         code = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
                                                           "options": {"deck": "table"}}).json()["code"]
         ctx, aki, errors = _phone(browser, s, code, tap_seat=True)   # the scan pages read its cookies
@@ -218,7 +207,7 @@ def test_no_answer_plays_by_itself_while_who_it_is_for_is_to_choose(server, brow
                                  None, "fp")[0] == 200
     assert "decline-income" in needs["moves"]
     last = needs["players"][-1]
-    with _this_test(server, browser) as s:
+    with one_test(server, browser) as s:
         ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                   bypass_csp=True)
         seats = {code: {"game": "shinjuku", "player": None, "host": host, "at": 0}}
@@ -270,7 +259,7 @@ def _table_where(app, predicate, players=("Aki", "Ben"), tries=40):
 def test_a_move_with_nothing_to_choose_plays_by_itself_on_the_movers_phone(server, browser):
     """Companion deck: placing customers has nothing to choose (the companion draws); on the phone of
     the player whose turn it is it plays after a moment, no tap."""
-    with _this_test(server, browser) as s:
+    with one_test(server, browser) as s:
         code = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
                                                           "options": {"deck": "companion"}, "seed": 4}).json()["code"]
         assert requests.get(f"{s.url}/api/tables/{code}", timeout=10).json()["needs"]["moves"] == ["place-customers"]
@@ -309,7 +298,7 @@ def test_a_station_tap_then_the_next_station_along_the_track_moves_the_customers
     code, state, (sid, nxt) = _table_where(app, station_with_customers_and_track)
     game = app.extensions["tokyo"].games["shinjuku"]
     seat = state["players"][state["current"]]["name"]
-    with _this_test(server, browser) as s:
+    with one_test(server, browser) as s:
         ctx, page, errors = _phone(browser, s, code, seat=seat)
         map_top = "document.querySelector('#map').getBoundingClientRect().top"
         try:
@@ -364,7 +353,7 @@ def test_where_no_single_card_can_be_played_the_wild_starts_and_asks_what_to_kee
     game = app.extensions["tokyo"].games["shinjuku"]
     me = state["current"]
     hand = state["players"][me]["hand"]
-    with _this_test(server, browser) as s:
+    with one_test(server, browser) as s:
         ctx, page, errors = _phone(browser, s, code, seat=state["players"][me]["name"])
         try:
             before = _seq(s.url, code)

@@ -3,12 +3,12 @@ is reset, with a word, when another phone changes the table. Two phones in a rea
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 
 import pytest
 import requests
 
-from phones import close_contexts, require_chromium, server_fixture
+from .tables import table_after
+from phones import one_test, open_phone, require_chromium, server_fixture
 
 require_chromium()
 
@@ -16,29 +16,22 @@ require_chromium()
 server = server_fixture("shinjuku_board_page", SSE_PER_CLIENT=16)
 
 
-@contextmanager
-def _this_test(server, browser):
-    """The module's server for one test; every phone (context) the test opened is closed after it."""
-    try:
-        yield server
-    finally:
-        close_contexts(browser)
+
+def _aki_on_the_board(browser, server, code: str):
+    """Aki's phone: her seat taken with a tap on the table page, then the board page opened."""
+    _, aki, _ = open_phone(browser)
+    aki.goto(f"{server.url}/t/{code}")
+    aki.locator("#seat-buttons button", has_text="Aki").click()
+    aki.locator("#whoami", has_text="you are Aki").wait_for(timeout=15_000)   # the seat's token kept
+    aki.goto(f"{server.url}/t/{code}/board")
+    return aki
 
 
 def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(server, browser):
-    with _this_test(server, browser) as s:
-        r = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
-                                                       "options": {"deck": "companion"}, "seed": 4})
-        code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
-        assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
-            "expected_seq": 0, "move": {"type": "place-customers", "player": 0}}).status_code == 200
-        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  bypass_csp=True)
-        aki = ctx.new_page()
-        aki.goto(f"{s.url}/t/{code}")
-        aki.locator("#seat-buttons button", has_text="Aki").click()
-        aki.locator("#whoami", has_text="you are Aki").wait_for(timeout=15_000)   # the seat's token kept
-        aki.goto(f"{s.url}/t/{code}/board")
+    with one_test(server, browser) as s:
+        code, host = table_after(s, {"type": "place-customers", "player": 0},
+                                 options={"deck": "companion"}, seed=4)
+        aki = _aki_on_the_board(browser, s, code)
         aki.wait_for_function("window.tkTable && tkTable.table && tkTable.mode === 'live'", timeout=15_000)
         # Play by hand here: a whole move must not play by itself while the test looks (on a loaded
         # machine the 1.2 s of the autoplay setting passed before Clear, and the Matsuri moved)
@@ -60,23 +53,13 @@ def test_play_waits_for_a_whole_move_and_a_stale_one_is_reset(server, browser):
         assert aki.locator("#map-hint").inner_text() == ""
         assert aki.locator("#move-h").inner_text() == "Enter a move"
         assert aki.locator("#play").is_disabled()
-        ctx.close()
+        aki.context.close()
 
 
 def test_a_card_entered_wrongly_is_corrected_on_the_board_page(server, browser):
-    with _this_test(server, browser) as s:
-        r = requests.post(s.url + "/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"]})
-        code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
-        assert requests.post(f"{s.url}/api/tables/{code}/moves", headers=host, timeout=10, json={
-            "expected_seq": 0, "move": {"type": "deal-hand", "player": 0,
-                                        "cards": ["ota", "kita", "ota", "chuo"]}}).status_code == 200
-        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  bypass_csp=True)
-        aki = ctx.new_page()
-        aki.goto(f"{s.url}/t/{code}")
-        aki.locator("#seat-buttons button", has_text="Aki").click()
-        aki.locator("#whoami", has_text="you are Aki").wait_for(timeout=15_000)   # the seat's token kept
-        aki.goto(f"{s.url}/t/{code}/board")
+    with one_test(server, browser) as s:
+        code, host = table_after(s, {"type": "deal-hand", "player": 0, "cards": ["ota", "kita", "ota", "chuo"]})
+        aki = _aki_on_the_board(browser, s, code)
         aki.wait_for_function("window.tkTable && tkTable.table", timeout=15_000)
         aki.locator("#correct summary").click()
         aki.locator("#correct-fields .card", has_text="The card entered").locator("button", has_text="Ota").click()
@@ -84,7 +67,7 @@ def test_a_card_entered_wrongly_is_corrected_on_the_board_page(server, browser):
         aki.locator("#correct-fields button", has_text="Correct: Ota → Nakano").click()
         aki.locator("#correct-msg.good").wait_for(timeout=5_000)
         assert aki.evaluate("document.documentElement.scrollWidth") <= 390
-        ctx.close()
+        aki.context.close()
         r = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
         assert sorted(r["state"]["players"][0]["hand"]) == ["chuo", "kita", "nakano", "ota"]
 
@@ -116,7 +99,7 @@ def _store_and_customers_table(url):
 def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(server, browser, width):
     """Moving customers: the store's choice is offered with the rules' default preselected (a “2”
     for the mover's own store), one tap changes it, and the answer and the history say who got what."""
-    with _this_test(server, browser) as s:
+    with one_test(server, browser) as s:
         code, host = _store_and_customers_table(s.url)
         ctx = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True,
                                   bypass_csp=True)
@@ -144,7 +127,7 @@ def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(
         aki.locator("#play").click()
         aki.locator("#msg.good", has_text="Aki's Shinjuku store took a food customer").wait_for(timeout=5_000)
         assert "2 food customers stay in Shinjuku" in aki.locator("#msg").inner_text()
-        ctx.close()
+        aki.context.close()
         table = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
         assert table["state"]["players"][0]["customers"] == ["food"]
         assert table["state"]["wards"]["shinjuku"] == ["food-2"]
@@ -158,7 +141,7 @@ def test_the_mover_chooses_which_customer_a_store_takes_and_the_history_says_so(
 def test_a_store_takes_its_default_customer_with_no_play_tap(server, browser):
     """Moving customers past a store with a choice, to the end of the built track: the rules' default
     (shown) plays with the move by itself (the autoplay), no Play tap; the store got the default."""
-    with _this_test(server, browser) as s:
+    with one_test(server, browser) as s:
         code, host = _store_and_customers_table(s.url)
         ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                   bypass_csp=True)
@@ -175,7 +158,7 @@ def test_a_store_takes_its_default_customer_with_no_play_tap(server, browser):
         path.locator("button", has_text="Shinjuku").first.click()          # its station
         path.locator("button", has_text="Yoyogi").first.click()            # along the only built track: the last tap
         aki.locator("#msg.good", has_text="Aki's Shinjuku store took").wait_for(timeout=15_000)
-        ctx.close()
+        aki.context.close()
         table = requests.get(f"{s.url}/api/tables/{code}", headers=host, timeout=10).json()
         assert table["state"]["players"][0]["customers"] == ["food-2"]      # the default: a “2” for her own store
 
@@ -183,7 +166,7 @@ def test_a_store_takes_its_default_customer_with_no_play_tap(server, browser):
 def test_station_names_stay_readable_over_the_stores_on_the_map(server, browser):
     """A store stands on its station: the map's names are painted over the live pieces, with a
     white halo, so a store never hides the name of its station."""
-    with _this_test(server, browser) as s:
+    with one_test(server, browser) as s:
         code, _ = _store_and_customers_table(s.url)
         page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                    has_touch=True).new_page()
@@ -204,7 +187,7 @@ PLAYING = "xpath=following-sibling::ul[1]"       # the list under "Playing this 
 
 @pytest.mark.parametrize("width", [390, 360])
 def test_a_ward_card_page_names_its_sakura_stations_or_says_there_is_none(server, browser, width):
-    with _this_test(server, browser) as s:
+    with one_test(server, browser) as s:
         page = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True).new_page()
         page.goto(f"{s.url}/q/shinjuku/ward/chuo")
         playing = page.locator("h2", has_text="Playing this card").locator(PLAYING).inner_text()
