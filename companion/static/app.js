@@ -799,6 +799,9 @@
                           const r = await tk.claim(code, game, s.player);
                           if (r.status !== 201) onError(tk.explain(r));
                           (again || (() => {}))(); link.restream();
+                          // the page redraws for its new seat now, not at the table's next change
+                          // (a phone that had just taken its seat kept its moves disabled till then)
+                          if (r.status === 201 && link.table && link.h.table) link.h.table(link.table);
                         } }, s.name + (s.claimed ? " (taken)" : ""))));
   };
 
