@@ -911,45 +911,32 @@ def builds(ix, state: dict, p: int, sample: bool = False) -> list[dict]:
     they make affordable (one payment each)."""
     pl = state["players"][p]
     hand = pl["hand"]
-    geo = ix.geo
     cells, occ, masks, disc, recolour, both = _named.build_start(ix, state, p, ready)
     out: list[dict] = []
-    for tid in ix.tile_ids:
-        if state["supply"][tid] <= 0:
-            continue
-        colour = geo.tile_colour[tid]
-        size = geo.tile_size[tid]
-        have = hand[colour]
+
+    def unreachable(colour: str, size: int) -> bool:
         others = max((hand[c] for c in ix.colours if c != colour), default=0) if recolour else 0
-        if have + others + disc + ix.data.building.same_colour_discount < size:
-            continue
-        for pm in geo.placements[tid]:
-            if not geo.fits(occ, pm):
-                continue
-            touches = bool(pm.around & masks[colour])
-            cost = ix.data.tile[tid].size * ix.data.building.cards_per_square \
-                - (ix.data.building.same_colour_discount if touches else 0)
-            cost = max(0, cost)
-            base = {"type": "build", "player": p, "tile": tid,
-                    "squares": [list(s) for s in pm.squares],
-                    "brick": list(pm.brick) if pm.brick else None}
-            if have >= cost:
-                out.append(base)
-                if sample:
-                    return out
-                if both and len(out) % 7 == 1:
-                    out.append({**base, "abilities": [ix.both]})
-                continue
-            if disc and have >= cost - disc:
-                out.append({**base, "abilities": [ix.discount]})
-                continue
-            if recolour:
-                for c in ix.colours:
-                    if c != colour and hand[c] and have + hand[c] >= cost:
-                        out.append({**base, "abilities": [ix.recolour], "recolour": c})
-                        break
-            if sample and out:
+        return hand[colour] + others + disc + ix.data.building.same_colour_discount < size
+
+    for colour, cost, base in _named.placements(ix, state, p, occ, masks, unreachable):
+        have = hand[colour]
+        if have >= cost:
+            out.append(base)
+            if sample:
                 return out
+            if both and len(out) % 7 == 1:
+                out.append({**base, "abilities": [ix.both]})
+            continue
+        if disc and have >= cost - disc:
+            out.append({**base, "abilities": [ix.discount]})
+            continue
+        if recolour:
+            for c in ix.colours:
+                if c != colour and hand[c] and have + hand[c] >= cost:
+                    out.append({**base, "abilities": [ix.recolour], "recolour": c})
+                    break
+        if sample and out:
+            return out
     return out
 
 

@@ -12,7 +12,7 @@ coloured cards in it (an int), discard {colour: n} exactly (every card in it was
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, Iterator
 
 from companion.games.words import count
 
@@ -212,48 +212,54 @@ def build_start(ix, state: dict, p: int, ready) -> tuple:
             ready(state, p, ix.recolour), ready(state, p, ix.both) and not state["done"])
 
 
-def builds(ix, state: dict, p: int, ready, sample: bool = False) -> list[dict]:
-    """Builds paid in the tile's colour where the hand is big enough and the discard pile leaves room
-    for the cards named; with abilities face up, a build each makes possible (one payment)."""
-    have = hand_size(state, p)
-    geo = ix.geo
-    cells, occ, masks, disc, recolour, both = build_start(ix, state, p, ready)
-    n = per(ix, state)
-    out: list[dict] = []
-    b = ix.data.building
+def placements(ix, state: dict, p: int, occ, masks, unreachable) -> Iterator[tuple[str, int, dict]]:
+    """Every place a tile left in the supply fits the façade, whichever way the cards are kept:
+    (the tile's colour, its cost in cards with the same-colour discount, the build move). A tile for
+    which `unreachable(colour, size)` holds (the hand could never pay it) is not tried."""
+    geo, b = ix.geo, ix.data.building
     for tid in ix.tile_ids:
         if state["supply"][tid] <= 0:
             continue
-        colour = geo.tile_colour[tid]
-        size = geo.tile_size[tid]
-        room = n - state["discard"][colour]
-        if have + disc + b.same_colour_discount < size:
+        colour, size = geo.tile_colour[tid], geo.tile_size[tid]
+        if unreachable(colour, size):
             continue
         for pm in geo.placements[tid]:
             if not geo.fits(occ, pm):
                 continue
             touches = bool(pm.around & masks[colour])
             cost = max(0, size * b.cards_per_square - (b.same_colour_discount if touches else 0))
-            base = {"type": "build", "player": p, "tile": tid,
-                    "squares": [list(s) for s in pm.squares],
-                    "brick": list(pm.brick) if pm.brick else None}
-            if have >= cost and room >= cost:
-                out.append(base)
-                if sample:
-                    return out
-                if both and len(out) % 7 == 1:
-                    out.append({**base, "abilities": [ix.both]})
-                continue
-            if disc and have >= cost - disc and room >= cost - disc:
-                out.append({**base, "abilities": [ix.discount]})
-                continue
-            if recolour and have >= cost:
-                for c in ix.colours:
-                    if c != colour and n - state["discard"][c] >= cost - min(cost, max(0, room)):
-                        mine = min(cost, max(0, room))
-                        pay = {k: v for k, v in ((colour, mine), (c, cost - mine)) if v}
-                        out.append({**base, "abilities": [ix.recolour], "recolour": c, "pay": pay})
-                        break
-            if sample and out:
+            yield colour, cost, {"type": "build", "player": p, "tile": tid,
+                                 "squares": [list(s) for s in pm.squares],
+                                 "brick": list(pm.brick) if pm.brick else None}
+
+
+def builds(ix, state: dict, p: int, ready, sample: bool = False) -> list[dict]:
+    """Builds paid in the tile's colour where the hand is big enough and the discard pile leaves room
+    for the cards named; with abilities face up, a build each makes possible (one payment)."""
+    have = hand_size(state, p)
+    cells, occ, masks, disc, recolour, both = build_start(ix, state, p, ready)
+    n = per(ix, state)
+    out: list[dict] = []
+    reach = have + disc + ix.data.building.same_colour_discount
+    for colour, cost, base in placements(ix, state, p, occ, masks, lambda colour, size: reach < size):
+        room = n - state["discard"][colour]
+        if have >= cost and room >= cost:
+            out.append(base)
+            if sample:
                 return out
+            if both and len(out) % 7 == 1:
+                out.append({**base, "abilities": [ix.both]})
+            continue
+        if disc and have >= cost - disc and room >= cost - disc:
+            out.append({**base, "abilities": [ix.discount]})
+            continue
+        if recolour and have >= cost:
+            for c in ix.colours:
+                if c != colour and n - state["discard"][c] >= cost - min(cost, max(0, room)):
+                    mine = min(cost, max(0, room))
+                    pay = {k: v for k, v in ((colour, mine), (c, cost - mine)) if v}
+                    out.append({**base, "abilities": [ix.recolour], "recolour": c, "pay": pay})
+                    break
+        if sample and out:
+            return out
     return out
