@@ -39,6 +39,7 @@ the interpreter, and a change waited for the reads of the tables queued before i
 from __future__ import annotations
 
 import contextlib
+import select
 import sqlite3
 import threading
 from typing import Iterator
@@ -216,6 +217,17 @@ def migrate_schema(url: str, connect_timeout: int = 10, fresh_only: bool = False
     return before, SCHEMA_VERSION
 
 
+def _closed_by_server(conn: psycopg.Connection) -> bool:
+    """Whether an idle connection has something to read: the server closing it (a restart, a
+    terminated backend) says so and hangs up; a connection that is well has nothing to say until
+    it is asked. Looked at without a round trip (the first statement of a write is the write)."""
+    try:
+        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    except (OSError, ValueError, psycopg.Error):
+        return True
+    return bool(readable)
+
+
 def is_url(text: str | None) -> bool:
     return bool(text) and text.split("://", 1)[0] in ("postgresql", "postgres")
 
@@ -269,6 +281,9 @@ class PgStore:
         """A connection of the pool (a new one if none is idle), in a transaction begun by `begin`."""
         with self._lock:
             conn = self._idle.pop() if self._idle else None
+        if conn is not None and not begin and _closed_by_server(conn):
+            conn.close()                         # (as below, without a statement to find it out)
+            conn = None
         if conn is not None and begin:
             try:
                 conn.execute(begin)
@@ -333,16 +348,20 @@ class PgStore:
     @contextlib.contextmanager
     def write(self) -> Iterator["PgTx"]:
         """One request's read-then-write, committed before the `with` block is left; an exception
-        inside rolls all of it back and propagates (psycopg's translated, the rest unchanged)."""
-        with _translated(), self._borrow("BEGIN") as conn:
+        inside rolls all of it back and propagates (psycopg's translated, the rest unchanged). The
+        transaction begins with its first statement (PgTx), so a write that is one statement
+        (append_after with last=True) is that statement alone, committed by itself: one round trip."""
+        with _translated(), self._borrow() as conn:
+            tx = PgTx(conn, begin="BEGIN")
             try:
-                yield PgTx(conn)
+                yield tx
             except BaseException:
-                if not conn.closed:
+                if not conn.closed and tx.begun:
                     with contextlib.suppress(psycopg.Error):
                         conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
+            if tx.begun:
+                conn.execute("COMMIT")
 
     def latest(self, code: str) -> tuple[int, dict[int, str]]:
         """Table `code`'s latest seq and its seats (player -> token hash), in one statement (one
@@ -375,10 +394,23 @@ class PgStore:
 
 
 class PgTx:
-    """The queries of companion.store.sqlite.Tx, in PostgreSQL's words."""
+    """The queries of companion.store.sqlite.Tx, in PostgreSQL's words.
 
-    def __init__(self, conn: psycopg.Connection):
-        self.conn = conn
+    `begin`: the transaction is begun (that statement) only before the first query that needs it,
+    so a write that turns out to be one statement needs no BEGIN and no COMMIT."""
+
+    def __init__(self, conn: psycopg.Connection, begin: str | None = None):
+        self._conn = conn
+        self._begin = begin
+        self.begun = False
+
+    @property
+    def conn(self) -> psycopg.Connection:
+        """The connection, inside the transaction (begun now if it was not yet)."""
+        if self._begin is not None and not self.begun:
+            self._conn.execute(self._begin)
+            self.begun = True
+        return self._conn
 
     def _one(self, sql: str, args=()):
         return self.conn.execute(sql, args).fetchone()
@@ -482,6 +514,22 @@ class PgTx:
                           "(%s,%s,%s,%s,%s) RETURNING 1) SELECT pg_notify(%s, %s) FROM appended",
                           (code, seq, kind, _text(body), at_ms, CHANNEL, code))
 
+    def append_after(self, code: str, after: int, kind: str, body: dict | str, at_ms: int, key: str | None,
+                     request: str, response: dict | str, status: int = 200,
+                     last: bool = False) -> tuple[int, Remembered | None] | None:
+        """companion.store.sqlite.Tx.append_after in one statement: the seq and key checks, the event,
+        its NOTIFY and the remembered response. The unique keys still refuse a racing worker's
+        event or key (Duplicate). `last` and no statement before it in this write: the statement runs
+        on its own, committed by itself (autocommit), one round trip in all."""
+        conn = self._conn if last and not self.begun else self.conn
+        row = conn.execute(_APPEND_KEYED if key else _APPEND, {
+            "code": code, "after": after, "seq": after + 1, "kind": kind, "body": _text(body), "at": at_ms,
+            "key": key, "request": request, "status": status, "response": _text(response) if key else None,
+            "channel": CHANNEL}).fetchone()
+        if row[4]:
+            return None
+        return row[0], (Remembered(row[1], row[2], _load(row[3]), row[3]) if row[1] is not None else None)
+
     def seq_and_remembered(self, code: str, key: str | None) -> tuple[int, Remembered | None]:
         if not key:
             return self.seq(code), None
@@ -510,6 +558,29 @@ class PgTx:
     def save_snapshot(self, code: str, seq: int, view: dict | str) -> None:
         self.conn.execute("INSERT INTO snapshots (code, seq, view) VALUES (%s,%s,%s) "
                           "ON CONFLICT DO NOTHING", (code, seq, _text(view)))
+
+
+#: PgTx.append_after: event `after + 1` if the table is at `after` (and the key is unused), its NOTIFY,
+#: and the response remembered, in one statement. Its row: the table's seq, what the key remembers
+#: (request, status, response; NULLs if nothing) and whether the event was appended (1, else NULL).
+_APPEND_KEYED = """
+WITH cur AS (SELECT coalesce(max(seq), 0) AS seq FROM events WHERE code = %(code)s),
+hit AS (SELECT request, status, response FROM idempotency WHERE scope = %(code)s AND key = %(key)s),
+ev AS (INSERT INTO events (code, seq, kind, body, at_ms)
+       SELECT %(code)s, %(seq)s, %(kind)s, %(body)s, %(at)s FROM cur
+       WHERE cur.seq = %(after)s AND NOT EXISTS (SELECT 1 FROM hit) RETURNING code),
+kept AS (INSERT INTO idempotency (scope, key, request, status, response)
+         SELECT code, %(key)s, %(request)s, %(status)s, %(response)s FROM ev)
+SELECT cur.seq, hit.request, hit.status, hit.response,
+       (SELECT 1 FROM (SELECT pg_notify(%(channel)s, code) FROM ev) AS notified)
+FROM cur LEFT JOIN hit ON true"""
+_APPEND = """
+WITH cur AS (SELECT coalesce(max(seq), 0) AS seq FROM events WHERE code = %(code)s),
+ev AS (INSERT INTO events (code, seq, kind, body, at_ms)
+       SELECT %(code)s, %(seq)s, %(kind)s, %(body)s, %(at)s FROM cur
+       WHERE cur.seq = %(after)s RETURNING code)
+SELECT cur.seq, NULL, NULL, NULL, (SELECT 1 FROM (SELECT pg_notify(%(channel)s, code) FROM ev) AS notified)
+FROM cur"""
 
 
 class Prefetched(PgTx):

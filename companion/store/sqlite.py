@@ -246,16 +246,18 @@ class CommitFailed(sqlite3.OperationalError):
 
 class GroupWrite:
     """Group commit: writers of this process take turns on one connection, each inside a SAVEPOINT
-    of a shared BEGIN IMMEDIATE transaction; the writer that finds nobody waiting behind it commits
-    for all, and every writer leaves only once the COMMIT holding its changes has returned. With
-    synchronous=FULL a commit costs an fsync, so one fsync for several requests keeps throughput up
-    under concurrency, and nothing is confirmed before it is durable. A writer whose block raises
-    rolls back its own savepoint only."""
+    of a shared BEGIN IMMEDIATE transaction (the writer that begins it needs none); the writer that
+    finds nobody waiting behind it commits for all, and every writer leaves only once the COMMIT
+    holding its changes has returned. With synchronous=FULL a commit costs an fsync, so one fsync
+    for several requests keeps throughput up under concurrency, and nothing is confirmed before it
+    is durable. A writer whose block raises rolls back its own writes only (its savepoint, or the
+    transaction it began)."""
 
     def __init__(self, store: "Store"):
         self.s = store
         self.batch = 0
         self.failed = False
+        self.opened = False       # this writer began the group's transaction (no savepoint of its own)
 
     def __enter__(self) -> "Tx":
         s = self.s
@@ -273,8 +275,12 @@ class GroupWrite:
                 s._writer.execute("BEGIN IMMEDIATE")
                 s._open = True
                 s._batch += 1
+                # The group's first writer needs no savepoint: rolling the transaction back undoes
+                # its writes and nobody else's (the next writer joins only after it has left).
+                self.opened = True
+            else:
+                s._writer.execute("SAVEPOINT request")
             self.batch = s._batch
-            s._writer.execute("SAVEPOINT request")
         except BaseException:
             self._finish()
             raise
@@ -284,7 +290,8 @@ class GroupWrite:
         s = self.s
         try:
             if exc_type is None:
-                s._writer.execute("RELEASE request")
+                if not self.opened:
+                    s._writer.execute("RELEASE request")
             else:
                 self.failed = True
                 self._undo_own()
@@ -304,8 +311,12 @@ class GroupWrite:
         s = self.s
         if s._writer.in_transaction:
             try:
-                s._writer.execute("ROLLBACK TO request")
-                s._writer.execute("RELEASE request")
+                if self.opened:
+                    s._writer.execute("ROLLBACK")      # (the group holds nothing but this writer's)
+                    s._open = False
+                else:
+                    s._writer.execute("ROLLBACK TO request")
+                    s._writer.execute("RELEASE request")
                 return
             except sqlite3.Error:
                 pass
@@ -425,6 +436,24 @@ class Tx:
     def append(self, code: str, seq: int, kind: str, body: dict | str, at_ms: int) -> None:
         self.conn.execute("INSERT INTO events (code, seq, kind, body, at_ms) VALUES (?,?,?,?,?)",
                           (code, seq, kind, _text(body), at_ms))
+
+    def append_after(self, code: str, after: int, kind: str, body: dict | str, at_ms: int, key: str | None,
+                     request: str, response: dict | str, status: int = 200,
+                     last: bool = False) -> tuple[int, Remembered | None] | None:
+        """Event `after + 1` appended, and `response` remembered under `key` (when given), if the
+        table's seq is `after` and `key` is unused: None. Else nothing is written and the answer is
+        the table's seq and what `key` remembers (seq_and_remembered). `last`: nothing else follows
+        in this transaction (PostgreSQL may then commit it with the statement)."""
+        appended = self.conn.execute(
+            "INSERT INTO events (code, seq, kind, body, at_ms) SELECT ?, ?, ?, ?, ? WHERE "
+            "(SELECT coalesce(max(seq), 0) FROM events WHERE code = ?) = ?" + (
+                " AND NOT EXISTS (SELECT 1 FROM idempotency WHERE scope = ? AND key = ?)" if key else ""),
+            (code, after + 1, kind, _text(body), at_ms, code, after, *((code, key) if key else ()))).rowcount
+        if not appended:
+            return self.seq_and_remembered(code, key)
+        if key:
+            self.remember(code, key, request, status, response)
+        return None
 
     def seq_and_remembered(self, code: str, key: str | None) -> tuple[int, Remembered | None]:
         """The table's seq and what `key` remembers, in one query (a write's first look)."""

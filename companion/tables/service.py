@@ -173,12 +173,22 @@ class Tables:
         if not token:
             return None
         digest = token_hash(token)
+        table = self._rows.get(code)
+        if table is not None:
+            self._table(None, code)          # (the same 404 as a read for a game it cannot run)
+            if digest == table.host_hash:
+                return HOST                  # (the host's hash is in the table's row, which never changes)
         known = self._tokens.get(code) if self._single else None
         if known is None:
             generation = self._seat_changes
-            with self.store.read() as tx:
-                table = self._table(tx, code)
-                known = self._keep_tokens(code, table, tx.seats(code), generation)
+            latest = getattr(self.store, "latest", None)
+            if table is not None and latest is not None:
+                # several workers: the seats as they are now, one statement (no transaction)
+                known = self._keep_tokens(code, table, latest(code)[1], generation)
+            else:
+                with self.store.read() as tx:
+                    table = self._table(tx, code)
+                    known = self._keep_tokens(code, table, tx.seats(code), generation)
         # (a dict lookup by the hash: the hash, not the token, is what an attacker would time)
         return known.get(digest)
 
@@ -694,10 +704,17 @@ class Tables:
                             # Other workers' writers raced us for this table (several seats moving at
                             # once): from now on wait for them in turn, each seeing the one before.
                             tx.lock_table(code)
-                        current, hit = tx.seq_and_remembered(code, idem_key)   # (the same request, racing itself)
-                        if hit:
-                            return self._replay(hit, request_fp, tx, table)
-                        if current != seq:
+                        body_json, response_json, stored, snapshot, due, was_due, was, now_result = prepared
+                        # (the row holds the due of the view before: a writer always sets it when it changes)
+                        due_changed = due != (self._due.get(code) if self._single else was_due)
+                        # The usual write is this one statement: the table still at `seq`, the key
+                        # unused (the same request, racing itself), the event and the remembered answer.
+                        refused = tx.append_after(code, seq, kind, body_json, now, idem_key, request_fp,
+                                                  stored, last=not (snapshot or due_changed or was != now_result))
+                        if refused is not None:           # nothing was written
+                            current, hit = refused
+                            if hit:
+                                return self._replay(hit, request_fp, tx, table)
                             if not (commutes is not None and current > seq and
                                     self._commutes(tx, table, game, commutes, expected_seq, current)):
                                 raise self._conflict(game, self._view(tx, table, current), expected_seq,
@@ -708,14 +725,14 @@ class Tables:
                             view, seq, now = self._view(tx, table, current), current, max(now, self.clock())
                             kind, body, new, response = decide(game, view, now, tx, table)
                             prepared = self._prepare(game, view, kind, body, new, response, who)
-                        body_json, response_json, stored, snapshot, due, was_due, was, now_result = prepared
-                        tx.append(code, new.seq, kind, body_json, now)
-                        if idem_key:
-                            tx.remember(code, idem_key, request_fp, 200, stored)
+                            body_json, response_json, stored, snapshot, due, was_due, was, now_result = prepared
+                            due_changed = due != (self._due.get(code) if self._single else was_due)
+                            tx.append(code, new.seq, kind, body_json, now)
+                            if idem_key:
+                                tx.remember(code, idem_key, request_fp, 200, stored)
                         if snapshot:
                             tx.save_snapshot(code, new.seq, snapshot)
-                        # (the row holds the due of the view before: a writer always sets it when it changes)
-                        if due != (self._due.get(code) if self._single else was_due):
+                        if due_changed:
                             tx.set_deadline(code, due)
                         if was != now_result:        # the game ended (or an undo took its end back)
                             play = None

@@ -1,0 +1,121 @@
+"""The store's one-statement write of a move (issue 24): Tx.append_after appends event n+1 and remembers
+its answer only while the table is at n and the Idempotency-Key is unused; otherwise it writes nothing
+and says why (the seq, what the key remembers). And SQLite's group commit without a savepoint for the
+writer that begins the group: a failed writer still takes back its own writes and nobody else's."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from companion.store.sqlite import Store, TableRow
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path):
+    if request.param == "sqlite":
+        s = Store(tmp_path / "c.sqlite3")
+    else:
+        from companion.store.postgres import PgStore
+        s = PgStore(request.getfixturevalue("pg_url"))
+    with s.write() as tx:
+        tx.insert_table(TableRow("T1", "counter", ["A", "B"], {}, 1, 0, "h"))
+    yield s
+    s.close()
+
+
+def _log(store) -> tuple[list[tuple], list[str]]:
+    with store.read() as tx:
+        events = [(e.seq, e.kind, e.body) for e in tx.events("T1", 0)]
+        keys = [k for k in ("k1", "k2", "k3") if tx.remembered("T1", k)]
+    return events, keys
+
+
+@pytest.mark.parametrize("last", [False, True])
+def test_append_after_appends_only_at_the_expected_seq_and_with_an_unused_key(store, last):
+    with store.write() as tx:
+        assert tx.append_after("T1", 0, "move", {"n": 1}, 5, "k1", "fp1", {"seq": 1}, last=last) is None
+    with store.write() as tx:                                       # no key: the event alone
+        assert tx.append_after("T1", 1, "move", {"n": 2}, 6, None, "", {"seq": 2}, last=last) is None
+    assert _log(store) == ([(1, "move", {"n": 1}), (2, "move", {"n": 2})], ["k1"])
+
+    with store.write() as tx:                                       # a stale seq: nothing written
+        assert tx.append_after("T1", 1, "move", {"n": 3}, 7, "k2", "fp2", {"seq": 2}, last=last) == (2, None)
+    with store.write() as tx:
+        assert tx.append_after("T1", 0, "move", {"n": 3}, 7, None, "", {"seq": 1}, last=last) == (2, None)
+    # a used key: nothing written, and what it remembers (even at the right seq)
+    with store.write() as tx:
+        seq, hit = tx.append_after("T1", 2, "move", {"n": 3}, 7, "k1", "fp9", {"seq": 3}, last=last)
+    assert seq == 2 and (hit.request, hit.status, hit.response) == ("fp1", 200, {"seq": 1})
+    assert _log(store) == ([(1, "move", {"n": 1}), (2, "move", {"n": 2})], ["k1"])
+
+    with store.write() as tx:                                       # and the table goes on
+        assert tx.append_after("T1", 2, "move", {"n": 3}, 8, "k3", "fp3", '{"seq":3}', last=last) is None
+    assert _log(store) == ([(1, "move", {"n": 1}), (2, "move", {"n": 2}), (3, "move", {"n": 3})], ["k1", "k3"])
+
+
+def test_a_write_that_raises_after_append_after_leaves_nothing(store):
+    with pytest.raises(RuntimeError):
+        with store.write() as tx:
+            assert tx.append_after("T1", 0, "move", {"n": 1}, 5, "k1", "fp1", {"seq": 1}) is None
+            raise RuntimeError("the rest of the write failed")
+    assert _log(store) == ([], [])
+
+
+def test_postgresql_notifies_a_change_only_when_the_event_is_appended(pg_url):
+    import psycopg
+    from companion.store.postgres import CHANNEL, PgStore
+    store = PgStore(pg_url)
+    with store.write() as tx:
+        tx.insert_table(TableRow("T1", "counter", ["A"], {}, 1, 0, "h"))
+    with psycopg.connect(pg_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        for after, last in ((0, True), (0, True), (1, False), (0, False)):
+            with store.write() as tx:
+                tx.append_after("T1", after, "move", {}, 1, None, "", {}, last=last)
+        heard = [n.payload for n in listener.notifies(timeout=1, stop_after=5)]
+    store.close()
+    assert heard == ["T1", "T1"]
+
+
+def test_sqlite_a_failed_writer_takes_back_its_own_writes_and_nobody_elses(tmp_path):
+    store = Store(tmp_path / "c.sqlite3")
+    with store.write() as tx:
+        tx.insert_table(TableRow("T1", "counter", ["A", "B"], {}, 1, 0, "h"))
+    # the writer that begins the group fails alone: nothing of it is left, the next write works
+    with pytest.raises(RuntimeError):
+        with store.write() as tx:
+            tx.append("T1", 1, "move", {"who": "first"}, 1)
+            raise RuntimeError
+    with store.write() as tx:
+        tx.append("T1", 1, "move", {"who": "second"}, 2)
+    # a writer that joins an open group and fails takes back its own write only: the one that
+    # began the group commits with it
+    joined = threading.Event()
+
+    def opener():
+        with store.write() as tx:
+            tx.append("T1", 2, "move", {"who": "opener"}, 3)
+            while store._queued == 0:               # (the other writer waits for the lock)
+                time.sleep(0.001)
+            joined.set()
+
+    def failing():
+        with pytest.raises(RuntimeError):
+            with store.write() as tx:
+                tx.append("T1", 3, "move", {"who": "joiner"}, 4)
+                raise RuntimeError
+
+    a = threading.Thread(target=opener)
+    a.start()
+    while not store._open:
+        time.sleep(0.001)
+    b = threading.Thread(target=failing)
+    b.start()
+    a.join(10)
+    b.join(10)
+    assert joined.is_set() and not a.is_alive() and not b.is_alive()
+    with store.read() as tx:
+        assert [e.body["who"] for e in tx.events("T1", 0)] == ["second", "opener"]
+    store.close()
