@@ -1,7 +1,7 @@
 """Issue 24's in-process yardstick: the companion's own CPU per accepted move against the bare append's.
 
-    .venv/bin/python benchmarks/move_cost.py [--moves 2000] [--rounds 3] [--top 30] [--sort tottime]
-                                             [--only sqlite|postgresql] [--no-profile]
+    .venv/bin/python benchmarks/move_cost.py [--moves 1000] [--rounds 5] [--top 30] [--sort tottime]
+                                             [--only sqlite|postgresql] [--no-profile] [--companion DIR]
 
 Where benchmarks/append_bench.py serves both apps over HTTP and counts POSTs per second (what the issue
 asks for, but only meaningful on a quiet machine), this calls each app straight through WSGI, one
@@ -22,6 +22,9 @@ fsync or the database is not counted), its top --top lines.
 
 PostgreSQL (when Debian's initdb is there: tests/pg_cluster.py, fsync=on as served): the same, the
 companion and the bare app each on their own database of one throwaway cluster.
+
+--companion DIR measures the companion of another checkout (e.g. `git archive <commit> companion generator
+assets layouts | tar -x -C DIR`), for a before/after in one quiet window; the rest is always this one's.
 """
 from __future__ import annotations
 
@@ -169,7 +172,7 @@ def report(title: str, runs: list, args) -> list[str]:
     med = {}
     for name, values in figures.items():
         med[name] = statistics.median(values)
-        out.append(f"  {name:<12} CPU {med[name]:.3f} ms per POST (rounds: "
+        out.append(f"  {name:<12} CPU {med[name]:.3f} ms per POST, least {min(values):.3f} (rounds: "
                    f"{', '.join(f'{v:.3f}' for v in values)})")
     out.append(f"  ratio companion / bare (CPU per POST): {med['companion'] / med['bare append']:.2f}")
     comp = runs[0]
@@ -223,25 +226,36 @@ def run_postgres(args, moves) -> list[str]:
         cluster.stop()
 
 
-def revision() -> str:
-    r = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "companion"],
+def revision(where: Path) -> str:
+    r = subprocess.run(["git", "-C", str(where), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    if r.returncode or not (where / ".git").exists():
+        return "not a git checkout"
+    dirty = subprocess.run(["git", "-C", str(where), "status", "--porcelain", "--", "companion"],
                            capture_output=True, text=True).stdout.strip()
     return (r.stdout.strip() or "unknown") + (" + uncommitted changes" if dirty else "")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--moves", type=int, default=2000, help="POSTs per round")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--moves", type=int, default=1000, help="POSTs per round")
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--top", type=int, default=30, help="lines of the profile (0: no profile)")
     ap.add_argument("--sort", default="tottime", choices=["tottime", "cumulative", "ncalls"])
     ap.add_argument("--no-profile", dest="top", action="store_const", const=0)
     ap.add_argument("--only", choices=["sqlite", "postgresql"])
+    ap.add_argument("--companion", metavar="DIR", help="measure the companion package of this folder")
     args = ap.parse_args(argv)
+    where = REPO
+    if args.companion:
+        where = Path(args.companion).resolve()
+        sys.path.insert(0, str(where))
+        for name in [m for m in sys.modules if m == "companion" or m.startswith(("companion.", "generator"))]:
+            del sys.modules[name]
     moves = game_moves()
+    import companion
+    assert Path(companion.__file__).resolve().parents[1] == where, companion.__file__
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; machine: {os.cpu_count()} CPUs; "
-          f"Shinjuku, {len(moves)} moves per game; companion of {REPO} ({revision()})", flush=True)
+          f"Shinjuku, {len(moves)} moves per game; companion of {where} ({revision(where)})", flush=True)
     if args.only != "postgresql":
         print("\n".join(run_sqlite(args, moves)), flush=True)
     if args.only != "sqlite":
