@@ -152,8 +152,12 @@ def _load(text: Any) -> Any:
         raise sqlite3.DatabaseError(f"stored data cannot be read: {exc}") from None
 
 
+#: json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False), its encoder made once
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _ENCODE(value)
 
 
 class Store:

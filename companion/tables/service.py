@@ -88,10 +88,13 @@ class View:
         return cls(seq, raw["state"], raw["timers"], tuple(raw["undo"]))
 
 
+#: json.dumps(value, sort_keys=True, separators=(",", ":")), its encoder made once
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
 def fingerprint(method: str, path: str, body: Any) -> str:
     """What an Idempotency-Key is bound to: the same key with another fingerprint is a 422."""
-    canonical = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return hashlib.sha256(_CANONICAL([method, path, body]).encode()).hexdigest()
 
 
 class Encoded(dict):

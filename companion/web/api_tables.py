@@ -139,13 +139,14 @@ def release_seat(code, player):
 
 @bp.post("/tables/<code>/moves")
 def move(code):
+    req = request._get_current_object()         # (the busiest route: the proxy looked up once)
     code = reading.table_code(code)
-    body = reading.body()
+    body = reading.body(req)
     expected = reading.integer(body, "expected_seq")
     move = reading.obj(body.get("move"), "move")
-    status, response = services().tables.move(code, expected, move, reading.idempotency_key(),
-                                               reading.request_fingerprint(body),
-                                               _who(code, required=True))
+    status, response = services().tables.move(code, expected, move, reading.idempotency_key(req),
+                                               reading.request_fingerprint(body, req),
+                                               _who(code, required=True, req=req))
     return answer(response, status)
 
 
@@ -254,10 +255,10 @@ def _json(text: str) -> Response:
     return Response(text + "\n", mimetype="application/json")
 
 
-def _who(code: str, required: bool = False):
+def _who(code: str, required: bool = False, req=None):
     """HOST, the seat index, or None: what the request's `Authorization: Bearer` token proves at
     this table. A token that is not this table's is 401 (so is none at all, when `required`)."""
-    header = request.headers.get("Authorization")
+    header = (request if req is None else req).headers.get("Authorization")
     token = None
     if header is not None:
         scheme, _, token = header.partition(" ")

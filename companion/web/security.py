@@ -80,10 +80,16 @@ def refuse_foreign_origin():
     return None
 
 
+_HEADER_LIST = list(HEADERS.items())
+_HEADER_NAMES = frozenset(name.lower() for name in HEADERS)
+
+
 def add_headers(response):
     headers = response.headers
-    present = {name.lower() for name in headers.keys()}      # (one pass; setdefault scans per name)
-    headers.extend([(name, value) for name, value in HEADERS.items() if name.lower() not in present])
+    # (one pass over the answer's own headers; setdefault scans per name)
+    present = _HEADER_NAMES.intersection([name.lower() for name in headers.keys()])
+    headers.extend([(name, value) for name, value in _HEADER_LIST if name.lower() not in present]
+                   if present else _HEADER_LIST)
     location = headers.get("Location")
     if location and "://" in location:
         # Werkzeug's own redirects (merged slashes, a missing trailing slash) name the request's

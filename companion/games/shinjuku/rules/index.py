@@ -77,6 +77,9 @@ class Index:
         self.colours: list[str] = [c.id for c in data.pieces.colour]
         self.bonus_values: list[int] = list(data.upgrade_bonus.values)
         self.set_points: dict[int, int] = {int(k): v for k, v in data.scoring.set_points.items()}
+        # the sort keys of every known card and token, computed once (sort_cards, sort_tokens)
+        self._card_keys = {w: self.card_key(w) for w in self.ward_ids}
+        self._token_keys = {t: self.token_key(t) for t in self.token}
         if len(self.types) > self.slots:
             # The queue rule gives every type its own card; with fewer cards than types a drawn
             # customer could find no card, which the rules never provide for.
@@ -93,10 +96,16 @@ class Index:
         return self.type_pos.get(goods, len(self.type_pos)), value, token
 
     def sort_cards(self, cards) -> list[str]:
-        return sorted(cards, key=self.card_key)
+        try:
+            return sorted(cards, key=self._card_keys.__getitem__)
+        except KeyError:                 # (a card the data does not know: its key is worked out)
+            return sorted(cards, key=self.card_key)
 
     def sort_tokens(self, tokens) -> list[str]:
-        return sorted(tokens, key=self.token_key)
+        try:
+            return sorted(tokens, key=self._token_keys.__getitem__)
+        except KeyError:
+            return sorted(tokens, key=self.token_key)
 
     # ---- names for sentences ----
 
