@@ -23,8 +23,12 @@ fsync or the database is not counted), its top --top lines.
 PostgreSQL (when Debian's initdb is there: tests/pg_cluster.py, fsync=on as served): the same, the
 companion and the bare app each on their own database of one throwaway cluster.
 
+Then the companion alone again, each move sent with the token of the seat that moves (as phones send
+them) instead of the host's.
+
 --companion DIR measures the companion of another checkout (e.g. `git archive <commit> companion generator
-assets layouts | tar -x -C DIR`), for a before/after in one quiet window; the rest is always this one's.
+assets layouts pyproject.toml | tar -x -C DIR`), for a before/after in one quiet window; the rest is
+always this one's.
 """
 from __future__ import annotations
 
@@ -87,13 +91,22 @@ class CompanionRun:
         j = r.get_json()
         return j["code"], j["host_token"]
 
-    def requests(self, n: int) -> list[dict]:
+    def requests(self, n: int, seats: bool = False) -> list[dict]:
+        """`n` move POSTs with the host token, or (`seats`) each with the token of the seat that
+        moves (seat 0's for the table's own moves), as the players' phones send them."""
         envs: list[dict] = []
         while len(envs) < n:
             code, token = self.new_table()
+            tokens = {}
+            if seats:
+                for p in range(len(PLAYERS)):
+                    r = self.client.post(f"/api/tables/{code}/seats", json={"player": p})
+                    assert r.status_code == 201, r.get_json()
+                    tokens[p] = r.get_json()["token"]
             for seq, move in enumerate(self.moves[:n - len(envs)]):
+                mover = move.get("player") if isinstance(move.get("player"), int) else 0
                 envs.append(_environ(f"/api/tables/{code}/moves", {"expected_seq": seq, "move": move},
-                                     {"Authorization": f"Bearer {token}",
+                                     {"Authorization": f"Bearer {tokens.get(mover, token)}",
                                       "Idempotency-Key": uuid.uuid4().hex}))
         return envs
 
@@ -176,6 +189,9 @@ def report(title: str, runs: list, args) -> list[str]:
                    f"{', '.join(f'{v:.3f}' for v in values)})")
     out.append(f"  ratio companion / bare (CPU per POST): {med['companion'] / med['bare append']:.2f}")
     comp = runs[0]
+    seats = [cpu_ms_per_request(comp.app, comp.requests(args.moves, seats=True)) for _ in range(args.rounds)]
+    out.append(f"  companion, each move with its seat's token: CPU {statistics.median(seats):.3f} ms per POST, "
+               f"least {min(seats):.3f}")
     envs = comp.reads(args.moves)
     cpu_ms_per_request(comp.app, envs[:100])
     out.append(f"  GET a table (cached, host token): CPU {cpu_ms_per_request(comp.app, envs):.3f} ms per read")

@@ -119,3 +119,41 @@ def test_sqlite_a_failed_writer_takes_back_its_own_writes_and_nobody_elses(tmp_p
     with store.read() as tx:
         assert [e.body["who"] for e in tx.events("T1", 0)] == ["second", "opener"]
     store.close()
+
+
+def test_a_move_with_a_remembered_seat_token_is_checked_by_its_own_statement(pg_url):
+    """Several workers: a worker remembers a table's seat tokens, and a move trusts them only inside
+    its own statement. A seat handed over by another worker (its row changed under this one) is
+    refused as if read afresh: 401, nothing written, and no 409 or replay shows the seat's state."""
+    from companion import create_app
+    from companion.tables.service import token_hash
+    from companion.testing import seat_headers, token_client
+    from pg_cluster import run_sql
+    from testgames import COUNTER
+    config = {"DATABASE_URL": pg_url, "EXTRA_GAMES": {"counter": COUNTER}}
+    client = token_client(create_app(config))
+    code = client.post("/api/tables", json={"game": "counter", "players": ["A", "B"],
+                                            "options": {"goal": 1000}}).json["code"]
+    old = seat_headers(client, code, 0)
+    host = {"Authorization": f"Bearer {client.host_tokens[code]}"}
+
+    def move(headers, seq, player, key):
+        return client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq, "move": {
+            "player": player, "add": 1}}, headers={**headers, "Idempotency-Key": key}, auth=False)
+
+    assert move(old, 0, 0, "a").status_code == 200            # (the tokens read, and kept)
+    assert move(host, 1, 1, "b").status_code == 200
+    assert move(old, 2, 0, "c").status_code == 200            # the remembered token, checked by the move
+    # another worker hands seat 0 to a new phone: this worker's memory of the tokens is now stale
+    new_token = "the-new-phone's-token"
+    run_sql(config, "UPDATE seats SET token_hash = ? WHERE code = ? AND player = 0",
+            (token_hash(new_token), code))
+    assert move(host, 3, 1, "d").status_code == 200
+    for seq, key in ((4, "e"), (2, "f"), (2, "c")):          # the move, a stale seq, a retry of "c"
+        r = move(old, seq, 0, key)
+        assert r.status_code == 401 and "state" not in r.json, (seq, key, r.json)
+    assert client.get(f"/api/tables/{code}").json["seq"] == 4
+    new = {"Authorization": f"Bearer {new_token}"}
+    assert move(new, 4, 0, "g").status_code == 200
+    r = move(new, 4, 0, "h")                                   # a 409 for the seat's holder, as ever
+    assert r.status_code == 409 and r.json["seq"] == 5

@@ -515,16 +515,17 @@ class PgTx:
                           (code, seq, kind, _text(body), at_ms, CHANNEL, code))
 
     def append_after(self, code: str, after: int, kind: str, body: dict | str, at_ms: int, key: str | None,
-                     request: str, response: dict | str, status: int = 200,
-                     last: bool = False) -> tuple[int, Remembered | None] | None:
+                     request: str, response: dict | str, status: int = 200, last: bool = False,
+                     seat: tuple[int, str] | None = None) -> tuple[int, Remembered | None] | None:
         """companion.store.sqlite.Tx.append_after in one statement: the seq and key checks, the event,
         its NOTIFY and the remembered response. The unique keys still refuse a racing worker's
         event or key (Duplicate). `last` and no statement before it in this write: the statement runs
         on its own, committed by itself (autocommit), one round trip in all."""
         conn = self._conn if last and not self.begun else self.conn
-        row = conn.execute(_APPEND_KEYED if key else _APPEND, {
+        row = conn.execute(_APPEND[bool(key), bool(seat)], {
             "code": code, "after": after, "seq": after + 1, "kind": kind, "body": _text(body), "at": at_ms,
             "key": key, "request": request, "status": status, "response": _text(response) if key else None,
+            "player": seat[0] if seat else None, "held": seat[1] if seat else None,
             "channel": CHANNEL}).fetchone()
         if row[4]:
             return None
@@ -560,27 +561,27 @@ class PgTx:
                           "ON CONFLICT DO NOTHING", (code, seq, _text(view)))
 
 
-#: PgTx.append_after: event `after + 1` if the table is at `after` (and the key is unused), its NOTIFY,
-#: and the response remembered, in one statement. Its row: the table's seq, what the key remembers
-#: (request, status, response; NULLs if nothing) and whether the event was appended (1, else NULL).
-_APPEND_KEYED = """
+#: PgTx.append_after: event `after + 1` if the table is at `after` (and the key is unused, and the seat
+#: still held by that token), its NOTIFY, and the response remembered, in one statement. Its row: the
+#: table's seq, what the key remembers (request, status, response; NULLs if nothing) and whether the
+#: event was appended (1, else NULL). By (with a key, with a seat).
+_APPEND: dict[tuple[bool, bool], str] = {}
+for _keyed in (False, True):
+    for _seated in (False, True):
+        _APPEND[_keyed, _seated] = f"""
 WITH cur AS (SELECT coalesce(max(seq), 0) AS seq FROM events WHERE code = %(code)s),
-hit AS (SELECT request, status, response FROM idempotency WHERE scope = %(code)s AND key = %(key)s),
+hit AS (SELECT request, status, response FROM idempotency WHERE scope = %(code)s AND key = %(key)s{
+            "" if _keyed else " AND false"}),
 ev AS (INSERT INTO events (code, seq, kind, body, at_ms)
        SELECT %(code)s, %(seq)s, %(kind)s, %(body)s, %(at)s FROM cur
-       WHERE cur.seq = %(after)s AND NOT EXISTS (SELECT 1 FROM hit) RETURNING code),
-kept AS (INSERT INTO idempotency (scope, key, request, status, response)
-         SELECT code, %(key)s, %(request)s, %(status)s, %(response)s FROM ev)
+       WHERE cur.seq = %(after)s AND NOT EXISTS (SELECT 1 FROM hit){
+            " AND EXISTS (SELECT 1 FROM seats WHERE code = %(code)s AND player = %(player)s AND token_hash = %(held)s)"
+            if _seated else ""} RETURNING code){
+            ", kept AS (INSERT INTO idempotency (scope, key, request, status, response) "
+            "SELECT code, %(key)s, %(request)s, %(status)s, %(response)s FROM ev)" if _keyed else ""}
 SELECT cur.seq, hit.request, hit.status, hit.response,
        (SELECT 1 FROM (SELECT pg_notify(%(channel)s, code) FROM ev) AS notified)
 FROM cur LEFT JOIN hit ON true"""
-_APPEND = """
-WITH cur AS (SELECT coalesce(max(seq), 0) AS seq FROM events WHERE code = %(code)s),
-ev AS (INSERT INTO events (code, seq, kind, body, at_ms)
-       SELECT %(code)s, %(seq)s, %(kind)s, %(body)s, %(at)s FROM cur
-       WHERE cur.seq = %(after)s RETURNING code)
-SELECT cur.seq, NULL, NULL, NULL, (SELECT 1 FROM (SELECT pg_notify(%(channel)s, code) FROM ev) AS notified)
-FROM cur"""
 
 
 class Prefetched(PgTx):

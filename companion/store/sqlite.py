@@ -442,17 +442,21 @@ class Tx:
                           (code, seq, kind, _text(body), at_ms))
 
     def append_after(self, code: str, after: int, kind: str, body: dict | str, at_ms: int, key: str | None,
-                     request: str, response: dict | str, status: int = 200,
-                     last: bool = False) -> tuple[int, Remembered | None] | None:
+                     request: str, response: dict | str, status: int = 200, last: bool = False,
+                     seat: tuple[int, str] | None = None) -> tuple[int, Remembered | None] | None:
         """Event `after + 1` appended, and `response` remembered under `key` (when given), if the
-        table's seq is `after` and `key` is unused: None. Else nothing is written and the answer is
-        the table's seq and what `key` remembers (seq_and_remembered). `last`: nothing else follows
-        in this transaction (PostgreSQL may then commit it with the statement)."""
+        table's seq is `after`, `key` is unused and (`seat`: (player, token hash)) that seat is
+        still held by that token: None. Else nothing is written and the answer is the table's seq
+        and what `key` remembers (seq_and_remembered). `last`: nothing else follows in this
+        transaction (PostgreSQL may then commit it with the statement)."""
         appended = self.conn.execute(
             "INSERT INTO events (code, seq, kind, body, at_ms) SELECT ?, ?, ?, ?, ? WHERE "
             "(SELECT coalesce(max(seq), 0) FROM events WHERE code = ?) = ?" + (
-                " AND NOT EXISTS (SELECT 1 FROM idempotency WHERE scope = ? AND key = ?)" if key else ""),
-            (code, after + 1, kind, _text(body), at_ms, code, after, *((code, key) if key else ()))).rowcount
+                " AND NOT EXISTS (SELECT 1 FROM idempotency WHERE scope = ? AND key = ?)" if key else "") + (
+                " AND EXISTS (SELECT 1 FROM seats WHERE code = ? AND player = ? AND token_hash = ?)"
+                if seat else ""),
+            (code, after + 1, kind, _text(body), at_ms, code, after, *((code, key) if key else ()),
+             *((code, *seat) if seat else ()))).rowcount
         if not appended:
             return self.seq_and_remembered(code, key)
         if key:

@@ -55,6 +55,25 @@ log = logging.getLogger(__name__)
 Who = int | str | None
 
 
+class Claimed(int):
+    """A seat as this process remembers its token (several workers: another may have handed the
+    seat over since). Given to a move only (who(..., write=True)): the move's own statement checks
+    the token against the seat (append_after's `seat`), and anything but that move appended raises
+    StaleSeat before a word is answered, so the move is asked again with the token read afresh."""
+
+    digest: str
+
+    def __new__(cls, seat: int, digest: str) -> "Claimed":
+        claimed = super().__new__(cls, seat)
+        claimed.digest = digest
+        return claimed
+
+
+class StaleSeat(Exception):
+    """A move sent with a Claimed seat was not appended as it stood: nothing was written; ask again
+    with the token read afresh (Tables.who without `write`)."""
+
+
 def new_token() -> str:
     """A seat or host token: 256 random bits, URL-safe text (sent only in headers and bodies)."""
     return secrets.token_urlsafe(32)
@@ -170,9 +189,11 @@ class Tables:
         store.on_lost = self._forget_all
 
     # -- who is asking ------------------------------------------------------------------------------
-    def who(self, code: str, token: str | None) -> Who:
+    def who(self, code: str, token: str | None, write: bool = False) -> Who:
         """HOST, the seat index the token holds at table `code`, or None. The table's tokens are
-        read once and kept (seat changes forget them), so a write does not read them again."""
+        read once and kept (seat changes forget them), so a write does not read them again. With
+        several workers the kept tokens are trusted only by a move that checks them itself
+        (`write`: a Claimed seat, see move); everything else reads the seats as they are now."""
         if not token:
             return None
         digest = token_hash(token)
@@ -181,6 +202,10 @@ class Tables:
             self._table(None, code)          # (the same 404 as a read for a game it cannot run)
             if digest == table.host_hash:
                 return HOST                  # (the host's hash is in the table's row, which never changes)
+        if write and not self._single:
+            seat = self._tokens.get(code, {}).get(digest)
+            if isinstance(seat, int):
+                return Claimed(seat, digest)
         known = self._tokens.get(code) if self._single else None
         if known is None:
             generation = self._seat_changes
@@ -247,15 +272,14 @@ class Tables:
         return text
 
     def _keep_tokens(self, code: str, table: TableRow, seats: dict[int, str], generation: int) -> dict:
-        """The table's tokens (hash -> HOST or seat) from `seats` as read; kept (SQLite) unless a seat
-        changed hands since the read began (`generation`: _seat_changes then)."""
+        """The table's tokens (hash -> HOST or seat) from `seats` as read; kept unless a seat changed
+        hands here since the read began (`generation`: _seat_changes then)."""
         known = {held: player for player, held in seats.items()}
         if table.host_hash is not None:
             known[table.host_hash] = HOST
-        if self._single:
-            with self._lock:
-                if self._seat_changes == generation:
-                    self._tokens[code] = known
+        with self._lock:           # (several workers: kept for moves, which check them: who)
+            if self._seat_changes == generation:
+                self._tokens[code] = known
         return known
 
     @contextlib.contextmanager
@@ -661,6 +685,9 @@ class Tables:
         if deliver_due and self._due.get(code, 2**62) <= self.clock():
             self.expire_due(code)   # time ran out before this request: that comes first
         head = None if reads_log else self._head(code, expected_seq)
+        claimed = (int(who), who.digest) if isinstance(who, Claimed) else None
+        if claimed and (head is None or head[1].seq != expected_seq):
+            raise StaleSeat(code)   # (a replay or a 409 answers only a token read afresh)
         if head is not None and head[1].seq == expected_seq:
             # The usual move: this process wrote (or read) the table's latest event and keeps its
             # view, so no read transaction is needed; the seq is checked again under the write lock
@@ -713,8 +740,11 @@ class Tables:
                         # The usual write is this one statement: the table still at `seq`, the key
                         # unused (the same request, racing itself), the event and the remembered answer.
                         refused = tx.append_after(code, seq, kind, body_json, now, idem_key, request_fp,
-                                                  stored, last=not (snapshot or due_changed or was != now_result))
+                                                  stored, last=not (snapshot or due_changed or was != now_result),
+                                                  seat=claimed)
                         if refused is not None:           # nothing was written
+                            if claimed:
+                                raise StaleSeat(code)
                             current, hit = refused
                             if hit:
                                 return self._replay(hit, request_fp, tx, table)

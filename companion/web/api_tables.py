@@ -18,6 +18,7 @@ from ..live import sse, streams
 from ..errors import ApiError
 from .security import absolute
 from ..services import services
+from ..tables.service import Claimed, StaleSeat
 from ..tables.timers import check_request
 
 bp = Blueprint("api_tables", __name__, url_prefix="/api")
@@ -144,9 +145,19 @@ def move(code):
     body = reading.body(req)
     expected = reading.integer(body, "expected_seq")
     move = reading.obj(body.get("move"), "move")
-    status, response = services().tables.move(code, expected, move, reading.idempotency_key(req),
-                                               reading.request_fingerprint(body, req),
-                                               _who(code, required=True, req=req))
+    tables = services().tables
+    key, fingerprint = reading.idempotency_key(req), reading.request_fingerprint(body, req)
+    who = _who(code, required=True, req=req, write=True)
+    try:
+        status, response = tables.move(code, expected, move, key, fingerprint, who)
+    except (StaleSeat, ApiError):
+        if not isinstance(who, Claimed):
+            raise
+        # the seat as this worker remembered its token, and the move was not appended as it stood:
+        # nothing was written; what the answer says (a 409's state, a refusal's reasons) goes only
+        # to a token read afresh
+        status, response = tables.move(code, expected, move, key, fingerprint,
+                                       _who(code, required=True, req=req))
     return answer(response, status)
 
 
@@ -255,9 +266,10 @@ def _json(text: str) -> Response:
     return Response(text + "\n", mimetype="application/json")
 
 
-def _who(code: str, required: bool = False, req=None):
+def _who(code: str, required: bool = False, req=None, write: bool = False):
     """HOST, the seat index, or None: what the request's `Authorization: Bearer` token proves at
-    this table. A token that is not this table's is 401 (so is none at all, when `required`)."""
+    this table. A token that is not this table's is 401 (so is none at all, when `required`).
+    `write`: for a move, which checks a remembered seat itself (Tables.who, Claimed)."""
     header = (request if req is None else req).headers.get("Authorization")
     token = None
     if header is not None:
@@ -274,7 +286,7 @@ def _who(code: str, required: bool = False, req=None):
             raise ApiError(401, "Send this table's host or seat token (Authorization: Bearer …): "
                                 "a phone gets one when it starts the table or takes a seat.")
         return None
-    who = services().tables.who(code, token)
+    who = services().tables.who(code, token, write=write)
     if who is None:
         raise ApiError(401, "This token is not one of this table's (the seat may have been handed "
                             "to another phone); take a seat again.")
