@@ -28,7 +28,9 @@ start, under write load, deadlocked with the writers.
 Connections: a small pool per process (each request borrows one for one transaction). Reads run in
 REPEATABLE READ READ ONLY transactions (every SELECT inside sees one committed state, as SQLite's
 read transactions do); writes in READ COMMITTED, committed (WAL flushed: synchronous_commit=on)
-before the `with` block is left.
+before the `with` block is left, and begun with their first statement: the usual move is one
+statement (PgTx.append_after: the checks, the event, its NOTIFY and the key's answer), committed by
+itself, one round trip.
 
 The live streams read many tables at once (`reading_many`): one transaction for all the tables
 that changed since the last look, their new events, seats, latest seq and latest snapshot fetched
