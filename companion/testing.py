@@ -13,6 +13,35 @@ from pathlib import Path
 
 from .tables import codes
 
+#: Debian's Chromium for the browser tests and benchmarks: the headless shell (package
+#: chromium-headless-shell: the same Blink, built for headless use, as Playwright itself runs headless)
+#: when installed, at about half the CPU of the full browser (/usr/bin/chromium) run headless.
+CHROMIUM_HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+CHROMIUM_BROWSER = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def chromium_path() -> str:
+    """The Chromium to drive: the headless shell when installed, else the full browser (which may be
+    missing too: callers skip or say so)."""
+    return CHROMIUM_HEADLESS_SHELL if Path(CHROMIUM_HEADLESS_SHELL).exists() else CHROMIUM_BROWSER
+
+
+def launch_chromium(playwright, **options):
+    """Chromium launched by a Playwright (sync API) whose phones, its new contexts, do not install the
+    companion's service worker unless one asks (`new_context(service_workers="allow")`, as the
+    offline test does): each fresh context would fetch the whole app shell again for it, and the
+    worker's fetch-and-refresh doubles every later request for a script or font."""
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, **options)
+    new_context = browser.new_context
+
+    def phone_context(**kw):
+        kw.setdefault("service_workers", "block")
+        return new_context(**kw)
+    browser.new_context = phone_context
+    return browser
+
 
 
 class FakeClock:

@@ -77,10 +77,11 @@ def raster(path: Path, page: int, dpi: int) -> Image.Image:
     """One page (1-based) rasterized at `dpi`, greyscale."""
     need_pdftoppm()
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["pdftoppm", "-r", str(dpi), "-f", str(page), "-l", str(page), "-gray", "-png",
+        # (a PGM: pdftoppm spends most of a 300 dpi page compressing a PNG the test reads at once)
+        subprocess.run(["pdftoppm", "-r", str(dpi), "-f", str(page), "-l", str(page), "-gray",
                         str(path), f"{tmp}/p"], check=True, capture_output=True)
-        (png,) = Path(tmp).glob("p*.png")
-        return Image.open(png).copy()
+        (pgm,) = Path(tmp).glob("p*.pgm")
+        return Image.open(pgm).copy()
 
 
 def ink_box(image: Image.Image, box_px: tuple[int, int, int, int], threshold: int = 245):

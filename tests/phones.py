@@ -2,6 +2,7 @@
 
     require_chromium, needs_chromium     skip (a module, a test) saying why when Chromium is missing
     module_browser, close_contexts       one Chromium per module (conftest's `browser`), its phones closed
+    launch                               a Chromium of a test's own (no service worker unless asked)
     server_fixture                       one real companion per module (`server = server_fixture("name")`)
     one_test                             a test on that shared server and browser, its phones closed after it
     open_phone, seated_phone             a phone (context, page, its script errors); one joined to a table
@@ -17,9 +18,11 @@ import urllib.request
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+from companion.testing import chromium_path
+from companion.testing import launch_chromium as launch
+
+#: Debian's Chromium: the headless shell when installed, else the full browser (companion.testing).
+CHROMIUM = chromium_path()
 
 
 #: For a module whose other tests need no browser: skip only the browser test when Chromium is missing.
@@ -43,7 +46,7 @@ def module_browser():
     module that starts a Playwright of its own."""
     sync_api = require_chromium()
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         try:
             yield browser
         finally:

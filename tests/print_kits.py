@@ -91,7 +91,9 @@ def shapes_of(game: str) -> dict[str, str]:
 def black_lines(page: pymupdf.Page, width_mm: float) -> list[Mark]:
     """Black straight strokes of `width_mm` on a page (the crop and fold marks' pen)."""
     marks = []
-    for d in page.get_drawings():
+    # (get_cdrawings: the raw paths, plain tuples, each stroke its own "s" entry; get_drawings wraps
+    # every point in an object first, which takes seconds on a page of the Tokyo map)
+    for d in page.get_cdrawings():
         if d.get("type") not in ("s", "fs") or d.get("color") != (0.0, 0.0, 0.0):
             continue
         if abs((d.get("width") or 0) / MM - width_mm) > 0.01:
@@ -100,6 +102,6 @@ def black_lines(page: pymupdf.Page, width_mm: float) -> list[Mark]:
         for item in d["items"]:
             if item[0] != "l":
                 continue
-            a, b = item[1], item[2]
-            marks.append(Mark(a.x / MM, a.y / MM, b.x / MM, b.y / MM, width_mm, dashed))
+            (ax, ay), (bx, by) = item[1], item[2]
+            marks.append(Mark(ax / MM, ay / MM, bx / MM, by / MM, width_mm, dashed))
     return marks

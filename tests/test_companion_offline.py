@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import requests
 
-from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+from phones import launch, require_chromium  # noqa: E402
 
 sync_api = require_chromium()
 
@@ -34,9 +34,10 @@ def test_offline_move_waits_and_the_app_opens_without_the_server(tmp_path):
     server = ServerThread(app, threads=8).__enter__()
     try:
         with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = launch(p)
             ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                      has_touch=True, bypass_csp=True)
+                                      has_touch=True, bypass_csp=True,
+                                      service_workers="allow")   # (what this test is about)
             page = ctx.new_page()
             # the phone that starts the table (it holds the host token)
             page.goto(server.url + "/new/counter")

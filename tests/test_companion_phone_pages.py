@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from phones import ARGS, CHROMIUM, require_chromium  # noqa: E402
+from phones import launch, require_chromium  # noqa: E402
 
 sync_api = require_chromium()
 
@@ -63,7 +63,7 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def page():
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         ctx = browser.new_context(viewport={"width": WIDTH, "height": 740}, is_mobile=True,
                                   has_touch=True, bypass_csp=True)
         yield ctx.new_page()

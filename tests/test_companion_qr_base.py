@@ -17,7 +17,7 @@ import pytest
 from companion import create_app
 from companion.serve import lan
 from companion.web import reach
-from phones import ARGS, CHROMIUM, needs_chromium
+from phones import launch, needs_chromium
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -173,7 +173,7 @@ def test_home_and_table_pages_warn_when_phones_cannot_open_the_links(tmp_path):
              ("http://tokyo-kit.local:5000", "http://localhost:5000", ["http://localhost:5000"]),
              ("http://tokyo-kit.local:5000", "http://tokyo-kit.local:5000", [])]
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = launch(p)
         for n, (base, kit_base, named) in enumerate(cases):
             app = _app(tmp_path / str(n), base, kit_base)
             with ServerThread(app) as server:

@@ -12,7 +12,7 @@ import pytest
 
 from companion import create_app
 from companion.catalog import discover
-from phones import ARGS, CHROMIUM, needs_chromium, open_phone
+from phones import launch, needs_chromium, open_phone
 
 GAMES = {g.id: g for g in discover().values() if g.playable}
 
@@ -102,7 +102,7 @@ def test_walk_through_set_up_on_a_phone(tmp_path):
                                             "options": {"deck": "table"}}).get_json()
     code, host = made["code"], {"Authorization": f"Bearer {made['host_token']}"}
     with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         try:
             ctx, page, errors = open_phone(browser)
             page.goto(server.url + "/join")

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from companion import create_app
-from phones import ARGS, CHROMIUM, needs_chromium, open_phone
+from phones import launch, needs_chromium, open_phone
 from test_rules_contract import GAMES, NAMES, playout
 
 REAL = sorted(gid for gid, g in GAMES.items() if g.rules.__class__.__module__.startswith("companion.games."))
@@ -111,7 +111,7 @@ def test_counts_and_the_last_round_banner_on_a_phone(tmp_path):
         raise AssertionError("never reached")
 
     with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         try:
             ctx, page, errors = open_phone(browser)
             page.goto(f"{server.url}/t/{code}")

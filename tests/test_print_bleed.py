@@ -28,7 +28,7 @@ def _grey(page: pymupdf.Page, zoom: float = 4.0):
 
 
 def _at(pix, scale: float, x: float, y: float) -> int:
-    return pix.samples[int(y * scale) * pix.stride + int(x * scale)]
+    return pix.samples_mv[int(y * scale) * pix.stride + int(x * scale)]   # (`samples` copies the page)
 
 
 @pytest.mark.parametrize("paper", PAPERS)

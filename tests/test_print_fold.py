@@ -24,6 +24,7 @@ def fold_out(kit_builds):
 def test_fold_puts_each_back_beside_its_front_with_a_dashed_fold_line(fold_out, game, paper):
     options = SheetOptions(duplex="fold")
     pen = load_layout().sheets.crop_marks.width
+    rect_kinds = {s.kind for s in _rect_kinds(game)}
     pairs = 0
     for doc in imposed(game, paper, options):
         assert all(p.role != "back" for p in doc.pages), "fold prints no back pages"
@@ -41,7 +42,7 @@ def test_fold_puts_each_back_beside_its_front_with_a_dashed_fold_line(fold_out, 
                     fold = round(x + w, 2)
                     # the back touches its front at the fold, mirrored across it
                     assert (p.kind, p.id, round(y, 2), fold) in backs, f"{doc.name}: {p.kind} {p.id}"
-                    if p.kind in {s.kind for s in _rect_kinds(game)}:
+                    if p.kind in rect_kinds:
                         ticks = [m for m in folds if abs(m.x0 - (x + w)) < 0.01]
                         assert len(ticks) >= 2 and all(m.length >= 3 - 1e-3 for m in ticks)
                         # something is drawn on both halves

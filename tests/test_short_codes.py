@@ -15,7 +15,7 @@ from generator.build import BuildOptions, build, qr_codes
 from generator.kits import games_with_kits, make_kit
 from generator.kits.base import KitContext
 from pdf_measure import raster
-from phones import ARGS, CHROMIUM, needs_chromium
+from phones import launch, needs_chromium
 
 DPI = 150
 CODE = re.compile(rf"^[{qr.SHORT_ALPHABET}]{{{qr.SHORT_LENGTH}}}$")
@@ -128,7 +128,7 @@ def test_typing_the_code_on_the_home_page_in_a_phone_browser(tmp_path):
     app = create_app({"DATA_DIR": tmp_path, "OUTPUT_DIR": tmp_path / "none"})
     code = qr.short_code("/q/shinjuku/ward/chiyoda")
     with ServerThread(app) as server, sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = launch(p)
         page = b.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))

@@ -23,11 +23,9 @@ from pathlib import Path
 
 import companion
 from companion import create_app
-from companion.testing import ServerThread
+from companion.testing import ServerThread, chromium_path, launch_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+CHROMIUM = chromium_path()
 WIDTH, HEIGHT = 390, 844
 NAMES = ["Aki", "Ben", "Chie", "Dan", "Emi"]
 WAIT_S = 15.0
@@ -174,7 +172,7 @@ def companion_server(data_dir: str | None = None):
 def chromium():
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch_chromium(p)
         try:
             yield browser
         finally:

@@ -94,9 +94,9 @@ def test_qr_codes_decode_from_the_printed_tiles(built):
     for part in ("tiles", "boards"):
         pdf = out / "a4" / GAME / f"{GAME}-{part}-a4.pdf"
         prefix = out / f"r-{part}"
-        subprocess.run(["pdftoppm", "-png", "-r", "200", str(pdf), str(prefix)], check=True)
-        for png in sorted(out.glob(f"r-{part}-*.png")):
-            decoded |= {c.text for c in zxingcpp.read_barcodes(Image.open(png))}
+        subprocess.run(["pdftoppm", "-gray", "-r", "200", str(pdf), str(prefix)], check=True)   # (PGM: no PNG)
+        for page in sorted(out.glob(f"r-{part}-*.pgm")):
+            decoded |= {c.text for c in zxingcpp.read_barcodes(Image.open(page))}
     assert decoded == expected
 
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from phones import ARGS, CHROMIUM, api, require_chromium, seated_phone
+from phones import api, launch, require_chromium, seated_phone
 
 sync_api = require_chromium()
 pytest.importorskip("companion.games.shinjuku")
@@ -29,7 +29,7 @@ NAMED = {"deck": "table", "hands": "named"}
 def site(tmp_path_factory):
     app = create_app({"DATA_DIR": tmp_path_factory.mktemp("shinjuku-named"), "SSE_HEARTBEAT_S": 2})
     with ServerThread(app, threads=16) as s, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         try:
             yield s, app.extensions["tokyo"], browser
         finally:
