@@ -14,7 +14,7 @@ from companion.games.words import count
 
 from . import facade
 from . import named as _named
-from .geometry import WHITE_TILE, Geometry
+from .geometry import WHITE_TILE, geometry_of
 
 TABLE, COMPANION = "table", "companion"
 END = "end"   # the end card (Copenhagen's mermaid) as a card id
@@ -25,7 +25,7 @@ class Index:
 
     def __init__(self, data: Any):
         self.data = data
-        self.geo = Geometry(data)
+        self.geo = geometry_of(data)
         self.colours = [c.id for c in data.colours]
         self.colour_name = {c.id: c.name for c in data.colours}
         self.ability_ids = [a.id for a in data.abilities]

@@ -305,3 +305,16 @@ class Geometry:
             if p is not None:
                 return [], p
         return self.shape_reasons(tiles, squares, brick), None
+
+
+_BUILT: dict[int, tuple[Any, Geometry]] = {}
+
+
+def geometry_of(data: Any) -> Geometry:
+    """The Geometry of `data`, built once per loaded data (canon.load keeps one per game): every app of a
+    process shares its tables, which nothing changes once built. (Building them takes about 0.1 s,
+    and the test suite makes hundreds of apps.) The data is kept with it, so its id is not reused."""
+    hit = _BUILT.get(id(data))
+    if hit is None or hit[0] is not data:
+        hit = _BUILT[id(data)] = (data, Geometry(data))
+    return hit[1]
