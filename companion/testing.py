@@ -2,6 +2,7 @@
 in tests/testgames.py)."""
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
@@ -23,8 +24,12 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 def chromium_path() -> str:
-    """The Chromium to drive: the headless shell when installed, else the full browser (which may be
+    """The Chromium to drive: $TK_CHROMIUM when set (e.g. /usr/bin/chromium, to run the browser tests in
+    the full browser), else the headless shell when installed, else the full browser (which may be
     missing too: callers skip or say so)."""
+    chosen = os.environ.get("TK_CHROMIUM")
+    if chosen:
+        return chosen
     return CHROMIUM_HEADLESS_SHELL if Path(CHROMIUM_HEADLESS_SHELL).exists() else CHROMIUM_BROWSER
 
 

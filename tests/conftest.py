@@ -132,6 +132,17 @@ def browser():
     yield from module_browser()
 
 
+@pytest.fixture(autouse=True)
+def _phones_closed(request):
+    """Every phone (browser context) a test opened on its module's `browser` is closed after the test,
+    even when it fails: the module's tests share one companion, which holds at most 24 connections
+    from one address (127.0.0.1 here), and phones left open kept theirs."""
+    yield
+    if "browser" in request.fixturenames:
+        from phones import close_contexts
+        close_contexts(request.getfixturevalue("browser"))
+
+
 # -- storage: SQLite (a data folder) or PostgreSQL (a throwaway cluster, tests/pg_cluster.py) --------
 
 @pytest.fixture(scope="session")
