@@ -149,7 +149,9 @@ SCHEMAS: dict[str, Any] = {
             "description": "Not only spaces; no control or invisible formatting characters; at "
                            "least one visible character (Hangul fillers, the blank Braille pattern "
                            "and tag characters are invisible); at most 3 combining marks on a "
-                           "letter. Runs of spaces become one, and the name is NFC-normalised. The number of "
+                           "letter. Runs of spaces become one and the name is NFKC-normalised first: the rules and the "
+                           "length apply to the name as it will be shown (´ becomes a space and a "
+                           "combining accent: alone, it has no visible character). The number of "
                            "players and duplicate names (ignoring case) are the game's to refuse "
                            "(422)."}},
         "options": {"type": "object", "description": "Game options (see each game's engine)."},
