@@ -64,6 +64,14 @@ def words(page) -> list[tuple[str, float, float]]:
             for w in page.extract_words()]
 
 
+def page_texts(path: Path) -> list[str]:
+    """The text of every page of a PDF, in order (pymupdf: pypdf's extract_text reads every font's
+    ToUnicode map again on every page, seconds for a kit's card PDF)."""
+    import pymupdf
+    with pymupdf.open(path) as pdf:
+        return [page.get_text() for page in pdf]
+
+
 def open_pdf(path: Path):
     return pdfplumber.open(str(path))
 

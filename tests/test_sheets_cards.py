@@ -11,7 +11,7 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.layouts import load_layout
 from generator.sheets.grid import fit_grid, mark_room, mark_span
-from pdf_measure import MARGIN, ink_in_margin, open_pdf, shapes, words
+from pdf_measure import MARGIN, ink_in_margin, open_pdf, page_texts, shapes, words
 from synthetic_kit import CARD_IDS, GAME, MARKER, TOKEN_IDS, build_kit
 
 PAGE_PT = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
@@ -244,7 +244,7 @@ def test_print_scaling_none_trim_boxes_and_embedded_fonts(out):
 
 
 def test_pdf_text_holds_every_card_and_the_page_labels(out):
-    text = "\n".join(p.extract_text() for p in pypdf.PdfReader(cards_pdf(out, "letter")).pages)
+    text = "\n".join(page_texts(cards_pdf(out, "letter")))
     for card in CARD_IDS:
         assert card.title() in text
     assert "fronts, sheet 1 of 2" in text and "backs, sheet 2 of 2" in text

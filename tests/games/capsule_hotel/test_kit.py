@@ -122,17 +122,15 @@ def test_every_qr_code_reads_back_from_the_pdfs(built):
     import sys
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from pdf_measure import raster
-    import pypdf
+    from pdf_measure import page_texts, raster
     manifest = json.loads((built / "manifest.json").read_text())
     expected = {q["payload"] for q in manifest["qr"] if q["game"] == GAME}
     decoded = set()
     for name in ("pads", "boards", "cards"):
         path = built / "letter" / GAME / f"{GAME}-{name}-letter.pdf"
-        pages = pypdf.PdfReader(path).pages
-        for number in range(2, len(pages) + 1):
-            if "Map sheet" in pages[number - 1].extract_text() or "fronts" not in pages[number - 1].extract_text() \
-                    and name == "cards":
+        texts = page_texts(path)
+        for number in range(2, len(texts) + 1):
+            if "Map sheet" in texts[number - 1] or "fronts" not in texts[number - 1] and name == "cards":
                 continue          # map sheets and the backs of the seals carry no code
             for code in zxingcpp.read_barcodes(raster(path, number, 200)):
                 decoded.add(code.text)

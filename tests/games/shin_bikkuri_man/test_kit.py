@@ -12,6 +12,7 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.canon import load
 from canvas_recorder import Recorder
+from pdf_measure import page_texts
 from generator.kits.base import CardSection, KitContext
 from generator.kits.shin_bikkuri_man import (build_kit, render_component, sheet_grid, tile_grid,
                                              tile_sheet_count, tile_sheets)
@@ -177,9 +178,7 @@ def test_every_qr_decodes_to_its_manifest_payload(out, manifest):
     decoded = Counter()
     for name in (f"{GAME}-boards-letter.pdf", f"{GAME}-cards-letter.pdf"):
         path = out / "letter" / GAME / name
-        reader = pypdf.PdfReader(path)
-        for number, page in enumerate(reader.pages, start=1):
-            text = page.extract_text()
+        for number, text in enumerate(page_texts(path), start=1):
             if "Player boards" not in text and "Ability tiles" not in text:
                 continue
             if "backs" in text:
@@ -193,8 +192,7 @@ def test_every_qr_decodes_to_its_manifest_payload(out, manifest):
 
 
 def test_cards_and_ability_tiles_have_mirrored_backs(out):
-    reader = pypdf.PdfReader(out / "letter" / GAME / f"{GAME}-cards-letter.pdf")
-    texts = [p.extract_text() for p in reader.pages]
+    texts = page_texts(out / "letter" / GAME / f"{GAME}-cards-letter.pdf")
     assert any("backs" in t for t in texts)
 
 

@@ -16,7 +16,8 @@ from generator.canon import load
 from generator.kits.base import CardSection, KitContext
 from generator.sheets import impose
 from generator.sheets.cards import GUTTER_BLEED
-from pdf_measure import ink_in_margin, open_pdf, raster, shapes, svg_components, svg_dangling_refs, svg_tree
+from pdf_measure import (ink_in_margin, open_pdf, page_texts, raster, shapes, svg_components, svg_dangling_refs,
+                         svg_tree)
 
 URL = "http://kit.test:5000"
 
@@ -61,7 +62,7 @@ def q_kind(manifest) -> str:
 def test_pdf_pages_names_and_card_trims(out, data, paper, size):
     path = out / paper / "shinjuku" / f"shinjuku-cards-{paper}.pdf"
     reader = pypdf.PdfReader(path)
-    text = "\n".join(p.extract_text() for p in reader.pages)
+    text = "\n".join(page_texts(path))
     for ward in data.wards:
         assert ward.name in text, ward.name
     home = [p for p in reader.pages]
@@ -95,9 +96,7 @@ def test_no_ink_in_the_margin_of_the_first_card_sheets(out):
 def test_every_ward_card_qr_decodes_at_300_dpi_to_its_manifest_payload(out, manifest, data):
     """Letter only: the pages with ward card fronts (every third page after the cover pairs)."""
     path = out / "letter" / "shinjuku" / "shinjuku-cards-letter.pdf"
-    reader = pypdf.PdfReader(path)
-    fronts = [i + 1 for i, p in enumerate(reader.pages)
-              if "Ward cards · fronts" in p.extract_text()]
+    fronts = [i + 1 for i, text in enumerate(page_texts(path)) if "Ward cards · fronts" in text]
     assert len(fronts) == 9          # 72 cards, 8 a sheet (turned on Letter, for full crop marks)
     decoded = Counter()
     for number in fronts:
@@ -142,15 +141,15 @@ def test_the_single_sided_pieces_share_two_sheets_with_marks_only_round_them(out
               all(pl.kind not in ("ward-card", "reference-card") for pl in p.placements)]
     assert len(sheets) == 2 < len(pieces) == 6
     path = out / paper / "shinjuku" / f"shinjuku-cards-{paper}.pdf"
-    reader = pypdf.PdfReader(path)
-    assert len(reader.pages) == len(doc.pages)
+    texts = page_texts(path)
+    assert len(texts) == len(doc.pages)
     printed = Counter((pl.kind, pl.id) for i in sheets for pl in doc.pages[i].placements)
     wanted = Counter({(c["kind"], c["id"]): c["copies"] for c in manifest["components"]
                       if c["kind"] in {s.kind for s in pieces}})
     assert printed == wanted
     with open_pdf(path) as pdf:
         for index in sheets:
-            text = reader.pages[index].extract_text()
+            text = texts[index]
             assert f"single-sided sheet {sheets.index(index) + 1} of 2" in text
             boxes = [pl.box for pl in doc.pages[index].placements]
             for s in {pl.kind for pl in doc.pages[index].placements}:
