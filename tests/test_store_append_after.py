@@ -157,3 +157,24 @@ def test_a_move_with_a_remembered_seat_token_is_checked_by_its_own_statement(pg_
     assert move(new, 4, 0, "g").status_code == 200
     r = move(new, 4, 0, "h")                                   # a 409 for the seat's holder, as ever
     assert r.status_code == 409 and r.json["seq"] == 5
+
+
+def test_a_move_right_after_the_database_closed_the_pooled_connections_is_appended_once(pg_url):
+    """A move's one statement has no BEGIN before it to find a pooled connection dead: the first
+    statement itself is sent again on a new connection (PgStore._lend), and appends once."""
+    from companion import create_app
+    from companion.testing import token_client
+    from pg_cluster import run_sql
+    from testgames import COUNTER
+    config = {"DATABASE_URL": pg_url, "EXTRA_GAMES": {"counter": COUNTER}}
+    client = token_client(create_app(config))
+    code = client.post("/api/tables", json={"game": "counter", "players": ["A", "B"],
+                                            "options": {"goal": 1000}}).json["code"]
+    for seq in range(4):
+        if seq in (1, 3):                           # the server drops every connection (a restart)
+            run_sql(config, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
+                            "current_database() AND pid <> pg_backend_pid()")
+        r = client.post(f"/api/tables/{code}/moves", json={"expected_seq": seq, "move": {
+            "player": seq % 2, "add": 1}}, headers={"Idempotency-Key": f"k{seq}"})
+        assert r.status_code == 200 and r.json["seq"] == seq + 1, r.json
+    assert run_sql(config, "SELECT count(*) FROM events WHERE code = ?", (code,)) == [(4,)]

@@ -224,10 +224,11 @@ def _closed_by_server(conn: psycopg.Connection) -> bool:
     terminated backend) says so and hangs up; a connection that is well has nothing to say until
     it is asked. Looked at without a round trip (the first statement of a write is the write)."""
     try:
-        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+        poller = select.poll()            # (not select.select: a busy worker's sockets pass fd 1024)
+        poller.register(conn.fileno(), select.POLLIN)
+        return bool(poller.poll(0))
     except (OSError, ValueError, psycopg.Error):
         return True
-    return bool(readable)
 
 
 def is_url(text: str | None) -> bool:
@@ -283,9 +284,6 @@ class PgStore:
         """A connection of the pool (a new one if none is idle), in a transaction begun by `begin`."""
         with self._lock:
             conn = self._idle.pop() if self._idle else None
-        if conn is not None and not begin and _closed_by_server(conn):
-            conn.close()                         # (as below, without a statement to find it out)
-            conn = None
         if conn is not None and begin:
             try:
                 conn.execute(begin)
@@ -301,13 +299,34 @@ class PgStore:
             yield conn
             ok = True
         finally:
-            if ok and not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-                with self._lock:
-                    if len(self._idle) < POOL_KEEP and not self._closed:
-                        self._idle.append(conn)
-                        conn = None
-            if conn is not None:
-                conn.close()
+            self._give_back(conn, ok)
+
+    @contextlib.contextmanager
+    def _lend(self) -> Iterator["_Lent"]:
+        """A connection of the pool (a new one if none is idle) with no transaction begun, as a
+        _Lent: its first statement goes through `first`, which replaces a pooled connection the
+        server closed meanwhile (what _borrow's BEGIN finds out, without the round trip)."""
+        with self._lock:
+            conn = self._idle.pop() if self._idle else None
+        if conn is not None and _closed_by_server(conn):
+            conn.close()
+            conn = None
+        lent = _Lent(self, conn)
+        ok = False
+        try:
+            yield lent
+            ok = True
+        finally:
+            self._give_back(lent.conn, ok)
+
+    def _give_back(self, conn: psycopg.Connection, ok: bool) -> None:
+        """Back to the pool when it is well and idle; else closed."""
+        if ok and not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            with self._lock:
+                if len(self._idle) < POOL_KEEP and not self._closed:
+                    self._idle.append(conn)
+                    return
+        conn.close()
 
     def close(self) -> None:
         """Close the idle connections (those lent out close when given back)."""
@@ -353,23 +372,23 @@ class PgStore:
         inside rolls all of it back and propagates (psycopg's translated, the rest unchanged). The
         transaction begins with its first statement (PgTx), so a write that is one statement
         (append_after with last=True) is that statement alone, committed by itself: one round trip."""
-        with _translated(), self._borrow() as conn:
-            tx = PgTx(conn, begin="BEGIN")
+        with _translated(), self._lend() as lent:
+            tx = PgTx(lent.conn, begin="BEGIN", lent=lent)
             try:
                 yield tx
             except BaseException:
-                if not conn.closed and tx.begun:
+                if not lent.conn.closed and tx.begun:
                     with contextlib.suppress(psycopg.Error):
-                        conn.execute("ROLLBACK")
+                        lent.conn.execute("ROLLBACK")
                 raise
             if tx.begun:
-                conn.execute("COMMIT")
+                lent.conn.execute("COMMIT")
 
     def latest(self, code: str) -> tuple[int, dict[int, str]]:
         """Table `code`'s latest seq and its seats (player -> token hash), in one statement (one
         snapshot, no transaction to begin and end): what a read of a table this process holds needs."""
-        with _translated(), self._borrow() as conn:
-            seq, seats = conn.execute(
+        with _translated(), self._lend() as lent:
+            seq, seats = lent.first(
                 "SELECT (SELECT coalesce(max(seq), 0) FROM events WHERE code = %s), (SELECT "
                 "coalesce(json_agg(json_build_array(player, token_hash)), '[]') FROM seats WHERE code = %s)",
                 (code, code)).fetchone()
@@ -395,22 +414,57 @@ class PgStore:
         return r[0]
 
 
+class _Lent:
+    """A connection lent by PgStore._lend, and whether its next statement is the first on a
+    connection taken from the pool."""
+
+    def __init__(self, store: PgStore, conn: psycopg.Connection | None):
+        self.store = store
+        self.pooled = conn is not None
+        self.conn = conn if conn is not None else store.connect()
+
+    def first(self, sql, params=None) -> psycopg.Cursor:
+        """The first statement: on a pooled connection the server has closed meanwhile (a restart,
+        a terminated backend; its hang-up may arrive just after _lend looked) it is sent again on a
+        new connection. A backend told to end runs no statement sent to it after that, and a move
+        sent again is checked again (its seq and its key): nothing is appended twice."""
+        try:
+            return self.conn.execute(sql, params)
+        except psycopg.OperationalError:
+            if not (self.pooled and self.conn.closed):
+                raise
+            self.conn.close()
+            self.conn = self.store.connect()
+            return self.conn.execute(sql, params)
+        finally:
+            self.pooled = False
+
+
 class PgTx:
     """The queries of companion.store.sqlite.Tx, in PostgreSQL's words.
 
     `begin`: the transaction is begun (that statement) only before the first query that needs it,
     so a write that turns out to be one statement needs no BEGIN and no COMMIT."""
 
-    def __init__(self, conn: psycopg.Connection, begin: str | None = None):
+    def __init__(self, conn: psycopg.Connection, begin: str | None = None, lent: _Lent | None = None):
         self._conn = conn
         self._begin = begin
+        self._lent = lent
         self.begun = False
+
+    def _first(self, sql, params=None) -> psycopg.Cursor:
+        """The transaction's first statement (through _Lent.first when the connection was lent)."""
+        if self._lent is None:
+            return self._conn.execute(sql, params)
+        cursor = self._lent.first(sql, params)
+        self._conn = self._lent.conn
+        return cursor
 
     @property
     def conn(self) -> psycopg.Connection:
         """The connection, inside the transaction (begun now if it was not yet)."""
         if self._begin is not None and not self.begun:
-            self._conn.execute(self._begin)
+            self._first(self._begin)
             self.begun = True
         return self._conn
 
@@ -523,8 +577,8 @@ class PgTx:
         its NOTIFY and the remembered response. The unique keys still refuse a racing worker's
         event or key (Duplicate). `last` and no statement before it in this write: the statement runs
         on its own, committed by itself (autocommit), one round trip in all."""
-        conn = self._conn if last and not self.begun else self.conn
-        row = conn.execute(_APPEND[bool(key), bool(seat)], {
+        run = self._first if last and not self.begun else self.conn.execute
+        row = run(_APPEND[bool(key), bool(seat)], {
             "code": code, "after": after, "seq": after + 1, "kind": kind, "body": _text(body), "at": at_ms,
             "key": key, "request": request, "status": status, "response": _text(response) if key else None,
             "player": seat[0] if seat else None, "held": seat[1] if seat else None,
