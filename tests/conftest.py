@@ -132,15 +132,19 @@ def browser():
     yield from module_browser()
 
 
-@pytest.fixture(autouse=True)
-def _phones_closed(request):
-    """Every phone (browser context) a test opened on its module's `browser` is closed after the test,
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """Every phone (browser context) a test opens on its module's `browser` is closed after the test,
     even when it fails: the module's tests share one companion, which holds at most 24 connections
-    from one address (127.0.0.1 here), and phones left open kept theirs."""
+    from one address (127.0.0.1 here), and phones left open kept theirs. (Phones a module's fixture
+    opened before the test, for all its tests, stay open.)"""
+    browser = item.funcargs.get("browser") if hasattr(item, "funcargs") else None
+    before = set(browser.contexts) if browser is not None else set()
     yield
-    if "browser" in request.fixturenames:
-        from phones import close_contexts
-        close_contexts(request.getfixturevalue("browser"))
+    if browser is not None:
+        for context in browser.contexts:
+            if context not in before:
+                context.close()
 
 
 # -- storage: SQLite (a data folder) or PostgreSQL (a throwaway cluster, tests/pg_cluster.py) --------
