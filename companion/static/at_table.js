@@ -167,7 +167,8 @@
     }
     const text = tk.turnLine(link.code, t);
     line.textContent = text || "";
-    line.hidden = !text || !!t.result;
+    // (everyone at once: the line is the table's prompt, which the page shows just above it)
+    line.hidden = !text || !!t.result || text === ((t.needs && t.needs.prompt) || null);
     const acts = t.actors || {}, seats = acts.seats || [];
     const mine = tk.myTurn(link.code, t);
     for (const h of document.querySelectorAll("h2, h3")) {
