@@ -3,16 +3,22 @@ own geometry (`generator.render.component_svg("shinjuku", "board-twin", "map")`;
 attributes the page script relies on are listed in generator/kits/shinjuku/twin.py).
 
 It is drawn once per process and data and cached here, with its etag and its gzipped bytes:
-GET /shinjuku/map.svg serves it and the board page links it by version.
+GET /shinjuku/map.svg serves it and the board page links it by version. The drawing a server start
+makes (draw_in_background: about 3 s of CPU, once in every worker) is also kept on disk, in
+$XDG_CACHE_HOME/tokyo-table-kit (~/.cache/tokyo-table-kit), under a key made of the bytes of the
+canonical data and of the generator's code, so a restart or a second worker reads it instead; a
+change to either draws it afresh, and a folder that cannot be written only costs the drawing.
 """
 from __future__ import annotations
 
 import gzip
 import hashlib
 import logging
+import os
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 from generator.render import component_svg
 
@@ -51,6 +57,13 @@ def draw_in_background(data) -> None:
     child process draws it, this process only keeps the text. Falls back to drawing here."""
     if map_version(data) is not None:
         return
+    kept = _disk_path()
+    if kept is not None and kept.is_file():
+        with _lock:
+            if map_version(data) is None:
+                _keep(data, kept.read_text(encoding="utf-8"))
+        map_svg_gzip(data)
+        return
     try:
         done = subprocess.run([sys.executable, "-c", DRAW], stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120,
@@ -69,7 +82,35 @@ def draw_in_background(data) -> None:
     with _lock:
         if map_version(data) is None:
             _keep(data, svg)
+    if kept is not None:
+        _write_quietly(kept, svg)
     map_svg_gzip(data)
+
+
+def _disk_path() -> Path | None:
+    """Where the drawing of the canonical data by this generator is kept (None: no usable folder)."""
+    import generator
+    from generator.canon import assets_root
+    try:
+        digest = hashlib.sha256(sys.version.encode())
+        for root in (Path(generator.__file__).parent, assets_root() / GAME):
+            for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+        folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tokyo-table-kit"
+    except (OSError, RuntimeError):
+        return None
+    return folder / f"{GAME}-{TWIN[0]}-{TWIN[1]}-{digest.hexdigest()[:20]}.svg"
+
+
+def _write_quietly(path: Path, svg: str) -> None:
+    """Keep the drawing for the next start (written whole, then renamed: a reader never sees half)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(svg, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        logging.getLogger(__name__).info("could not keep the drawn map in %s (%s)", path.parent, exc)
 
 
 def map_version(data) -> str | None:

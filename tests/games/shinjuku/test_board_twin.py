@@ -144,6 +144,40 @@ def test_drawn_once_per_data_then_cached_with_its_etag_and_gzip():
     board_twin._cache.pop(id(own), None)
 
 
+def test_a_server_start_keeps_its_drawing_for_the_next_start(data, tmp_path, monkeypatch):
+    """draw_in_background (every server start, in every worker) draws the map in a child process
+    once, keeps it under a key of the data's and the generator's bytes, and the next start reads it:
+    no child. Another key (the data or the drawing code changed) draws afresh."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    own = dataclasses.replace(data)                 # (an object of its own: nothing cached for it yet)
+    drawn = []
+    real_run = board_twin.subprocess.run
+    monkeypatch.setattr(board_twin.subprocess, "run", lambda *a, **k: drawn.append(a) or real_run(*a, **k))
+    kept = board_twin._disk_path()
+    assert kept.parent == tmp_path / "tokyo-table-kit" and not kept.exists()
+    board_twin.draw_in_background(own)
+    assert len(drawn) == 1 and kept.is_file()
+    svg, _ = map_svg(own)
+    assert kept.read_text(encoding="utf-8") == svg == component_svg("shinjuku", "board-twin", "map")
+    board_twin._cache.pop(id(own), None)            # a new process: nothing in memory
+    board_twin.draw_in_background(own)
+    assert len(drawn) == 1 and map_svg(own)[0] == svg       # read from the disk, no child
+    board_twin._cache.pop(id(own), None)
+    monkeypatch.setattr(board_twin, "_disk_path", lambda: tmp_path / "tokyo-table-kit" / "other-key.svg")
+    board_twin.draw_in_background(own)
+    assert len(drawn) == 2 and (tmp_path / "tokyo-table-kit" / "other-key.svg").read_text() == svg
+    board_twin._cache.pop(id(own), None)
+
+
+def test_an_unwritable_cache_only_costs_the_drawing(data, tmp_path, monkeypatch):
+    (tmp_path / "tokyo-table-kit").write_text("a file where the folder would go")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    own = dataclasses.replace(data)
+    board_twin.draw_in_background(own)
+    assert map_version(own) is not None             # drawn all the same
+    board_twin._cache.pop(id(own), None)
+
+
 def test_the_public_call_names_what_it_cannot_draw(data):
     with pytest.raises(UnknownComponent, match="no component kind 'nope'.*board-twin.*ward-card"):
         component_svg("shinjuku", "nope", "map", data=data)
