@@ -149,7 +149,26 @@
     if (!control) return;
     entered = true;
     if (control.getAttribute("aria-pressed") !== "true") control.click();
-    control.scrollIntoView({ block: "start" });
+    keepInView(control, 2000);
+  }
+
+  /**
+   * Bring `el` to the top of the screen, and again whenever the page's layout changes in the next
+   * `ms` (the live table's first drawing, the pinned bar, a late font can push it down), until the
+   * player touches, scrolls or types.
+   */
+  function keepInView(el, ms) {
+    const bring = () => el.scrollIntoView({ block: "start" });
+    bring();
+    if (!window.ResizeObserver) return;
+    const watch = new ResizeObserver(bring);
+    const stop = () => {
+      watch.disconnect();
+      for (const type of ["pointerdown", "wheel", "keydown", "touchstart"]) removeEventListener(type, stop, true);
+    };
+    watch.observe(document.body);
+    for (const type of ["pointerdown", "wheel", "keydown", "touchstart"]) addEventListener(type, stop, true);
+    setTimeout(stop, ms);
   }
 
   /**
