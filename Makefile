@@ -51,9 +51,11 @@ test: $(STAMP)
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) || \
 	  echo "note: PostgreSQL not installed; the hosted companion's tests will be skipped"; }
 	$(PY) -m ruff check .
-	@# One pytest-xdist worker per core, each test file whole on one worker (its fixtures set up once);
-	@# the kits the print tests measure are built once for all workers (tests/conftest.py, kit_builds).
-	$(PY) -m pytest -n auto --dist loadfile
+	@# One pytest-xdist worker more than the cores (the browser tests spend much of their time waiting on
+	@# pages and timers: with one per core the cores stood a fifth idle), each test file whole on one
+	@# worker (its fixtures set up once); the kits the print tests measure are built once for all
+	@# workers (tests/conftest.py, kit_builds).
+	$(PY) -m pytest -n $$(( $$(nproc 2>/dev/null || echo 1) + 1 )) --dist loadfile
 
 # Every script in benchmarks/ (the generator, the companion, and each game's own).
 bench: $(STAMP)
