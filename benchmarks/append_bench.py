@@ -306,15 +306,11 @@ def run_sqlite(args, moves) -> list[str]:
 
 def run_postgres(args, moves) -> list[str]:
     sys.path.insert(0, str(REPO / "tests"))
-    from pg_cluster import Cluster
-    why = Cluster.unavailable()
-    if why:
-        return [f"PostgreSQL: skipped ({why})"]
-    cluster = Cluster()
-    cluster.fsync = "on"
-    cluster.start()
-    try:
-        a, b = cluster.database(), cluster.database()
+    from pg_cluster import Cluster, served_databases
+    with served_databases() as urls:
+        if urls is None:
+            return [f"PostgreSQL: skipped ({Cluster.unavailable()})"]
+        a, b = urls
         subprocess.run([sys.executable, "-m", "companion", "migrate", "--database", a], cwd=MEASURED, check=True,
                        stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(MEASURED)})
         cp, bp = free_port(), free_port()
@@ -331,8 +327,6 @@ def run_postgres(args, moves) -> list[str]:
         finally:
             stop(comp)
             stop(bare)
-    finally:
-        cluster.stop()
     return out
 
 

@@ -222,24 +222,18 @@ def run_sqlite(args, moves) -> list[str]:
 
 def run_postgres(args, moves) -> list[str]:
     sys.path.insert(0, str(REPO / "tests"))
-    from pg_cluster import Cluster
-    why = Cluster.unavailable()
-    if why:
-        return [f"PostgreSQL: skipped ({why})"]
+    from pg_cluster import Cluster, served_databases
     from bare_append import postgres_app
-    cluster = Cluster()
-    cluster.fsync = "on"
-    cluster.start()
-    try:
-        a, b = cluster.database(), cluster.database()
+    with served_databases() as urls:
+        if urls is None:
+            return [f"PostgreSQL: skipped ({Cluster.unavailable()})"]
+        a, b = urls
         comp = CompanionRun({"DATABASE_URL": a}, moves)
         bare = BareRun(postgres_app(b), moves)
         try:
             return report("PostgreSQL (one process, TCP to a local cluster)", [comp, bare], args)
         finally:
             comp.close()
-    finally:
-        cluster.stop()
 
 
 def revision(where: Path) -> str:

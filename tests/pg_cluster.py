@@ -147,6 +147,23 @@ class Cluster:
             os.kill(int((data / "postmaster.pid").read_text().split()[0]), signal.SIGKILL)
 
 
+@contextlib.contextmanager
+def served_databases(n: int = 2):
+    """For a benchmark: a throwaway cluster set as served (fsync=on) and `n` fresh databases in it;
+    yields their URLs, or None when no cluster can run here (then `Cluster.unavailable()` says why).
+    The cluster is stopped after the block."""
+    if Cluster.unavailable():
+        yield None
+        return
+    cluster = Cluster()
+    cluster.fsync = "on"
+    cluster.start()
+    try:
+        yield [cluster.database() for _ in range(n)]
+    finally:
+        cluster.stop()
+
+
 def run_sql(config: dict, sql: str, args: tuple = ()) -> list[tuple]:
     """Run one statement straight on the database an app config names (SQLite's `?` placeholders;
     for PostgreSQL they become `%s`), outside the companion: what a test looks at or breaks."""
