@@ -38,10 +38,12 @@ run: build
 # Browser tests drive Debian's chromium, the hosted companion's tests Debian's PostgreSQL; install
 # them when missing and we are root.
 test: $(STAMP)
-	@# (and its headless shell, the same Blink at half the CPU, which the tests drive when it is there)
+	@# (and its headless shell, the same Blink at half the CPU, which the tests drive when it is there;
+	@# a system without that package gets chromium alone)
 	@{ command -v chromium && command -v chromium-headless-shell; } >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
-	    chromium-headless-shell >/dev/null) || \
+	  (apt-get update -qq && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	    chromium-headless-shell >/dev/null 2>&1 || \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }) || \
 	  echo "note: chromium not installed; browser tests will be skipped"; }
 	@command -v pdftoppm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null) || true; }
