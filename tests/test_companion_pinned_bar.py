@@ -140,8 +140,8 @@ class Phone:
         self.to_bottom()
 
     def to_bottom(self):
-        self.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-        self.page.wait_for_function("window.scrollY > 300")
+        # scrolled again at every look: the page may still grow under the first scroll (its board drawn)
+        self.page.wait_for_function("(scrollTo(0, document.documentElement.scrollHeight), scrollY > 300)")
 
     def in_view(self, locator):
         """The element is shown whole inside the screen as it is scrolled now (no scrolling done)."""

@@ -36,8 +36,9 @@ def in_view(page, locator) -> bool:
 
 
 def to_bottom(page) -> float:
-    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight); 0")
-    page.wait_for_function("scrollY + innerHeight >= document.documentElement.scrollHeight - 2", timeout=2_000)
+    # scrolled again at every look: the page may still grow under the first scroll
+    page.wait_for_function("(scrollTo(0, document.documentElement.scrollHeight), "
+                           "scrollY + innerHeight >= document.documentElement.scrollHeight - 2)", timeout=5_000)
     return page.evaluate("scrollY")
 
 
