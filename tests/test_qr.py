@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pypdf
 import pytest
 import zxingcpp
 from hypothesis import given, settings
@@ -14,7 +13,7 @@ from generator import qr
 from generator.build import BuildOptions, build
 from generator.draw.record import Recording
 from generator.layouts import load_layout
-from pdf_measure import ink_box, raster
+from pdf_measure import ink_box, page_texts, raster
 from synthetic_kit import CARD_IDS, GAME, build_kit
 
 DPI = 300
@@ -74,14 +73,14 @@ def test_every_code_decodes_to_a_manifest_payload_with_a_clear_quiet_zone(built)
     expected = {q["payload"] for q in manifest["qr"]}
     assert expected == {f"http://192.168.1.20:8080/q/{GAME}/card/{c}" for c in CARD_IDS}
     path = built / "letter" / GAME / f"{GAME}-cards-letter.pdf"
-    reader = pypdf.PdfReader(path)
-    front_pages = [i + 1 for i, p in enumerate(reader.pages) if "fronts, sheet" in p.extract_text()
-                   and any(c.title() in p.extract_text() for c in CARD_IDS)]
+    texts = page_texts(path)
+    front_pages = [i + 1 for i, text in enumerate(texts) if "fronts, sheet" in text
+                   and any(c.title() in text for c in CARD_IDS)]
     decoded = []
     for number in front_pages:
         image = raster(path, number, DPI)
         codes = zxingcpp.read_barcodes(image)
-        on_page = reader.pages[number - 1].extract_text().split().count
+        on_page = texts[number - 1].split().count
         assert len(codes) == sum(on_page(c) for c in CARD_IDS)
         for code in codes:
             decoded.append(code.text)
