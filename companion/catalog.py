@@ -53,11 +53,11 @@ class Game:
     def sender_reasons(self, state: dict, move: Any, ctx: Ctx) -> list[str]:
         """Why the sender may not send this move (Rules.sender_reasons): another seat's move, or
         one that changes a player's holdings sent by neither that player nor the host."""
-        return _reasons(lambda: self.rules.sender_reasons(state, move, ctx), "sender")
+        return _reasons_of(self.rules, "sender_reasons", "sender", state, move, ctx)
 
     def shape_reasons(self, move: Any) -> list[str]:
         """Why a move holds more than its type defines (Rules.shape_reasons)."""
-        return _reasons(lambda: self.rules.shape_reasons(move), "move")
+        return _reasons_of(self.rules, "shape_reasons", "move", move)
 
     def apply(self, state: dict, move: dict, ctx: Ctx) -> dict:
         return self.rules.apply(state, move, ctx)
@@ -80,13 +80,13 @@ class Game:
         return self.rules.legal_moves(state, player)
 
     def result(self, state: dict) -> dict | None:
-        return _hint(lambda: self.rules.result(state), None)
+        return _hint_of(self.rules, "result", None, state)
 
     def timers(self, state: dict) -> dict[str, dict]:
         return self.rules.timers(state) or {}
 
     def actors(self, state: dict) -> Actors:
-        return _hint(lambda: self.rules.actors(state), NOBODY)
+        return _hint_of(self.rules, "actors", NOBODY, state)
 
     def turn(self, state: dict) -> int | None:
         """The one seat whose turn it is, if the game waits for exactly one."""
@@ -94,7 +94,7 @@ class Game:
         return actors.seats[0] if actors.mode == "one" and actors.seats else None
 
     def describe(self, state: dict, move: dict) -> str:
-        text = _hint(lambda: self.rules.describe(state, move), "")
+        text = _hint_of(self.rules, "describe", "", state, move)
         return text if isinstance(text, str) and text else _compact(move)
 
     def public_view(self, state: dict, viewer) -> dict:
@@ -132,12 +132,18 @@ class Game:
         return _reasons(lambda: call(state, move), "reveal") if call else []
 
     def mover(self, move: dict) -> int | None:
-        return _hint(lambda: self.rules.mover(move), None)
+        return _hint_of(self.rules, "mover", None, move)
 
 
 def _reasons(call, what: str) -> list[str]:
+    return _reasons_of(call, "__call__", what)
+
+
+def _reasons_of(rules, method: str, what: str, *args) -> list[str]:
+    """rules.<method>(*args)'s reasons as a list of strings, as _reasons gives a call's (the
+    checks of every move: no closure is made for them)."""
     try:
-        reasons = call()
+        reasons = getattr(rules, method)(*args)
     except Exception as exc:  # noqa: BLE001 - see Game
         log.info("rules raised while checking %s: %r", what, exc)
         return [f"the {what} could not be understood ({type(exc).__name__}: {exc})"]
@@ -149,8 +155,13 @@ def _reasons(call, what: str) -> list[str]:
 
 
 def _hint(call, default):
+    return _hint_of(call, "__call__", default)
+
+
+def _hint_of(rules, method: str, default, *args):
+    """rules.<method>(*args), as _hint gives a call's."""
     try:
-        return call()
+        return getattr(rules, method)(*args)
     except Exception as exc:  # noqa: BLE001 - a display hint is never worth an error
         log.info("rules raised while giving a hint: %r", exc)
         return default

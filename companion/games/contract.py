@@ -76,6 +76,24 @@ def _leaves(value: Any, path: str = "move", depth: int = 0):
         yield path, value
 
 
+def _fits(container: Any, depth: int = 0) -> bool:
+    """Whether every scalar `_leaves` would give of `container` (a dict or list at `depth`) is
+    within MAX_TEXT and MAX_NUMBER: the same walk, without the paths (shape_reasons' usual answer
+    is "nothing": the paths are spelt out only for a move that has something to say)."""
+    if depth >= 8:
+        return True                     # (its items are past _leaves' depth)
+    for v in (container.values() if isinstance(container, dict) else container):
+        if isinstance(v, str):
+            if len(v) > MAX_TEXT:
+                return False
+        elif isinstance(v, (dict, list)):
+            if not _fits(v, depth + 1):
+                return False
+        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_NUMBER:
+            return False
+    return True
+
+
 class IllegalMove(ValueError):
     """`apply` was given a move `validate` refuses; `reasons` say why."""
 
@@ -335,10 +353,23 @@ class Rules:
 
     # -- helpers for subclasses -------------------------------------------------------------------
     def move_type(self, name: Any) -> MoveType | None:
-        for mt in self.move_types:
-            if mt.name == name:
-                return mt
-        return None
+        entry = self._move_type_entry(name)
+        return entry[0] if entry is not None else None
+
+    def _move_type_entry(self, name: Any) -> tuple[MoveType, frozenset] | None:
+        """(the move type named `name`, the fields a move of it may hold), from an index of
+        move_types made once (made again should move_types change)."""
+        types = self.move_types
+        index = self.__dict__.get("_move_type_index")
+        if index is None or index[0] is not types:
+            by_name: dict = {}
+            for mt in types:
+                by_name.setdefault(mt.name, (mt, frozenset({"type"} | {f.name for f in mt.fields})))
+            index = self.__dict__["_move_type_index"] = (types, by_name)
+        try:
+            return index[1].get(name)
+        except TypeError:               # (a name that is not hashable names no move type)
+            return None
 
     def shape_reasons(self, move: Any) -> list[str]:
         """Why `move` holds more than its type defines: a field its move type does not name, free
@@ -347,13 +378,15 @@ class Rules:
         left to `validate` (which names the move types)."""
         if not isinstance(move, dict):
             return []
-        mt = self.move_type(move.get("type"))
+        entry = self._move_type_entry(move.get("type"))
         reasons = []
-        if mt is not None:
-            known = {"type"} | {f.name for f in mt.fields}
+        if entry is not None:
+            mt, known = entry
             reasons += [f"{name!r} is not a field of {mt.name!r} (its fields: "
                         f"{', '.join(sorted(known - {'type'})) or 'none'})"
                         for name in move if name not in known]
+        if _fits(move):
+            return reasons
         for path, value in _leaves(move):
             if isinstance(value, str) and len(value) > MAX_TEXT:
                 reasons.append(f"{path} is {len(value)} characters long; free text is at most "
