@@ -634,7 +634,9 @@ def containers(value, path=()):
 @pytest.mark.parametrize("mode", ["companion", "table"])
 def test_clone_is_a_deep_copy_of_every_state(mode):
     """apply copies the state along its known shape (state.clone); the copy must equal the state
-    and share no list or dict with it, in every phase, and for odd states too."""
+    and share no list or dict with it, in every phase, and for odd states too, but for the records
+    the moves only ever replace (a ward's customers, a station's store, a queue slot's customers:
+    test_move_cost_shinjuku_clone.py checks that no move changes an earlier state)."""
     from companion.games.shinjuku.rules.state import clone
     start = R.setup(NAMES[:3], {"deck": mode}, 8)
     rng = random.Random(8)
@@ -647,5 +649,7 @@ def test_clone_is_a_deep_copy_of_every_state(mode):
         copy_ = clone(s)
         assert copy_ == s
         ids = {id(obj) for _, obj in containers(s)}
-        shared = [path for path, obj in containers(copy_) if id(obj) in ids]
+        shared = [path for path, obj in containers(copy_) if id(obj) in ids
+                  and not (len(path) == 2 and path[0] in ("wards", "stations"))
+                  and not (len(path) == 3 and path[0] == "queue" and path[2] == "customers")]
         assert not shared, shared
