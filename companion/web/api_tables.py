@@ -18,7 +18,7 @@ from ..live import sse, streams
 from ..errors import ApiError
 from .security import absolute
 from ..services import services
-from ..tables.service import Claimed, StaleSeat
+from ..tables.service import Claimed, StaleSeat, fingerprint
 from ..tables.timers import check_request
 
 bp = Blueprint("api_tables", __name__, url_prefix="/api")
@@ -141,24 +141,34 @@ def release_seat(code, player):
 @bp.post("/tables/<code>/moves")
 def move(code):
     req = request._get_current_object()         # (the busiest route: the proxy looked up once)
+    headers = req.headers
+    status, response = play_move(services().tables, code, lambda: reading.body(req), req.path,
+                                 headers.get("Authorization"), headers.get("Idempotency-Key"))
+    return answer(response, status)
+
+
+def play_move(tables, code: str, read_body, path: str, authorization: str | None,
+              idempotency_key: str | None) -> tuple[int, dict]:
+    """POST /api/tables/<code>/moves, from the URL's code, the body (`read_body()`, read after the
+    code is checked), the request's path and its two headers: (status, response), or an ApiError.
+    The Flask view and the move lane (move_lane.py) both answer a move with it."""
     code = reading.table_code(code)
-    body = reading.body(req)
+    body = read_body()
     expected = reading.integer(body, "expected_seq")
     move = reading.obj(body.get("move"), "move")
-    tables = services().tables
-    key, fingerprint = reading.idempotency_key(req), reading.request_fingerprint(body, req)
-    who = _who(code, required=True, req=req, write=True)
+    key = reading.scoped_key(idempotency_key, authorization)
+    request_fp = fingerprint("POST", path, body)
+    who = who_of(tables, code, authorization, required=True, write=True)
     try:
-        status, response = tables.move(code, expected, move, key, fingerprint, who)
+        return tables.move(code, expected, move, key, request_fp, who)
     except (StaleSeat, ApiError):
         if not isinstance(who, Claimed):
             raise
         # the seat as this worker remembered its token, and the move was not appended as it stood:
         # nothing was written; what the answer says (a 409's state, a refusal's reasons) goes only
         # to a token read afresh
-        status, response = tables.move(code, expected, move, key, fingerprint,
-                                       _who(code, required=True, req=req))
-    return answer(response, status)
+        return tables.move(code, expected, move, key, request_fp,
+                           who_of(tables, code, authorization, required=True))
 
 
 @bp.post("/tables/<code>/undo")
@@ -266,11 +276,16 @@ def _json(text: str) -> Response:
     return Response(text + "\n", mimetype="application/json")
 
 
-def _who(code: str, required: bool = False, req=None, write: bool = False):
+def _who(code: str, required: bool = False):
     """HOST, the seat index, or None: what the request's `Authorization: Bearer` token proves at
-    this table. A token that is not this table's is 401 (so is none at all, when `required`).
+    this table (who_of)."""
+    return who_of(services().tables, code, request.headers.get("Authorization"), required)
+
+
+def who_of(tables, code: str, header: str | None, required: bool = False, write: bool = False):
+    """HOST, the seat index, or None: what the `Authorization` header's bearer token proves at table
+    `code`. A token that is not this table's is 401 (so is none at all, when `required`).
     `write`: for a move, which checks a remembered seat itself (Tables.who, Claimed)."""
-    header = (request if req is None else req).headers.get("Authorization")
     token = None
     if header is not None:
         scheme, _, token = header.partition(" ")
@@ -279,16 +294,15 @@ def _who(code: str, required: bool = False, req=None, write: bool = False):
             raise ApiError(401, "Authorization must be \"Bearer <token>\" with the token this "
                                 "table gave (the host's or a seat's).")
     if token is None:
-        if required and not services().tables.exists(code):
+        if required and not tables.exists(code):
             raise ApiError(404, f"There is no table with the code {codes.display(code)}; check the "
                                 "code and try again.")
         if required:
             raise ApiError(401, "Send this table's host or seat token (Authorization: Bearer …): "
                                 "a phone gets one when it starts the table or takes a seat.")
         return None
-    who = services().tables.who(code, token, write=write)
+    who = tables.who(code, token, write=write)
     if who is None:
         raise ApiError(401, "This token is not one of this table's (the seat may have been handed "
                             "to another phone); take a seat again.")
     return who
-

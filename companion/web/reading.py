@@ -49,14 +49,19 @@ def _decoder() -> json.JSONDecoder:
 def body(req=None) -> dict:
     """The request body as a JSON object (413 above MAX_CONTENT_LENGTH, raised by Werkzeug).
 
-    Everything accepted here can be stored and sent back as JSON: numbers are finite, text is
-    valid Unicode (no lone surrogates such as "\\ud800"), nesting is at most MAX_DEPTH deep. A body
-    sent as anything but application/json is refused (415): a page of another site can post
+    A body sent as anything but application/json is refused (415): a page of another site can post
     text/plain without asking, never application/json. `req`: the request (default: Flask's)."""
     req = request if req is None else req
     if req.mimetype != "application/json":
         raise ApiError(415, "Send the body as JSON, with the header Content-Type: application/json.")
-    raw = req.get_data(cache=True)
+    return json_object(req.get_data(cache=True))
+
+
+def json_object(raw: bytes) -> dict:
+    """A request body's bytes as a JSON object, or a 400 saying what is wrong.
+
+    Everything accepted here can be stored and sent back as JSON: numbers are finite, text is
+    valid Unicode (no lone surrogates such as "\\ud800"), nesting is at most MAX_DEPTH deep."""
     try:
         text = raw.decode(json.detect_encoding(raw), "surrogatepass")
         value = _DECODER.decode(text)   # as json.loads
@@ -112,25 +117,27 @@ def obj(value: Any, name: str) -> dict:
     return value
 
 
-def idempotency_key(req=None) -> str | None:
+def idempotency_key() -> str | None:
     """The request's Idempotency-Key, scoped to the token that sends it (API.md: a key sent with
     another token is another key): another seat replaying a seat's key and body is not answered
     that seat's response (its private view) but decided as a request of its own."""
-    headers = (request if req is None else req).headers
-    key = headers.get("Idempotency-Key")
+    headers = request.headers
+    return scoped_key(headers.get("Idempotency-Key"), headers.get("Authorization"))
+
+
+def scoped_key(key: str | None, authorization: str | None) -> str | None:
+    """idempotency_key() of the two headers' values (None: the header is absent)."""
     if key is None:
         return None
     if not KEY.fullmatch(key):
         raise ApiError(400, "Idempotency-Key must be 1 to 200 visible ASCII characters.")
-    auth = headers.get("Authorization")
-    if not auth:
+    if not authorization:
         return key
-    return hashlib.sha256(auth.encode()).hexdigest()[:24] + ":" + key
+    return hashlib.sha256(authorization.encode()).hexdigest()[:24] + ":" + key
 
 
-def request_fingerprint(value: Any, req=None) -> str:
-    req = request if req is None else req
-    return fingerprint(req.method, req.path, value)
+def request_fingerprint(value: Any) -> str:
+    return fingerprint(request.method, request.path, value)
 
 
 def table_code(text: str) -> str:

@@ -58,13 +58,17 @@ def origin_allowed(origin: str) -> bool:
     address in ALLOWED_ORIGINS (the LAN address beside the .local name), or this computer
     (loopback). Never the request's Host header: a DNS-rebinding page sends Host and Origin of its
     own name alike."""
+    return origin_allowed_by(current_app.config, origin)
+
+
+def origin_allowed_by(config, origin: str) -> bool:
+    """origin_allowed() under the app configuration `config`."""
     if not origin or origin == "null":
         return False
     own = _origin(origin)
     host = (urlsplit(origin).hostname or "").lower()
     if host in LOOPBACK or host.startswith("127."):
         return True
-    config = current_app.config
     allowed = [config.get("BASE_URL") or "", *(config.get("ALLOWED_ORIGINS") or ())]
     return any(a and _origin(a) == own for a in allowed)
 
