@@ -175,6 +175,7 @@ class Store:
         self._cond = threading.Condition()
         self._writer: sqlite3.Connection | None = None
         self._queued = 0          # writers waiting for the lock
+        self._waiting = 0         # writers waiting for their group's COMMIT (under _cond)
         self._open = False        # a group transaction is open
         self._batch = 0           # number of the current (or last) group
         self._committed = 0       # the last group whose COMMIT has returned
@@ -265,11 +266,13 @@ class GroupWrite:
 
     def __enter__(self) -> "Tx":
         s = self.s
-        with s._cond:
-            s._queued += 1
-        s._write_lock.acquire()
-        with s._cond:
-            s._queued -= 1
+        if not s._write_lock.acquire(blocking=False):
+            # another writer holds the lock: queue, so that it leaves the group open for us
+            with s._cond:
+                s._queued += 1
+            s._write_lock.acquire()
+            with s._cond:
+                s._queued -= 1
         try:
             if s._writer is None:
                 s._writer = s._connect(shared=True)
@@ -302,10 +305,15 @@ class GroupWrite:
         finally:
             self._finish()
         if not self.failed:
-            with s._cond:
-                s._cond.wait_for(lambda: s._committed >= self.batch)
-                if self.batch in s._lost:
-                    raise CommitFailed("the database could not commit; nothing was written")
+            if s._committed < self.batch:       # (it only grows: the usual writer committed itself)
+                with s._cond:
+                    s._waiting += 1
+                    try:
+                        s._cond.wait_for(lambda: s._committed >= self.batch)
+                    finally:
+                        s._waiting -= 1
+            if self.batch in s._lost:           # (a lost group is marked before it counts as committed)
+                raise CommitFailed("the database could not commit; nothing was written")
         # (a failed block's own exception propagates unchanged: the caller sees the real error)
 
     def _undo_own(self) -> None:
@@ -330,9 +338,9 @@ class GroupWrite:
         """Commit the group if nobody is waiting for the lock, then let the next writer in."""
         s = self.s
         try:
-            with s._cond:
-                last = s._queued == 0
-            if last and s._open:
+            # (read without the condition's lock, as under it: a writer that queues a moment later
+            # finds the group committed and begins the next one)
+            if s._open and s._queued == 0:
                 s._open = False
                 try:
                     s._writer.execute("COMMIT")
@@ -346,7 +354,8 @@ class GroupWrite:
                         s.on_lost()
                 with s._cond:
                     s._committed = s._batch
-                    s._cond.notify_all()
+                    if s._waiting:
+                        s._cond.notify_all()
         finally:
             s._write_lock.release()
 
