@@ -794,7 +794,7 @@ class Tables:
         body_json, response_json = dumps(body), dumps(response)
         # A move's or undo's answer is the state after it as its sender sees it: derivable from the
         # log, so the key keeps only where to find it (a few bytes instead of the whole state).
-        stored = dumps({"seq": new.seq, "state_of": who}) if set(response) == {"seq", "state"} \
+        stored = f'{{"seq":{new.seq},"state_of":{dumps(who)}}}' if set(response) == {"seq", "state"} \
             else response_json
         # Every undo is snapshotted too: a later replay then starts at or after it, so it never has
         # to derive the view before an undone move from an earlier window.
@@ -899,8 +899,13 @@ class Tables:
         return sorted(due)
 
     def _next_due(self, game: Game, view: View) -> int | None:
-        due = self._due_timers(game, view)
-        return due[0][0] if due else None
+        """The view's earliest deadline, derived once per view (a view is immutable): a write
+        derives it for the view it appends, and the next write finds it for the view before."""
+        memo = view.memo
+        if "due" not in memo:
+            due = self._due_timers(game, view)
+            memo["due"] = due[0][0] if due else None
+        return memo["due"]
 
     def _set_due(self, code: str, due: int | None) -> None:
         with self._lock:
