@@ -21,7 +21,6 @@ event is appended once, whether or not a phone is asking, and every phone sees i
 from __future__ import annotations
 
 import collections
-import contextlib
 import dataclasses
 import hashlib
 import json
@@ -161,6 +160,29 @@ class Reading:
         return self._tables._public(self._table, self._view, viewer, self._seats)
 
 
+class _Writing:
+    """Tables._writing's `with` block (a class: it is entered on every write)."""
+
+    __slots__ = ("tables", "code")
+
+    def __init__(self, tables: "Tables", code: str):
+        self.tables, self.code = tables, code
+
+    def __enter__(self) -> None:
+        t = self.tables
+        with t._lock:
+            t._in_flight[self.code] = t._in_flight.get(self.code, 0) + 1
+
+    def __exit__(self, *exc) -> None:
+        t = self.tables
+        with t._lock:
+            left = t._in_flight[self.code] - 1
+            if left:
+                t._in_flight[self.code] = left
+            else:
+                del t._in_flight[self.code]
+
+
 class Tables:
     def __init__(self, store: Store, games: dict[str, Game], clock: Callable[[], int],
                  notify: Callable[[str], None], snapshot_every: int = 50, cache_depth: int = 16,
@@ -282,21 +304,12 @@ class Tables:
                 self._tokens[code] = known
         return known
 
-    @contextlib.contextmanager
-    def _writing(self, code: str):
+    def _writing(self, code: str) -> "_Writing":
         """A write of table `code` is on its way (from before its transaction until this process's
         memory of the table has caught up with its commit): _known answers None meanwhile, so a
         read that could follow the commit (a retried request's replay, another thread that saw it)
         never gets the table from before it."""
-        with self._lock:
-            self._in_flight[code] += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._in_flight[code] -= 1
-                if not self._in_flight[code]:
-                    del self._in_flight[code]
+        return _Writing(self, code)
 
     def _known(self, code: str) -> tuple[TableRow, View, tuple[int, ...]] | None:
         """The table, its latest view and its claimed seats, when this process knows them all without
@@ -1073,7 +1086,8 @@ class Tables:
 
     def _cached(self, code: str, seq: int) -> View | None:
         with self._lock:
-            for view in self._cache.get(code, ()):
+            # (newest first: a move asks for the latest; the seqs only grow, each is there once)
+            for view in reversed(self._cache.get(code, ())):
                 if view.seq == seq:
                     return view
         return None
@@ -1110,6 +1124,8 @@ def _clock_follows_turn(game: Game, table_timers: dict, state: Any, now: int) ->
     turn with one seat and the clock runs another's, that seat's time stops and the turn's runs.
     Returns the timers and {clock name: seat} of what followed (kept in the event, so a replay
     does the same and logs from before this replay as they were)."""
+    if not table_timers:
+        return table_timers, {}             # (no clock to follow the turn: the usual table)
     turn = game.turn(state)
     if not isinstance(turn, int):
         return table_timers, {}
