@@ -22,6 +22,7 @@ from __future__ import annotations
 import collections
 import json
 import logging
+import sys
 import threading
 import time
 
@@ -100,12 +101,56 @@ class CompanionTask(WSGITask):
             if self.follow is not None and not self.handed:
                 self.follow.release()              # (an error after the view accepted it)
 
+    def write(self, data):
+        """The response's head and its body (or the body's first part) in one send, one packet:
+        waitress sends the head on its own first. Only when the length is known and this part is
+        within it; anything else is waitress's own write."""
+        length = self.content_length
+        if self.wrote_header or not data or not self.complete or length is None \
+                or len(data) > length - self.content_bytes_written or not self.has_body:
+            return super().write(data)
+        head = self.build_response_header()
+        self.wrote_header = True
+        self.content_bytes_written += len(data)
+        self.channel.write_soon(head + data)
+
+
+#: The channel whose request this thread is serving (CompanionChannel.service).
+_serving = threading.local()
+_SERVICE_CODE = HTTPChannel.service.__code__
+
 
 class CompanionChannel(HTTPChannel):
     task_class = CompanionTask
     error_task_class = JsonErrorTask
     request_started: float | None = None
     handoff: Follow | None = None
+    #: What readable() last told the main loop, which registers the socket for reading by it.
+    polled_readable = False
+
+    def readable(self):
+        self.polled_readable = readable = super().readable()
+        return readable
+
+    def service(self):
+        """Waitress wakes its main loop after every request (a byte through a pipe), so that it
+        looks at the socket again. With the channel still registered for reading (the server's
+        channel_request_lookahead keeps it so while a request is served) and nothing left to send,
+        the client's next request wakes the loop by itself: that wake is left out (one system call
+        here, a loop turn and two there, per request)."""
+        _serving.final_pull = False
+        _serving.channel = self
+        try:
+            super().service()
+        finally:
+            _serving.channel = None
+            if _serving.final_pull and not self._still_polled():
+                self.server.pull_trigger()
+
+    def _still_polled(self) -> bool:
+        return bool(self.connected and self.polled_readable and not self.requests
+                    and not self.total_outbufs_len and not self.will_close
+                    and not self.close_when_flushed)
 
     def received(self, data):
         if data and self.request is None:
@@ -138,6 +183,13 @@ class CompanionChannel(HTTPChannel):
 
 class CompanionServer(TcpWSGIServer):
     channel_class = CompanionChannel
+
+    def pull_trigger(self):
+        # (HTTPChannel.service's own last line, after its request is done: the channel decides)
+        if getattr(_serving, "channel", None) is not None and sys._getframe(1).f_code is _SERVICE_CODE:
+            _serving.final_pull = True
+            return
+        super().pull_trigger()
 
     def __init__(self, *args, per_client: int = PER_CLIENT,
                  request_deadline: float = REQUEST_DEADLINE, streams: StreamServer | None = None,
@@ -261,7 +313,11 @@ def create_server(app, host: str = "127.0.0.1", port: int = 5000, *, threads: in
     limit = 4 * int(app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024)
     # poll(), not select(): with hundreds of live streams a process's sockets pass file descriptor
     # 1024, which select() cannot watch.
+    # channel_request_lookahead 1: a connection stays registered for reading while its request is
+    # served (CompanionChannel.service); waitress keeps a second request that comes meanwhile
+    # waiting, in order.
     options = {"channel_timeout": 60, "connection_limit": 200, "ident": "tokyo-companion",
+               "channel_request_lookahead": 1,
                "cleanup_interval": 5, "max_request_body_size": limit, "asyncore_use_poll": True,
                **adjustments}
     adj = Adjustments(host=host, port=port, threads=threads, **options)

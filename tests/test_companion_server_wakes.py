@@ -1,0 +1,114 @@
+"""What the companion's server saves per request (companion/serve/server.py), and that nothing is lost
+by it: a response's head and body leave in one send; a keep-alive connection's next request wakes
+the main loop by itself (no pipe byte per request); pipelined requests are answered in order."""
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+import requests
+
+from companion import create_app
+from companion.serve import server as serve
+from companion.testing import ServerThread
+from testgames import COUNTER
+
+#: The main loop's own timeout: a request whose wake-up were lost would wait for it, often past the
+#: clients' timeout below (which no answered request comes near); over a hundred requests, surely.
+#: (One server for the module: its loop ends only with that timeout.)
+LOOP_TIMEOUT = 6
+CLIENT_TIMEOUT = 4
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = create_app({"DATA_DIR": tmp_path_factory.mktemp("wakes"), "EXTRA_GAMES": {"counter": COUNTER}})
+    with ServerThread(app, threads=4, asyncore_loop_timeout=LOOP_TIMEOUT) as s:
+        yield s
+
+
+def new_table(url) -> tuple[str, dict]:
+    r = requests.post(f"{url}/api/tables", json={"game": "counter", "players": ["A", "B"],
+                                                 "options": {"goal": 1000}}, timeout=CLIENT_TIMEOUT)
+    assert r.status_code == 201
+    return r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
+
+
+def test_a_keep_alive_connection_needs_no_wake_per_request(server, monkeypatch):
+    code, auth = new_table(server.url)
+    pulls, sends = [], []
+    trigger = server.server.trigger
+    real_pull = trigger.pull_trigger
+    monkeypatch.setattr(trigger, "pull_trigger", lambda *a: (pulls.append(1), real_pull(*a))[1])
+    real_write = serve.CompanionChannel.write_soon
+    monkeypatch.setattr(serve.CompanionChannel, "write_soon",
+                        lambda self, data: (sends.append(len(data)), real_write(self, data))[1])
+    with requests.Session() as s:
+        for seq in range(60):
+            r = s.post(f"{server.url}/api/tables/{code}/moves", headers=auth, timeout=CLIENT_TIMEOUT,
+                       json={"expected_seq": seq, "move": {"player": seq % 2, "add": 1}})
+            assert r.status_code == 200 and r.json()["seq"] == seq + 1
+            r = s.get(f"{server.url}/api/tables/{code}", headers=auth, timeout=CLIENT_TIMEOUT)
+            assert r.status_code == 200 and r.json()["seq"] == seq + 1
+    # 120 requests on one connection, each answered without waiting out the loop's timeout; the
+    # main loop was woken through its pipe for next to none of them (waitress: once per request)
+    assert len(pulls) < 10, len(pulls)
+    # every answer's head and body went out in one send
+    assert len(sends) == 120, sends[:5]
+
+
+def test_a_closing_answer_still_wakes_the_loop(server, monkeypatch):
+    """`Connection: close`: the channel must be closed by the main loop once the answer is out."""
+    code, auth = new_table(server.url)
+    for seq in range(3):
+        r = requests.post(f"{server.url}/api/tables/{code}/moves", timeout=CLIENT_TIMEOUT,
+                          headers={**auth, "Connection": "close"},
+                          json={"expected_seq": seq, "move": {"player": seq % 2, "add": 1}})
+        assert r.status_code == 200 and r.headers["Connection"] == "close"
+    with socket.create_connection(("127.0.0.1", server.server.effective_port), timeout=CLIENT_TIMEOUT) as c:
+        c.sendall(f"GET /api/tables/{code} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := c.recv(65536):             # the server closes: recv ends with b""
+            data += chunk
+    assert data.startswith(b"HTTP/1.1 200 OK\r\n") and b'"seq":3' in data
+
+
+def test_pipelined_requests_are_answered_in_order(server):
+    code, auth = new_table(server.url)
+    head = (f"POST /api/tables/{code}/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Authorization: {auth['Authorization']}\r\n")
+    requests_ = b""
+    for seq in range(5):
+        body = json.dumps({"expected_seq": seq, "move": {"player": seq % 2, "add": 1}}).encode()
+        requests_ += (head + f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+    requests_ += f"GET /api/tables/{code} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+    with socket.create_connection(("127.0.0.1", server.server.effective_port), timeout=CLIENT_TIMEOUT) as c:
+        c.sendall(requests_)                      # all six at once, in one packet
+        data = b""
+        while chunk := c.recv(65536):
+            data += chunk
+    answers = data.split(b"HTTP/1.1 ")[1:]
+    assert len(answers) == 6
+    seqs = [json.loads(a.split(b"\r\n\r\n", 1)[1].split(b"\n")[0])["seq"] for a in answers]
+    assert seqs == [1, 2, 3, 4, 5, 5]
+    assert all(a.startswith(b"200 OK\r\n") for a in answers)
+
+
+def test_one_send_carries_the_same_bytes_waitress_would(server):
+    """The head written with the body: the status line, the headers (Content-Length and the
+    security headers among them) and the body, exactly one answer's worth."""
+    code, auth = new_table(server.url)
+    with socket.create_connection(("127.0.0.1", server.server.effective_port), timeout=CLIENT_TIMEOUT) as c:
+        c.sendall(f"GET /api/tables/{code} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                  f"Authorization: {auth['Authorization']}\r\n\r\n".encode())
+        data = b""
+        while chunk := c.recv(65536):
+            data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0] == "HTTP/1.1 200 OK"
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    assert int(headers["Content-Length"]) == len(body) and body.endswith(b"\n")
+    assert headers["X-Content-Type-Options"] == "nosniff" and headers["Server"] == "tokyo-companion"
+    assert json.loads(body)["code"] == code
