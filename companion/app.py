@@ -56,9 +56,9 @@ def create_app(config: dict | None = None) -> Flask:
     error_pages.register(app)
     security.register(app)
     reach.register(app)
-    if app.config["MOVE_LANE"]:
-        from .web.move_lane import MoveLane
-        app.wsgi_app = MoveLane(app, app.wsgi_app)   # (moves skip Flask's request machinery)
+    if app.config["LANE"]:
+        from .web.lane import Lane
+        app.wsgi_app = Lane(app, app.wsgi_app)   # (moves and reads skip Flask's request machinery)
     tables.load_deadlines()   # timers that were running when the server stopped
     return app
 

@@ -40,9 +40,9 @@ DEFAULTS: dict = {
     "ALLOWED_ORIGINS": (),
     # Request bodies above this get 413 (API.md: 64 KB).
     "MAX_CONTENT_LENGTH": 64 * 1024,
-    # POST …/moves answered by the move lane (companion/web/move_lane.py: the same answers without
-    # Flask's request machinery). False: by the Flask view, as every other request.
-    "MOVE_LANE": True,
+    # POST …/moves and GET /api/tables/<code> answered by the lane (companion/web/lane.py: the same
+    # answers without Flask's request machinery). False: by the Flask views, as every other request.
+    "LANE": True,
     # Callable returning epoch ms (None: a ServerClock made by create_app). Tests inject a fake
     # clock to decide timer expiry deterministically.
     "CLOCK": None,

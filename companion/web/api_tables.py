@@ -105,8 +105,14 @@ def create():
 
 @bp.get("/tables/<code>")
 def table(code):
+    return _json(read_table(services().tables, code, request.headers.get("Authorization")))
+
+
+def read_table(tables, code: str, authorization: str | None) -> str:
+    """GET /api/tables/<code>'s JSON text, from the URL's code and the Authorization header (the
+    Flask view and the lane, lane.py, both answer a read with it)."""
     code = reading.table_code(code)
-    return _json(services().tables.get_text(code, _who(code)))
+    return tables.get_text(code, who_of(tables, code, authorization))
 
 
 @bp.get("/tables/<code>/legal")
@@ -151,7 +157,7 @@ def play_move(tables, code: str, read_body, path: str, authorization: str | None
               idempotency_key: str | None) -> tuple[int, dict]:
     """POST /api/tables/<code>/moves, from the URL's code, the body (`read_body()`, read after the
     code is checked), the request's path and its two headers: (status, response), or an ApiError.
-    The Flask view and the move lane (move_lane.py) both answer a move with it."""
+    The Flask view and the lane (lane.py) both answer a move with it."""
     code = reading.table_code(code)
     body = read_body()
     expected = reading.integer(body, "expected_seq")

@@ -1,12 +1,14 @@
-"""The move lane (companion/web/move_lane.py) answers POST …/moves exactly as the Flask view does.
+"""The lane (companion/web/lane.py) answers POST …/moves and GET /api/tables/<code> exactly as the
+Flask views do.
 
-Two apps, alike but for MOVE_LANE, are sent the same requests in the same order (their tables made
+Two apps, alike but for LANE, are sent the same requests in the same order (their tables made
 alike, each request carrying that app's own tokens): every answer must be the same status, the same
 headers in the same order and the same bytes. The requests cover what a move meets: accepted moves,
-Idempotency-Key replays and misuse, stale and commuting seqs, refusals, every kind of token trouble,
-malformed and oversized bodies, other content types, origins and paths. Then the lane app must have
-answered the plain moves without Flask's request machinery (its before-request hook never saw them),
-and the lane must know every hook Flask would have run for them.
+Idempotency-Key replays and misuse, stale seqs, refusals, every kind of token trouble,
+malformed and oversized bodies, other content types, origins and paths; and reads of the table by
+every kind of token. Then the lane app must have answered the plain requests without Flask's
+request machinery (its before-request hook never saw them), and the lane must know every hook Flask
+would have run for them.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ class Side:
 
     def __init__(self, tmp_path, lane: bool):
         self.app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER},
-                               "CLOCK": FakeClock(), "MOVE_LANE": lane, "SNAPSHOT_EVERY": 5})
+                               "CLOCK": FakeClock(), "LANE": lane, "SNAPSHOT_EVERY": 5})
         self.seen: list[tuple[str, str]] = []
         self.app.before_request_funcs.setdefault(None, []).insert(0, self._saw)   # (before any other)
         self.client = self.app.test_client()
@@ -76,6 +78,7 @@ HOST = {"Authorization": "Bearer {tok:t}"}
 SEAT0 = {"Authorization": "Bearer {tok:t/0}"}
 SEAT1 = {"Authorization": "Bearer {tok:t/1}"}
 MOVES = "/api/tables/{t}/moves"
+TABLE = "/api/tables/{t}"
 
 
 def add(seq: int, player: int, n: int = 1) -> dict:
@@ -122,6 +125,20 @@ SCRIPT = [
     (MOVES.replace("{t}", "{t_lower}"), add(5, 1), HOST, "POST"),                # typed in lower case
     (MOVES, add(6, 0, 3), {**SEAT0, "Idempotency-Key": "k2"}, "POST"),
     (MOVES, add(6, 0, 3), {**SEAT0, "Idempotency-Key": "k2"}, "POST"),          # a seat's replay
+    (TABLE, b"", HOST, "GET"),                                                   # reads of the table
+    (TABLE, b"", SEAT0, "GET"),
+    (TABLE, b"", SEAT1, "GET"),
+    (TABLE, b"", {}, "GET"),
+    (TABLE, b"", {"Authorization": "Basic abc"}, "GET"),
+    (TABLE, b"", {"Authorization": "Bearer nope"}, "GET"),
+    (TABLE, b"", {"Authorization": "Bearer {tok:u}"}, "GET"),
+    (TABLE + "?since=3", b"", HOST, "GET"),
+    (TABLE.replace("{t}", "{t_lower}"), b"", HOST, "GET"),
+    (TABLE + "/", b"", HOST, "GET"),
+    (TABLE, b"", HOST, "HEAD"),
+    ("/api/tables/ZZZZ-ZZZZ", b"", HOST, "GET"),
+    ("/api/tables/no", b"", {}, "GET"),
+    ("/api/tables/é", b"", {}, "GET"),
 ]
 
 
@@ -141,18 +158,21 @@ def test_the_lane_answers_every_request_as_flask_does(sides):
     assert state["seq"] == 7 and state["state"]["count"] == 9
 
 
-def test_the_lane_skips_flask_for_plain_moves_only(sides):
+def test_the_lane_skips_flask_for_plain_requests_only(sides):
     lane, flask = sides
+    reads = [r for r in SCRIPT if r[3] in ("GET", "HEAD")]
     for side in sides:
         side.seen.clear()
-        for path, body, headers, method in SCRIPT[:8] + SCRIPT[23:26]:
+        for path, body, headers, method in SCRIPT[:8] + SCRIPT[23:26] + reads[:4] + reads[-5:]:
             side.send(path, body, dict(headers), method)
     code = lane.codes["t"]
     moves = f"/api/tables/{code}/moves"
-    # Flask saw every request without the lane; with it, only the text/plain one and the foreign
-    # origin's (the lane's errors are answered by Flask's handlers, but no hook runs before them)
-    assert len(flask.seen) == 11
-    assert lane.seen == [("POST", moves), ("POST", moves)]
+    # Flask saw every request without the lane; with it, only the text/plain move, the foreign
+    # origin's, the trailing slash's, the HEAD and the code that is not ASCII (the lane's errors
+    # are answered by Flask's handlers, but no hook runs before them)
+    assert len(flask.seen) == 20
+    assert lane.seen == [("POST", moves), ("POST", moves), ("GET", f"/api/tables/{code}/"),
+                         ("HEAD", f"/api/tables/{code}"), ("GET", "/api/tables/é")]
 
 
 def test_the_lane_knows_every_hook_flask_runs_around_a_move(tmp_path):

@@ -1,17 +1,19 @@
-"""The busiest request without Flask's request machinery: POST /api/tables/<code>/moves.
+"""The busiest requests without Flask's request machinery: a move, and a read of a table.
 
-Every tap of every phone is this request. Flask builds a request context for it, matches the URL map,
-runs the before- and after-request hooks and builds a Response object: about a third of a move's CPU
-(benchmarks/move_cost.py), on the one core a process's Python runs on. The lane is a WSGI layer in
-front of the Flask app (create_app installs it): a plain move is read and played by the very function
-the Flask view calls (api_tables.play_move) and answered with the same status, headers and bytes
-(tests/test_move_lane.py compares the two, request by request).
+Every tap of every phone is a POST /api/tables/<code>/moves, and a page (re)loading or a phone without
+its live stream reads GET /api/tables/<code>. Flask builds a request context for each, matches the URL
+map, runs the before- and after-request hooks and builds a Response object: about a third of a move's
+CPU (benchmarks/move_cost.py), on the one core a process's Python runs on. The lane is a WSGI layer in
+front of the Flask app (create_app installs it): a plain request of the two is read and answered by
+the very functions the Flask views call (api_tables.play_move, api_tables.read_table), with the same
+status, headers and bytes (tests/test_lane.py compares the two, request by request).
 
-A plain move: POST to exactly /api/tables/<code>/moves (the app at the server's root), sent as
-application/json with a Content-Length within MAX_CONTENT_LENGTH, and with no Origin or one of the
-companion's own (security.origin_allowed). Anything else goes to Flask untouched, and so does every
-error the move meets (a 409, a refusal, a stale token, a store that is busy): it is answered by the
-app's own error handlers and after-request hooks, in a request context made for it then.
+Plain: the app at the server's root, the path exactly the route's; for a move, sent as application/json
+with a Content-Length within MAX_CONTENT_LENGTH, and with no Origin or one of the companion's own
+(security.origin_allowed); for a read, a GET (a HEAD goes to Flask). Anything else goes to Flask
+untouched, and so does every error the request meets (a 409, a refusal, a stale token, a store that is
+busy): it is answered by the app's own error handlers and after-request hooks, in a request context
+made for it then.
 """
 from __future__ import annotations
 
@@ -19,15 +21,16 @@ import re
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from .api_tables import play_move
+from .api_tables import play_move, read_table
 from .security import HEADERS, origin_allowed_by
 
-#: The move route's path; the code's own check (reading.table_code) comes after.
-PATH = re.compile(r"/api/tables/([^/]+)/moves")
+#: The two routes' paths; the code's own check (reading.table_code) comes after.
+MOVES = re.compile(r"/api/tables/([^/]+)/moves")
+TABLE = re.compile(r"/api/tables/([^/]+)")
 _SECURITY = list(HEADERS.items())
 
 
-class MoveLane:
+class Lane:
     def __init__(self, app, flask_wsgi):
         self.app = app
         self.flask_wsgi = flask_wsgi      # Flask's own wsgi_app, for everything else
@@ -35,30 +38,46 @@ class MoveLane:
         self.limit = app.config.get("MAX_CONTENT_LENGTH")
 
     def __call__(self, environ, start_response):
-        code = self._plain_move(environ)
+        method = environ.get("REQUEST_METHOD")
+        if environ.get("SCRIPT_NAME") or method not in ("GET", "POST"):
+            return self.flask_wsgi(environ, start_response)
+        path = environ.get("PATH_INFO", "")
+        if method == "GET":
+            match = TABLE.fullmatch(path)
+            if match is None or not match.group(1).isascii():
+                return self.flask_wsgi(environ, start_response)
+            try:
+                text = read_table(self.tables, match.group(1), environ.get("HTTP_AUTHORIZATION"))
+            except Exception as exc:  # noqa: BLE001 - every error is the app's handlers' to answer
+                return self._by_flask(environ, start_response, error=exc)
+            return self._json(200, text, start_response)
+        code = self._plain_move(environ, path)
         if code is None:
             return self.flask_wsgi(environ, start_response)
         length = int(environ["CONTENT_LENGTH"])
         try:
             status, response = play_move(
-                self.tables, code, lambda: self._body(environ, length), environ["PATH_INFO"],
+                self.tables, code, lambda: self._body(environ, length), path,
                 environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_IDEMPOTENCY_KEY"))
         except Exception as exc:  # noqa: BLE001 - every error is the app's handlers' to answer
             return self._by_flask(environ, start_response, error=exc)
         text = getattr(response, "text", None)
         if text is None:              # (a replay of an answer stored without its text)
             return self._by_flask(environ, start_response, answer=(response, status))
+        return self._json(status, text, start_response)
+
+    @staticmethod
+    def _json(status: int, text: str, start_response):
+        """As api_tables.answer's and _json's Response, with security.add_headers' headers."""
         body = (text + "\n").encode()
         start_response(f"{status} {HTTP_STATUS_CODES[status]}",
                        [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                         *_SECURITY])
         return [body]
 
-    def _plain_move(self, environ) -> str | None:
+    def _plain_move(self, environ, path: str) -> str | None:
         """The URL's table code when the request is a plain move (above), else None."""
-        if environ.get("REQUEST_METHOD") != "POST" or environ.get("SCRIPT_NAME"):
-            return None
-        match = PATH.fullmatch(environ.get("PATH_INFO", ""))
+        match = MOVES.fullmatch(path)
         if match is None or not match.group(1).isascii():
             return None
         content_type = environ.get("CONTENT_TYPE", "")
@@ -73,7 +92,6 @@ class MoveLane:
         if origin is not None and not origin_allowed_by(self.app.config, origin):
             return None
         return match.group(1)
-
     @staticmethod
     def _body(environ, length: int) -> dict:
         from .reading import json_object
