@@ -30,7 +30,7 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 SCHEMA_VERSION = 3
 
@@ -152,8 +152,28 @@ def _load(text: Any) -> Any:
         raise sqlite3.DatabaseError(f"stored data cannot be read: {exc}") from None
 
 
+def encoder(**options) -> Callable[[Any], str]:
+    """json.JSONEncoder(**options).encode, the same text, with the C encoder that encode makes
+    anew on every call made once (encode costs about twice as much for a move's small JSON).
+    Plain JSON has no cycles, so the encoder keeps no record of them (a value holding itself would
+    raise RecursionError instead of ValueError). Without the C encoder: encode itself."""
+    enc = json.JSONEncoder(**options)
+    make = json.encoder.c_make_encoder
+    if make is None or enc.indent is not None:
+        return enc.encode
+    once = make(None, enc.default,
+                json.encoder.encode_basestring_ascii if enc.ensure_ascii else json.encoder.encode_basestring,
+                enc.indent, enc.key_separator, enc.item_separator, enc.sort_keys, enc.skipkeys,
+                enc.allow_nan)
+    join = "".join
+
+    def encode(value: Any) -> str:
+        return join(once(value, 0))
+    return encode
+
+
 #: json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False), its encoder made once
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+_ENCODE = encoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def dumps(value: Any) -> str:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import collections
 import dataclasses
 import hashlib
-import json
 import logging
 import secrets
 import sqlite3
@@ -36,7 +35,7 @@ from ..catalog import Game
 from ..errors import ApiError
 from ..games import clock as tclock
 from ..games.contract import HOST, Ctx, IllegalMove
-from ..store.sqlite import EventRow, PlayRow, Store, TableRow, Tx, dumps
+from ..store.sqlite import EventRow, PlayRow, Store, TableRow, Tx, dumps, encoder
 
 MAX_CACHED_TABLES = 256
 #: How far behind a simultaneous move's expected_seq may be (other seats' moves since), and how many
@@ -107,7 +106,7 @@ class View:
 
 
 #: json.dumps(value, sort_keys=True, separators=(",", ":")), its encoder made once
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+_CANONICAL = encoder(sort_keys=True, separators=(",", ":"))
 
 
 def fingerprint(method: str, path: str, body: Any) -> str:
