@@ -1,14 +1,14 @@
-"""The lane (companion/web/lane.py) answers POST …/moves and GET /api/tables/<code> exactly as the
-Flask views do.
+"""The lane (companion/web/lane.py) answers POST …/moves, GET /api/tables/<code> and GET …/legal
+exactly as the Flask views do.
 
 Two apps, alike but for LANE, are sent the same requests in the same order (their tables made
 alike, each request carrying that app's own tokens): every answer must be the same status, the same
 headers in the same order and the same bytes. The requests cover what a move meets: accepted moves,
-Idempotency-Key replays and misuse, stale seqs, refusals, every kind of token trouble,
-malformed and oversized bodies, other content types, origins and paths; and reads of the table by
-every kind of token. Then the lane app must have answered the plain requests without Flask's
-request machinery (its before-request hook never saw them), and the lane must know every hook Flask
-would have run for them.
+Idempotency-Key replays and misuse, stale seqs, refusals, every kind of token trouble, malformed and
+oversized bodies, other content types, origins and paths; reads of the table by every kind of token;
+and its legal moves with every kind of query. Then the lane app must have answered the plain
+requests without Flask's request machinery (its before-request hook never saw them), and the lane
+must know every hook Flask would have run for them.
 """
 from __future__ import annotations
 
@@ -139,6 +139,16 @@ SCRIPT = [
     ("/api/tables/ZZZZ-ZZZZ", b"", HOST, "GET"),
     ("/api/tables/no", b"", {}, "GET"),
     ("/api/tables/é", b"", {}, "GET"),
+    (TABLE + "/legal", b"", HOST, "GET"),                                        # its legal moves
+    (TABLE + "/legal?player=1", b"", SEAT1, "GET"),
+    (TABLE + "/legal?player=01", b"", {}, "GET"),
+    (TABLE + "/legal?player=", b"", HOST, "GET"),
+    (TABLE + "/legal?player=x", b"", HOST, "GET"),
+    (TABLE + "/legal?player=123", b"", HOST, "GET"),
+    (TABLE + "/legal?player=1&player=0", b"", HOST, "GET"),
+    (TABLE + "/legal?other=1", b"", HOST, "GET"),
+    (TABLE + "/legal", b"", {"Authorization": "Bearer nope"}, "GET"),
+    ("/api/tables/ZZZZ-ZZZZ/legal", b"", {}, "GET"),
 ]
 
 
@@ -163,16 +173,18 @@ def test_the_lane_skips_flask_for_plain_requests_only(sides):
     reads = [r for r in SCRIPT if r[3] in ("GET", "HEAD")]
     for side in sides:
         side.seen.clear()
-        for path, body, headers, method in SCRIPT[:8] + SCRIPT[23:26] + reads[:4] + reads[-5:]:
+        for path, body, headers, method in SCRIPT[:8] + SCRIPT[23:26] + reads[:4] + reads[9:14] + \
+                [reads[14], reads[21]]:
             side.send(path, body, dict(headers), method)
     code = lane.codes["t"]
     moves = f"/api/tables/{code}/moves"
     # Flask saw every request without the lane; with it, only the text/plain move, the foreign
-    # origin's, the trailing slash's, the HEAD and the code that is not ASCII (the lane's errors
-    # are answered by Flask's handlers, but no hook runs before them)
-    assert len(flask.seen) == 20
+    # origin's, the trailing slash's, the HEAD, the code that is not ASCII and the legal moves'
+    # other query (the lane's errors are answered by Flask's handlers, but no hook runs before them)
+    assert len(flask.seen) == 22
     assert lane.seen == [("POST", moves), ("POST", moves), ("GET", f"/api/tables/{code}/"),
-                         ("HEAD", f"/api/tables/{code}"), ("GET", "/api/tables/é")]
+                         ("HEAD", f"/api/tables/{code}"), ("GET", "/api/tables/é"),
+                         ("GET", f"/api/tables/{code}/legal")]
 
 
 def test_the_lane_knows_every_hook_flask_runs_around_a_move(tmp_path):

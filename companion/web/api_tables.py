@@ -117,15 +117,21 @@ def read_table(tables, code: str, authorization: str | None) -> str:
 
 @bp.get("/tables/<code>/legal")
 def legal(code):
+    return _json(read_legal(services().tables, code, request.headers.get("Authorization"),
+                            request.args.get("player")))
+
+
+def read_legal(tables, code: str, authorization: str | None, player: str | None) -> str:
+    """GET …/legal's JSON text, from the URL's code, the Authorization header and the `player` query
+    argument (None: absent); the Flask view and the lane both answer with it."""
     code = reading.table_code(code)
-    who = _who(code)
-    raw = request.args.get("player")
-    player = None
-    if raw is not None:
-        player = reading.digits(raw, 2)
-        if player is None:
+    who = who_of(tables, code, authorization)
+    seat = None
+    if player is not None:
+        seat = reading.digits(player, 2)
+        if seat is None:
             raise ApiError(400, "player must be a player's index (0, 1, …).")
-    return _json(services().tables.legal_text(code, who, player))
+    return tables.legal_text(code, who, seat)
 
 
 @bp.post("/tables/<code>/seats")

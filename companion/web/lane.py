@@ -1,19 +1,20 @@
-"""The busiest requests without Flask's request machinery: a move, and a read of a table.
+"""The busiest requests without Flask's request machinery: a move, a read of a table, its legal moves.
 
 Every tap of every phone is a POST /api/tables/<code>/moves, and a page (re)loading or a phone without
-its live stream reads GET /api/tables/<code>. Flask builds a request context for each, matches the URL
-map, runs the before- and after-request hooks and builds a Response object: about a third of a move's
-CPU (benchmarks/move_cost.py), on the one core a process's Python runs on. The lane is a WSGI layer in
-front of the Flask app (create_app installs it): a plain request of the two is read and answered by
-the very functions the Flask views call (api_tables.play_move, api_tables.read_table), with the same
-status, headers and bytes (tests/test_lane.py compares the two, request by request).
+its live stream reads GET /api/tables/<code> (a board may ask GET …/legal too). Flask builds a request
+context for each, matches the URL map, runs the before- and after-request hooks and builds a Response
+object: about a third of a move's CPU (benchmarks/move_cost.py), on the one core a process's Python
+runs on. The lane is a WSGI layer in front of the Flask app (create_app installs it): a plain request
+of the three is read and answered by the very functions the Flask views call (api_tables.play_move,
+read_table, read_legal), with the same status, headers and bytes (tests/test_lane.py compares the
+two, request by request).
 
 Plain: the app at the server's root, the path exactly the route's; for a move, sent as application/json
 with a Content-Length within MAX_CONTENT_LENGTH, and with no Origin or one of the companion's own
-(security.origin_allowed); for a read, a GET (a HEAD goes to Flask). Anything else goes to Flask
-untouched, and so does every error the request meets (a 409, a refusal, a stale token, a store that is
-busy): it is answered by the app's own error handlers and after-request hooks, in a request context
-made for it then.
+(security.origin_allowed); for a read, a GET (a HEAD goes to Flask), of …/legal with no query or
+`?player=` and digits. Anything else goes to Flask untouched, and so does every error the request
+meets (a 409, a refusal, a stale token, a store that is busy): it is answered by the app's own error
+handlers and after-request hooks, in a request context made for it then.
 """
 from __future__ import annotations
 
@@ -21,12 +22,15 @@ import re
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from .api_tables import play_move, read_table
+from .api_tables import play_move, read_legal, read_table
 from .security import HEADERS, origin_allowed_by
 
 #: The two routes' paths; the code's own check (reading.table_code) comes after.
 MOVES = re.compile(r"/api/tables/([^/]+)/moves")
 TABLE = re.compile(r"/api/tables/([^/]+)")
+LEGAL = re.compile(r"/api/tables/([^/]+)/legal")
+#: The query strings of …/legal the lane reads itself (Flask reads any other).
+PLAYER = re.compile(r"(?:player=([0-9]{1,2}))?")
 _SECURITY = list(HEADERS.items())
 
 
@@ -43,14 +47,7 @@ class Lane:
             return self.flask_wsgi(environ, start_response)
         path = environ.get("PATH_INFO", "")
         if method == "GET":
-            match = TABLE.fullmatch(path)
-            if match is None or not match.group(1).isascii():
-                return self.flask_wsgi(environ, start_response)
-            try:
-                text = read_table(self.tables, match.group(1), environ.get("HTTP_AUTHORIZATION"))
-            except Exception as exc:  # noqa: BLE001 - every error is the app's handlers' to answer
-                return self._by_flask(environ, start_response, error=exc)
-            return self._json(200, text, start_response)
+            return self._read(environ, path, start_response)
         code = self._plain_move(environ, path)
         if code is None:
             return self.flask_wsgi(environ, start_response)
@@ -65,6 +62,23 @@ class Lane:
         if text is None:              # (a replay of an answer stored without its text)
             return self._by_flask(environ, start_response, answer=(response, status))
         return self._json(status, text, start_response)
+
+    def _read(self, environ, path: str, start_response):
+        auth = environ.get("HTTP_AUTHORIZATION")
+        match = TABLE.fullmatch(path)
+        if match is not None and match.group(1).isascii():
+            read = lambda: read_table(self.tables, match.group(1), auth)   # noqa: E731
+        else:
+            match = LEGAL.fullmatch(path)
+            query = PLAYER.fullmatch(environ.get("QUERY_STRING", ""))
+            if match is None or not match.group(1).isascii() or query is None:
+                return self.flask_wsgi(environ, start_response)
+            read = lambda: read_legal(self.tables, match.group(1), auth, query.group(1))   # noqa: E731
+        try:
+            text = read()
+        except Exception as exc:  # noqa: BLE001 - every error is the app's handlers' to answer
+            return self._by_flask(environ, start_response, error=exc)
+        return self._json(200, text, start_response)
 
     @staticmethod
     def _json(status: int, text: str, start_response):
