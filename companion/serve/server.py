@@ -127,10 +127,32 @@ class CompanionChannel(HTTPChannel):
     handoff: Follow | None = None
     #: What readable() last told the main loop, which registers the socket for reading by it.
     polled_readable = False
+    #: The client shut its sending side while a request of its was pending (a half-close, as
+    #: `nc -N` and some scripts do): what it sent is answered, then the connection closes.
+    half_closed = False
 
     def readable(self):
-        self.polled_readable = readable = super().readable()
+        self.polled_readable = readable = not self.half_closed and super().readable()
         return readable
+
+    def handle_read(self):
+        """As waitress's, except for the end of input while a request is pending, which the
+        lookahead lets the loop see: waitress would take it for a client gone, close at once and
+        drop the answer, and a request not started yet would never run."""
+        if not self.requests:
+            return super().handle_read()
+        try:
+            data = self.socket.recv(self.adj.recv_bytes)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self.handle_close()              # (reset: gone indeed, as waitress's handle_read)
+            return
+        if data:
+            self.last_activity = time.time()
+            self.received(data)
+        else:
+            self.half_closed = True
 
     def service(self):
         """Waitress wakes its main loop after every request (a byte through a pipe), so that it
@@ -144,6 +166,10 @@ class CompanionChannel(HTTPChannel):
             super().service()
         finally:
             _serving.channel = None
+            if self.half_closed and not self.requests and self.connected:
+                with self.requests_lock:
+                    self.close_when_flushed = True      # (all answered: now it closes)
+                _serving.final_pull = True
             if _serving.final_pull and not self._still_polled():
                 self.server.pull_trigger()
 
