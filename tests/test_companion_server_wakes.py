@@ -137,3 +137,25 @@ def test_a_client_that_half_closes_gets_every_answer(server):
         assert data.count(b"HTTP/1.1 200 OK\r\n") == rounds, data[:200]
         now = requests.get(f"{server.url}/api/tables/{code}", headers=auth, timeout=CLIENT_TIMEOUT).json()
         assert now["seq"] == seq + rounds
+
+
+def test_many_connections_at_once_lose_no_wake(server):
+    """Eight keep-alive connections at once, moves and reads of a large file mixed (the loop turns
+    for the others while one's answer is being written, and a large answer leaves in several
+    sends): every request is answered well before the loop's own timeout."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def phone(i):
+        code, auth = new_table(server.url)
+        with requests.Session() as s:
+            for seq in range(30):
+                r = s.post(f"{server.url}/api/tables/{code}/moves", headers=auth, timeout=CLIENT_TIMEOUT,
+                           json={"expected_seq": seq, "move": {"player": seq % 2, "add": 1}})
+                assert r.status_code == 200, r.text
+                if seq % 3 == i % 3:
+                    r = s.get(f"{server.url}/static/app.js", timeout=CLIENT_TIMEOUT)
+                    assert r.status_code == 200 and len(r.content) > 20_000
+        return True
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(phone, range(8)))
