@@ -40,8 +40,8 @@ DEFAULTS: dict = {
     "ALLOWED_ORIGINS": (),
     # Request bodies above this get 413 (API.md: 64 KB).
     "MAX_CONTENT_LENGTH": 64 * 1024,
-    # POST …/moves and GET /api/tables/<code> answered by the lane (companion/web/lane.py: the same
-    # answers without Flask's request machinery). False: by the Flask views, as every other request.
+    # POST …/moves, GET /api/tables/<code> and GET …/legal answered by the lane (companion/web/lane.py:
+    # the same answers without Flask's request machinery). False: by the Flask views, as the rest.
     "LANE": True,
     # Callable returning epoch ms (None: a ServerClock made by create_app). Tests inject a fake
     # clock to decide timer expiry deterministically.

@@ -152,10 +152,9 @@ def release_seat(code, player):
 
 @bp.post("/tables/<code>/moves")
 def move(code):
-    req = request._get_current_object()         # (the busiest route: the proxy looked up once)
-    headers = req.headers
-    status, response = play_move(services().tables, code, lambda: reading.body(req), req.path,
-                                 headers.get("Authorization"), headers.get("Idempotency-Key"))
+    status, response = play_move(services().tables, code, reading.body, request.path,
+                                 request.headers.get("Authorization"),
+                                 request.headers.get("Idempotency-Key"))
     return answer(response, status)
 
 

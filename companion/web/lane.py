@@ -22,10 +22,11 @@ import re
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from .api_tables import play_move, read_legal, read_table
+from .api_tables import answer, play_move, read_legal, read_table
+from .reading import json_object
 from .security import HEADERS, origin_allowed_by
 
-#: The two routes' paths; the code's own check (reading.table_code) comes after.
+#: The three routes' paths; the code's own check (reading.table_code) comes after.
 MOVES = re.compile(r"/api/tables/([^/]+)/moves")
 TABLE = re.compile(r"/api/tables/([^/]+)")
 LEGAL = re.compile(r"/api/tables/([^/]+)/legal")
@@ -60,7 +61,7 @@ class Lane:
             return self._by_flask(environ, start_response, error=exc)
         text = getattr(response, "text", None)
         if text is None:              # (a replay of an answer stored without its text)
-            return self._by_flask(environ, start_response, answer=(response, status))
+            return self._by_flask(environ, start_response, answered=(response, status))
         return self._json(status, text, start_response)
 
     def _read(self, environ, path: str, start_response):
@@ -106,22 +107,21 @@ class Lane:
         if origin is not None and not origin_allowed_by(self.app.config, origin):
             return None
         return match.group(1)
+
     @staticmethod
     def _body(environ, length: int) -> dict:
-        from .reading import json_object
         stream = environ["wsgi.input"]
         raw = stream.read(length) if length else b""
         return json_object(raw)
 
-    def _by_flask(self, environ, start_response, *, error: Exception | None = None, answer=None):
+    def _by_flask(self, environ, start_response, *, error: Exception | None = None, answered=None):
         """The answer Flask gives when its view raises `error` (the app's error handler) or returns
-        api_tables.answer(*answer), then its after-request hooks (the security headers)."""
+        api_tables.answer(*answered), then its after-request hooks (the security headers)."""
         app = self.app
         with app.request_context(environ):
             if error is not None:
                 rv = app.handle_user_exception(error)
             else:
-                from .api_tables import answer as as_response
-                rv = as_response(*answer)
+                rv = answer(*answered)
             response = app.finalize_request(rv)
         return response(environ, start_response)

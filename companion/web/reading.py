@@ -46,15 +46,14 @@ def _decoder() -> json.JSONDecoder:
     return json.JSONDecoder(parse_constant=_no_constants, parse_float=_number)
 
 
-def body(req=None) -> dict:
+def body() -> dict:
     """The request body as a JSON object (413 above MAX_CONTENT_LENGTH, raised by Werkzeug).
 
     A body sent as anything but application/json is refused (415): a page of another site can post
-    text/plain without asking, never application/json. `req`: the request (default: Flask's)."""
-    req = request if req is None else req
-    if req.mimetype != "application/json":
+    text/plain without asking, never application/json."""
+    if request.mimetype != "application/json":
         raise ApiError(415, "Send the body as JSON, with the header Content-Type: application/json.")
-    return json_object(req.get_data(cache=True))
+    return json_object(request.get_data(cache=True))
 
 
 def json_object(raw: bytes) -> dict:
