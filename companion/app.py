@@ -65,8 +65,8 @@ def create_app(config: dict | None = None) -> Flask:
 
 def share_changes(app: Flask, store, hub: Hub, expiry: SharedExpiry) -> None:
     """Several workers over one database: every worker's `notify(code)` is called for every write
-    of any worker (LISTEN/NOTIFY, companion/live/pg_fanout.py), its timer scheduler is poked for every
-    deadline any worker sets, and it runs."""
+    of any worker to a table its live streams follow (LISTEN/NOTIFY, companion/live/pg_fanout.py),
+    its timer scheduler is poked for every deadline any worker sets, and it runs."""
     from .live.pg_fanout import Listener
 
     def notify(code: str | None) -> None:
@@ -75,7 +75,10 @@ def share_changes(app: Flask, store, hub: Hub, expiry: SharedExpiry) -> None:
         else:
             hub.notify_all()     # (changes may have been missed: every stream looks again)
 
-    listener = Listener(store.url, notify, on_gone=hub.stop, on_deadline=expiry.poke).start()
+    listener = Listener(store.url, notify, on_gone=hub.stop, on_deadline=expiry.poke,
+                        followed=hub.followed)
+    hub.on_follow(listener.poke)     # (before start: a stream may follow a table at once)
+    listener.start()
     hub.on_stop(listener.stop)
     hub.on_stop(store.close)
     expiry.start()

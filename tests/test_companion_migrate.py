@@ -180,7 +180,7 @@ def test_workers_starting_under_write_load_change_no_schema_and_no_write_fails(p
 
     app = create_app({"DATABASE_URL": pg_url})            # the first start: makes the fresh schema
     before = schema_objects(pg_url)
-    assert len(before) == 1 and before[0][2] == 3
+    assert len(before) == 1 and before[0][2] == 4
     stop = threading.Event()
     answers: list[int] = []
     with ServerThread(app, threads=8) as server:
@@ -234,15 +234,15 @@ def test_a_schema_behind_stops_the_start_in_one_line_until_migrate_brings_it_up(
     run_sql({"DATABASE_URL": pg_url}, "UPDATE companion_schema SET version = 2")
     for workers in ([], ["--workers", "2"]):
         line = one_error_line(cli("--database", pg_url, "--port", "0", *workers))
-        assert "schema version 2" in line and "needs 3" in line, line
+        assert "schema version 2" in line and "needs 4" in line, line
         assert "python -m companion migrate --database" in line, line
     from companion.store.postgres import SchemaProblem
     with pytest.raises(SchemaProblem, match="migrate"):
         create_app({"DATABASE_URL": pg_url})
     assert schema_objects(pg_url) == []                    # the starts changed nothing
     up = cli("migrate", "--database", pg_url)
-    assert up.returncode == 0 and "from schema version 2 to 3" in up.stdout, up.stderr
-    assert [row[2] for row in schema_objects(pg_url)] == [3]          # the trigger is back
+    assert up.returncode == 0 and "from schema version 2 to 4" in up.stdout, up.stderr
+    assert [row[2] for row in schema_objects(pg_url)] == [4]          # the trigger is back
     app = create_app({"DATABASE_URL": pg_url, "EXTRA_GAMES": {"counter": COUNTER}})
     try:
         client = token_client(app)
@@ -257,12 +257,12 @@ def test_a_schema_behind_stops_the_start_in_one_line_until_migrate_brings_it_up(
 
 def test_a_schema_of_a_newer_companion_is_refused_by_the_start_and_by_migrate(pg_url):
     assert cli("migrate", "--database", pg_url).returncode == 0
-    run_sql({"DATABASE_URL": pg_url}, "UPDATE companion_schema SET version = 4")
+    run_sql({"DATABASE_URL": pg_url}, "UPDATE companion_schema SET version = 5")
     line = one_error_line(cli("--database", pg_url, "--port", "0"))
-    assert "schema version 4" in line and "newer" in line, line
+    assert "schema version 5" in line and "newer" in line, line
     line = one_error_line(cli("migrate", "--database", pg_url))
-    assert "schema version 4" in line and "newer" in line, line
-    assert [row[2] for row in schema_objects(pg_url)] == [4]
+    assert "schema version 5" in line and "newer" in line, line
+    assert [row[2] for row in schema_objects(pg_url)] == [5]
 
 
 def test_a_worker_start_on_a_fresh_database_makes_nothing_and_says_to_migrate(pg_url):

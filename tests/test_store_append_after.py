@@ -64,19 +64,31 @@ def test_a_write_that_raises_after_append_after_leaves_nothing(store):
 
 
 def test_postgresql_notifies_a_change_only_when_the_event_is_appended(pg_url):
+    """... and only while a worker follows the table (its lease, pgstore.follow): an event appended
+    to a table nobody follows sends no NOTIFY."""
     import psycopg
-    from companion.store.postgres import CHANNEL, PgStore
+    from companion.store.postgres import PgStore, channel, follow
     store = PgStore(pg_url)
     with store.write() as tx:
         tx.insert_table(TableRow("T1", "counter", ["A"], {}, 1, 0, "h"))
     with psycopg.connect(pg_url, autocommit=True) as listener:
-        listener.execute(f"LISTEN {CHANNEL}")
-        for after, last in ((0, True), (0, True), (1, False), (0, False)):
+        listener.execute(f'LISTEN "{channel("T1")}"')
+        with store.write() as tx:
+            tx.append_after("T1", 0, "move", {}, 1, None, "", {}, last=True)
+        unfollowed = [n.payload for n in listener.notifies(timeout=0.5)]
+        follow(listener, ["T1"])
+        for after, last in ((1, True), (1, True), (2, False), (1, False)):
             with store.write() as tx:
                 tx.append_after("T1", after, "move", {}, 1, None, "", {}, last=last)
+        with store.write() as tx:
+            tx.append("T1", 4, "undo", {}, 1)
         heard = [n.payload for n in listener.notifies(timeout=1, stop_after=5)]
+        follow(listener, ["T1"], lease_ms=-1)         # the lease has run out
+        with store.write() as tx:
+            tx.append("T1", 5, "undo", {}, 1)
+        after_lease = [n.payload for n in listener.notifies(timeout=0.5)]
     store.close()
-    assert heard == ["T1", "T1"]
+    assert unfollowed == [] and heard == ["T1", "T1", "T1"] and after_lease == []
 
 
 def test_sqlite_a_failed_writer_takes_back_its_own_writes_and_nobody_elses(tmp_path):

@@ -36,7 +36,8 @@ THREAD, HANDED = "thread", "handed"
 
 class Hub:
     """Wakes the streams of a table when an event is appended (in this process: a write here, or a
-    write of another worker announced to this one, both call `notify`), and counts open streams."""
+    write of another worker announced to this one, both call `notify`), counts open streams, and
+    knows which tables they follow (hosted, a worker hears of another's writes to those only)."""
 
     def __init__(self, max_streams: int, per_client: int | None = None):
         self._cond = threading.Condition()
@@ -48,6 +49,8 @@ class Hub:
         self.stopping = False
         self._on_stop: list[Callable[[], None]] = []
         self._listeners: list[Callable[[str | None], None]] = []
+        self._followed: dict[str, int] = defaultdict(int)   # streams (or rooms) per table followed here
+        self._on_follow: list[Callable[[], None]] = []
 
     def on_stop(self, callback: Callable[[], None]) -> None:
         """`callback()` when the server stops (the expiry scheduler ends with the streams)."""
@@ -85,6 +88,34 @@ class Hub:
             listeners = list(self._listeners)
         for callback in listeners:
             callback(None)
+
+    # -- the tables this process follows (hosted: only their changes are asked of the database) --
+    def follow(self, code: str) -> None:
+        """A live stream of this process follows table `code` (until `unfollow`)."""
+        self._count(code, 1)
+
+    def unfollow(self, code: str) -> None:
+        self._count(code, -1)
+
+    def _count(self, code: str, step: int) -> None:
+        with self._cond:
+            before = self._followed[code]
+            self._followed[code] = after = max(0, before + step)
+            if not after:
+                del self._followed[code]
+            callbacks = list(self._on_follow) if (before == 0) != (after == 0) else []
+        for callback in callbacks:
+            callback()
+
+    def followed(self) -> frozenset[str]:
+        """The tables some live stream of this process follows now."""
+        with self._cond:
+            return frozenset(self._followed)
+
+    def on_follow(self, callback: Callable[[], None]) -> None:
+        """`callback()` whenever a table starts or stops being followed here (it reads `followed()`:
+        the set, not the order of the calls, is what counts)."""
+        self._on_follow.append(callback)
 
     def version(self, code: str) -> int:
         with self._cond:
@@ -180,6 +211,15 @@ def stream(tables, hub: Hub, code: str, after: int, viewer: Any, clock: Callable
     """The body of one SSE response served in a thread (the view frees the stream slot when the
     response closes)."""
     yield opening(retry_ms)
+    hub.follow(code)
+    try:
+        yield from _follow(tables, hub, code, after, viewer, clock, heartbeat_s, max_s)
+    finally:
+        hub.unfollow(code)
+
+
+def _follow(tables, hub: Hub, code: str, after: int, viewer: Any, clock: Callable[[], int],
+            heartbeat_s: float, max_s: float) -> Iterator[str]:
     end = time.monotonic() + max_s
     at = Position(after)
     while True:

@@ -308,6 +308,7 @@ class StreamServer:
         room = self.rooms.get(code)
         if room is None:
             room = self.rooms[code] = Room(code)
+            self.hub.follow(code)
         room.viewers.add(viewer)
         if self.stopping:
             viewer.end()
@@ -327,6 +328,7 @@ class StreamServer:
             room.wake_at.cancel()
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            self.hub.unfollow(room.code)
         if self._due.get(room.code) is room:
             del self._due[room.code]
 
