@@ -190,3 +190,51 @@ def test_a_move_right_after_the_database_closed_the_pooled_connections_is_append
             "player": seq % 2, "add": 1}}, headers={"Idempotency-Key": f"k{seq}"})
         assert r.status_code == 200 and r.json["seq"] == seq + 1, r.json
     assert run_sql(config, "SELECT count(*) FROM events WHERE code = ?", (code,)) == [(4,)]
+
+
+def test_the_prepared_append_is_prepared_again_when_the_server_forgot_it_and_raises_psycopgs_errors(pg_url):
+    """PgTx.append_after's usual statement runs through libpq, prepared once per connection
+    (postgres.Prepared): a server that forgot it (DEALLOCATE ALL, as a pooler's DISCARD ALL does)
+    gets it prepared again; a refusal is psycopg's own error, the connection stays usable, and a
+    racing worker's event (a unique key) is Duplicate through the store, as for any statement."""
+    import psycopg
+    from psycopg import errors as pgerrors
+    from companion.store.postgres import _APPEND_PREPARED, Duplicate, PgStore
+    store = PgStore(pg_url)
+    with store.write() as tx:
+        tx.insert_table(TableRow("T1", "counter", ["A"], {}, 1, 0, "h"))
+    statement = _APPEND_PREPARED[True, False]
+
+    def values(after, key, status=200):
+        return {"code": "T1", "after": after, "seq": after + 1, "kind": "move", "body": '{"n":1}', "at": 5,
+                "key": key, "request": "fp", "status": status, "response": '{"seq":1}', "player": None,
+                "held": None}
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert statement.run(conn, values(0, "k1"))[4] == b"1"
+        conn.execute("DEALLOCATE ALL")
+        assert statement.run(conn, values(1, "k2"))[4] == b"1"
+        again = statement.run(conn, values(1, "k2"))        # a used key: its answer, nothing appended
+        assert again[:4] == [b"2", b"fp", b"200", b'{"seq":1}'] and again[4] is None
+        with pytest.raises(pgerrors.InvalidTextRepresentation):
+            statement.run(conn, values(2, "k3", status="two hundred"))
+        assert statement.run(conn, values(2, "k3"))[4] == b"1"
+    # another worker's event 5, not yet committed when this one's statement looks (the table at 3)
+    other = psycopg.connect(pg_url)
+    other.execute("INSERT INTO events (code, seq, kind, body, at_ms) VALUES ('T1', 4, 'move', '{}', 1)")
+    raised = []
+
+    def append():
+        try:
+            with store.write() as tx:
+                tx.append_after("T1", 3, "move", {}, 1, "k4", "fp", {}, last=True)
+        except Exception as exc:  # noqa: BLE001 - what is raised is the point
+            raised.append(exc)
+    writer = threading.Thread(target=append)
+    writer.start()
+    writer.join(0.5)                                # (it waits for the other's unique key)
+    other.commit()
+    other.close()
+    writer.join(10)
+    assert len(raised) == 1 and isinstance(raised[0], Duplicate), raised
+    assert _log(store)[0][-1][0] == 4
+    store.close()
