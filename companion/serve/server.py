@@ -135,6 +135,29 @@ class CompanionChannel(HTTPChannel):
         self.polled_readable = readable = not self.half_closed and super().readable()
         return readable
 
+    def writable(self):
+        """As waitress's, except while a task's thread holds the output: its write_soon is sending
+        what it just wrote (send_bytes is 1), and the socket, writable at once, would turn the main
+        loop again and again, each turn a look at every socket and a bid for the interpreter lock,
+        only to find the output locked (8 turns per request under 8 clients, 0.5 after). When that
+        send leaves something behind, write_soon wakes the loop once it has let go (below). (Over
+        the high-water mark the task waits for the loop to send: writable as ever then.)"""
+        if not super().writable():
+            return False
+        if self.requests and self.total_outbufs_len <= self.adj.outbuf_high_watermark \
+                and not (self.will_close or self.close_when_flushed):
+            if not self.outbuf_lock.acquire(False):
+                return False
+            self.outbuf_lock.release()
+        return True
+
+    def write_soon(self, data):
+        written = super().write_soon(data)
+        if self.total_outbufs_len and self.connected:
+            # (its own send left something: the loop may have looked while the output was locked)
+            self.server.pull_trigger()
+        return written
+
     def handle_read(self):
         """As waitress's, except for the end of input while a request is pending, which the
         lookahead lets the loop see: waitress would take it for a client gone, close at once and
