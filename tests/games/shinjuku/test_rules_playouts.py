@@ -635,8 +635,10 @@ def containers(value, path=()):
 def test_clone_is_a_deep_copy_of_every_state(mode):
     """apply copies the state along its known shape (state.clone); the copy must equal the state
     and share no list or dict with it, in every phase, and for odd states too, but for the records
-    the moves only ever replace (a ward's customers, a station's store, a queue slot's customers:
-    test_move_cost_shinjuku_clone.py checks that no move changes an earlier state)."""
+    the moves only ever replace ("last", "owed", a ward's customers, a station's store, a queue
+    slot, a player's hand, stores, customers and bonus tokens: test_move_cost_shinjuku_clone.py
+    and test_move_cost_shinjuku_rules.py check that no move changes an earlier state). The
+    set-up record "deal", which the deal moves change in place, and unknown fields are copied."""
     from companion.games.shinjuku.rules.state import clone
     start = R.setup(NAMES[:3], {"deck": mode}, 8)
     rng = random.Random(8)
@@ -645,11 +647,15 @@ def test_clone_is_a_deep_copy_of_every_state(mode):
         state = R.apply(state, rng.choice(R.legal_moves(state).moves))
         states.append(state)
     states += [R.public_view(state, 1), {**state, "extra": {"a": [1]}}, {"players": None, "x": [[]]}]
+
+    def replaced_only(path) -> bool:
+        return (path[:1] in (("last",), ("owed",))
+                or (len(path) >= 2 and path[0] in ("wards", "stations", "queue"))
+                or (len(path) >= 3 and path[0] == "players"
+                    and path[2] in ("hand", "stores", "customers", "bonus_tokens")))
     for s in states:
         copy_ = clone(s)
         assert copy_ == s
         ids = {id(obj) for _, obj in containers(s)}
-        shared = [path for path, obj in containers(copy_) if id(obj) in ids
-                  and not (len(path) == 2 and path[0] in ("wards", "stations"))
-                  and not (len(path) == 3 and path[0] == "queue" and path[2] == "customers")]
+        shared = [path for path, obj in containers(copy_) if id(obj) in ids and not replaced_only(path)]
         assert not shared, shared

@@ -265,7 +265,7 @@ def open_store(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[st
     if reasons or not act:
         return reasons
     cd.spend(ix, state, p, cards)
-    me["stores"][goods] -= 1
+    me["stores"] = {**me["stores"], goods: me["stores"][goods] - 1}   # (new records: clone shares them)
     state["stations"][station] = {"owner": p, "kind": "store", "goods": goods}
     state["stations"] = dict(sorted(state["stations"].items()))
     state["last"].update({"station": station, "goods": goods, "cards": cards})
@@ -373,15 +373,17 @@ def upgrade_store(ix: Index, state: dict, move: dict, p: int, act: bool) -> list
     if reasons or not act:
         return reasons
     cd.spend(ix, state, p, cards)
-    me["customers"].remove(token)
+    customers = list(me["customers"])    # (new records: clone shares them with the state before)
+    customers.remove(token)
+    me["customers"] = customers
     st.queue_add(ix, state, token)
-    me["stores"][goods] += 1
+    me["stores"] = {**me["stores"], goods: me["stores"][goods] + 1}
     me["department_stores"] -= 1
     state["stations"][station] = {"owner": p, "kind": "department-store", "goods": None}
     bonus = None
     if state["bonus_stack"]:
         bonus = state["bonus_stack"].pop(0)
-        me["bonus_tokens"].append(bonus)
+        me["bonus_tokens"] = me["bonus_tokens"] + [bonus]
     state["last"].update({"station": station, "customer": token, "cards": cards, "bonus_token": bonus})
     state["actions"].append("upgrade-store")
     st.after_action(ix, state)
@@ -506,7 +508,9 @@ def correct_card(ix: Index, state: dict, move: dict, act: bool) -> list[str]:
                 f"are accounted for (in the queue and {st.player_name(state, p)}'s hand)."]
     if not act:
         return []
+    hand = list(hand)                   # (a new hand: clone shares it with the state before)
     hand.remove(was)
+    state["players"][p]["hand"] = hand
     st.return_card(ix, state, was)
     st.take_entered_cards(ix, state, [now])
     st.add_to_hand(ix, state, p, [now])

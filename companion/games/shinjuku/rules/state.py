@@ -32,27 +32,34 @@ def deep_copy(value):
 #: list fields of the state whose items are strings or numbers (a one-level copy is deep)
 _FLAT_LISTS = ("deck", "discard", "bag", "bonus_stack", "actions", "bonus")
 _BY_SHAPE = frozenset(_FLAT_LISTS + ("players", "queue", "wards", "stations", "tracks"))
+#: fields the moves only ever replace (state["last"] = {...}, state["owed"] = a new list; the
+#: reshuffle helpers too: _mark_reshuffled), never change in place: shared by clone
+_REPLACED = frozenset(("last", "owed"))
+#: the state's scalar fields (numbers, strings, None, True/False): nothing to copy
+_SCALARS = frozenset(("game", "mode", "seed", "shuffles", "phase", "turn", "round", "start_player",
+                      "current", "final_round", "matsuri", "hands", "deck_count", "discard_unnamed"))
+_NOT_DEEP = _BY_SHAPE | _REPLACED | _SCALARS
 
 
 def clone(state: dict) -> dict:
     """A copy of a state that a move may change in place without touching `state`, made along its
-    known shape (apply copies the state for every move); any other container field, and any
-    state not of that shape, is copied whole by `deep_copy`.
+    known shape (apply copies the state for every move); any other container field (the table's
+    set-up record "deal"), and any state not of that shape, is copied whole by `deep_copy`.
 
-    The records the moves only ever replace, never change in place, are shared with `state`: a
-    ward's customers (wards[w] = a new list), a station's store (stations[s] = a new dict) and a
-    queue slot's customers (slot["customers"] = a new list); the dicts and lists holding them are
-    copied. A move that changed one of those in place would change the state it was applied to
-    (the rules tests check that every input is left as it was)."""
+    What the moves only ever replace, never change in place, is shared with `state`: "last" and
+    "owed"; a player's hand, stores, customers and bonus tokens (me["stores"] = a new dict, ...);
+    a ward's customers (wards[w] = a new list), a station's store (stations[s] = a new dict) and a
+    queue slot (queue[i] = a new dict); the dicts and lists holding them are copied. A move that
+    changed one of those in place would change the state it was applied to (the rules tests check
+    that every input is left as it was: tests/test_move_cost_shinjuku_clone.py and _rules.py)."""
     try:
         new = state.copy()
-        for k, v in state.items():
-            if k not in _BY_SHAPE and isinstance(v, (dict, list)):
+        for k in state.keys() - _NOT_DEEP:
+            v = state[k]
+            if isinstance(v, (dict, list)):
                 new[k] = deep_copy(v)
-        new["players"] = [{**p, "hand": p["hand"][:] if p["hand"] is not None else None, "stores": p["stores"].copy(),
-                           "customers": p["customers"][:], "bonus_tokens": p["bonus_tokens"][:]}
-                          for p in state["players"]]
-        new["queue"] = [q.copy() for q in state["queue"]]
+        new["players"] = [p.copy() for p in state["players"]]
+        new["queue"] = state["queue"][:]
         new["wards"] = state["wards"].copy()
         new["stations"] = state["stations"].copy()
         new["tracks"] = state["tracks"].copy()
@@ -129,7 +136,15 @@ def _reshuffle(ix: Index, state: dict) -> None:
         state["shuffles"] += 1
         random.Random(f"shinjuku:{state['seed']}:{state['shuffles']}").shuffle(cards)
     state["deck"] = cards
-    state.setdefault("last", {}).setdefault("reshuffled", True)
+    _mark_reshuffled(state)
+
+
+def _mark_reshuffled(state: dict) -> None:
+    """"last" says the discard pile was reshuffled: a new dict, never a change in place ("last"
+    may be the state's the move was applied to: clone shares it)."""
+    last = state.setdefault("last", {})
+    if "reshuffled" not in last:
+        state["last"] = {**last, "reshuffled": True}
 
 
 def draw_hidden(state: dict, n: int) -> int:
@@ -147,7 +162,7 @@ def _reshuffle_named(state: dict) -> None:
     state["deck_count"] += len(state["discard"]) + state.get("discard_unnamed", 0)
     state["discard"] = []
     state["discard_unnamed"] = 0
-    state.setdefault("last", {}).setdefault("reshuffled", True)
+    _mark_reshuffled(state)
 
 
 def take_face_up(state: dict, cards: list[str]) -> list[str]:
@@ -219,7 +234,7 @@ def take_entered_cards(ix: Index, state: dict, cards: list[str]) -> list[str]:
         if state["discard"] and (publicly_in_deck <= 0 or len(state["deck"]) <= len(owed_)):
             state["deck"] = ix.sort_cards(state["deck"] + state["discard"])
             state["discard"] = []
-            state.setdefault("last", {}).setdefault("reshuffled", True)
+            _mark_reshuffled(state)
         if c in state["deck"]:
             state["deck"].remove(c)
         else:
@@ -325,13 +340,14 @@ def queue_add(ix: Index, state: dict, token: str) -> None:
     empty card from the head ①. There always is one: the queue always holds its cards (see
     place-customers) and has a card for every customer type (Index checks the data)."""
     goods = ix.token[token][0]
-    for slot in state["queue"]:
+    queue = state["queue"]
+    for i, slot in enumerate(queue):      # (a new slot: clone shares the slots)
         if slot["customers"] and ix.token[slot["customers"][0]][0] == goods:
-            slot["customers"] = ix.sort_tokens(slot["customers"] + [token])
+            queue[i] = {**slot, "customers": ix.sort_tokens(slot["customers"] + [token])}
             return
-    for slot in state["queue"]:
+    for i, slot in enumerate(queue):
         if slot["card"] is not None and not slot["customers"]:
-            slot["customers"] = [token]
+            queue[i] = {**slot, "customers": [token]}
             return
     raise AssertionError("the customer queue has no card for a customer")  # see the docstring
 
