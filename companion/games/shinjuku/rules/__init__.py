@@ -346,6 +346,7 @@ class ShinjukuRules(contract.Rules):
     def __init__(self, data: Any):
         super().__init__(data)
         self.ix = Index(data)
+        self._moved: tuple | None = None      # the last Move Customers applied (describe)
 
     # ---- the contract ---------------------------------------------------------------------------
     def setup(self, players: list[str], options: dict, seed: int) -> dict:
@@ -375,6 +376,12 @@ class ShinjukuRules(contract.Rules):
         reasons = _moves.run(self.ix, new, move, act=True)
         if reasons:
             raise IllegalMove(reasons)
+        if move["type"] == "move-customers":
+            last = new["last"]
+            # describe(state, move), which the server asks next, needs the same movement.simulate
+            # outcome: kept for it, with what the outcome was worked out from (_applied_outcome)
+            self._moved = (state, move, _moved_key(move),
+                           {"deliveries": last["deliveries"], "leftovers": last["leftovers"], "to": last["to"]})
         return new
 
     def actors(self, state: dict) -> Actors:
@@ -407,7 +414,17 @@ class ShinjukuRules(contract.Rules):
         return paths
 
     def describe(self, state: dict, move: dict) -> str:
-        return _views.describe(self.ix, state, move)
+        return _views.describe(self.ix, state, move, self._applied_outcome(state, move))
+
+    def _applied_outcome(self, state: dict, move: dict) -> dict | None:
+        """The Move Customers outcome the last apply worked out, if that apply was of this very
+        `move` (its path, take and player as they were then) on this very `state` (states are
+        never changed in place); else None (describe works it out). One record for all threads:
+        another thread's apply in between only costs the work again."""
+        moved = self._moved
+        if moved is not None and moved[0] is state and moved[1] is move and moved[2] == _moved_key(move):
+            return moved[3]
+        return None
 
     def reveals(self, state: dict, move: dict) -> list[str]:
         return _views.reveals(self.ix, state, move)
@@ -449,4 +466,13 @@ class ShinjukuRules(contract.Rules):
         return _scoring.score(self.ix, state)
 
     # ---- internals --------------------------------------------------------------------------------
+
+
+def _moved_key(move: dict) -> tuple:
+    """What of a Move Customers move its outcome depends on (with the state), as a value."""
+    path, take = move.get("path"), move.get("take")
+    return (move.get("player"), list(path) if isinstance(path, list) else path,
+            dict(take) if isinstance(take, dict) else take)
+
+
 RULES = ShinjukuRules

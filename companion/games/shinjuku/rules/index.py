@@ -80,6 +80,7 @@ class Index:
         # the sort keys of every known card and token, computed once (sort_cards, sort_tokens)
         self._card_keys = {w: self.card_key(w) for w in self.ward_ids}
         self._token_keys = {t: self.token_key(t) for t in self.token}
+        self._sorted_bags: dict[tuple, tuple] = {}   # sorted_bag's answers, by the bag's content
         if len(self.types) > self.slots:
             # The queue rule gives every type its own card; with fewer cards than types a drawn
             # customer could find no card, which the rules never provide for.
@@ -106,6 +107,25 @@ class Index:
             return sorted(tokens, key=self._token_keys.__getitem__)
         except KeyError:
             return sorted(tokens, key=self.token_key)
+
+    def sorted_bag(self, bag) -> list[str]:
+        """sort_tokens(bag) as a new list, remembered by the bag's content (public_view sorts the
+        bag for every answer; the bag changes once a turn): the last few bags' sorted tuples, kept
+        only for bags of known tokens (strings, so an equal tuple is the same bag)."""
+        try:
+            key = tuple(bag)
+            got = self._sorted_bags.get(key)
+        except TypeError:                # (not a list of strings: as sort_tokens answers)
+            return self.sort_tokens(bag)
+        if got is None:
+            try:
+                got = tuple(sorted(key, key=self._token_keys.__getitem__))
+            except KeyError:             # (an unknown token: not remembered)
+                return self.sort_tokens(bag)
+            if len(self._sorted_bags) >= 64:
+                self._sorted_bags.clear()
+            self._sorted_bags[key] = got
+        return list(got)
 
     # ---- names for sentences ----
 

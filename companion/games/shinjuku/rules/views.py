@@ -111,9 +111,10 @@ def public_view(ix: Index, state: dict, viewer=None) -> dict:
     if state.get("mode") == st.TABLE:
         view["owed"] = list(st.owed(state)) if viewer == HOST else None
         view["conflicts"] = st.conflicts(ix, state, viewer)
-    view["bag"] = ix.sort_tokens(state["bag"])
-    view["players"] = [{**pl, "hand_size": st.hand_size(state, p),
-                        "hand": pl["hand"] if p == viewer or viewer == HOST else None}
+    view["bag"] = ix.sorted_bag(state["bag"])
+    everyone = viewer == HOST
+    view["players"] = [{**pl, "hand_size": pl["hand_size"] if pl.get("hand") is None else len(pl["hand"]),
+                        "hand": pl["hand"] if everyone or p == viewer else None}    # (st.hand_size)
                        for p, pl in enumerate(state["players"])]
     last = state.get("last")
     if last and "drawn" in last and last.get("player") != viewer and viewer != HOST:
@@ -137,8 +138,10 @@ def public_move(ix: Index, move: dict, viewer=None) -> dict:
     return move
 
 
-def describe(ix: Index, state: dict, move: dict) -> str:
-    """One history line for `move` played on `state` (the state before the move)."""
+def describe(ix: Index, state: dict, move: dict, outcome: dict | None = None) -> str:
+    """One history line for `move` played on `state` (the state before the move). `outcome`: a
+    Move Customers' movement.simulate outcome on `state`, when the caller has it (apply just
+    worked it out: ShinjukuRules.describe); else it is worked out here."""
     if not isinstance(move, dict):
         return "?"
     t = move.get("type")
@@ -198,8 +201,11 @@ def describe(ix: Index, state: dict, move: dict) -> str:
                      else f"at {ix.sname(path[0])} only")
             line = (f"{who} moves the customers of {ix.wname(ix.station_ward[path[0]])} {route}"
                     f"{card_words()}.")
-            outcome, reasons = simulate(ix, state, move.get("player"), path, move.get("take"))
-            return line if reasons else f"{line} {delivery_words(ix, state, outcome)}"
+            if outcome is None:
+                outcome, reasons = simulate(ix, state, move.get("player"), path, move.get("take"))
+                if reasons:
+                    return line
+            return f"{line} {delivery_words(ix, state, outcome)}"
     except (KeyError, TypeError, ValueError, IndexError):
         pass
     return f"{who}: {t}"
