@@ -110,8 +110,9 @@ class Index:
 
     def sorted_bag(self, bag) -> list[str]:
         """sort_tokens(bag) as a new list, remembered by the bag's content (public_view sorts the
-        bag for every answer; the bag changes once a turn): the last few bags' sorted tuples, kept
-        only for bags of known tokens (strings, so an equal tuple is the same bag)."""
+        bag for every answer; the bag changes once a turn): the sorted tuples of the last bags of
+        every table (at most 256 bags, about 300 kB; then it starts again), kept only for bags of
+        known tokens (strings, so an equal tuple is the same bag)."""
         try:
             key = tuple(bag)
             got = self._sorted_bags.get(key)
@@ -122,7 +123,7 @@ class Index:
                 got = tuple(sorted(key, key=self._token_keys.__getitem__))
             except KeyError:             # (an unknown token: not remembered)
                 return self.sort_tokens(bag)
-            if len(self._sorted_bags) >= 64:
+            if len(self._sorted_bags) >= 256:
                 self._sorted_bags.clear()
             self._sorted_bags[key] = got
         return list(got)
