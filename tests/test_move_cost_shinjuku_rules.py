@@ -1,7 +1,8 @@
 """Shinjuku's answers to a move, made cheaper (issue 24), are the answers of the slow, obvious way.
 
-The shortcuts: state.clone shares what the moves only ever replace ("last", "owed", a player's
-hand, stores, customers and bonus tokens, a queue slot); public_view takes the sorted bag from
+The shortcuts: state.clone shares what the moves only ever replace ("last", "owed", the deck, the
+discard pile, the bag, the bonus stack, "actions", "bonus", a player's hand, stores, customers and
+bonus tokens, a queue slot); public_view takes the sorted bag from
 Index.sorted_bag (remembered by the bag's content); describe takes a Move Customers' outcome from
 the apply just made of that very move on that very state instead of simulating it again.
 

@@ -635,8 +635,9 @@ def containers(value, path=()):
 def test_clone_is_a_deep_copy_of_every_state(mode):
     """apply copies the state along its known shape (state.clone); the copy must equal the state
     and share no list or dict with it, in every phase, and for odd states too, but for the records
-    the moves only ever replace ("last", "owed", a ward's customers, a station's store, a queue
-    slot, a player's hand, stores, customers and bonus tokens: test_move_cost_shinjuku_clone.py
+    the moves only ever replace ("last", "owed", the deck, the discard pile, the bag, the bonus
+    stack, "actions", "bonus", a ward's customers, a station's store, a queue slot, a player's
+    hand, stores, customers and bonus tokens: test_move_cost_shinjuku_clone.py
     and test_move_cost_shinjuku_rules.py check that no move changes an earlier state). The
     set-up record "deal", which the deal moves change in place, and unknown fields are copied."""
     from companion.games.shinjuku.rules.state import clone
@@ -649,7 +650,8 @@ def test_clone_is_a_deep_copy_of_every_state(mode):
     states += [R.public_view(state, 1), {**state, "extra": {"a": [1]}}, {"players": None, "x": [[]]}]
 
     def replaced_only(path) -> bool:
-        return (path[:1] in (("last",), ("owed",))
+        return (path[:1] in (("last",), ("owed",), ("deck",), ("discard",), ("bag",), ("bonus_stack",),
+                             ("actions",), ("bonus",))
                 or (len(path) >= 2 and path[0] in ("wards", "stations", "queue"))
                 or (len(path) >= 3 and path[0] == "players"
                     and path[2] in ("hand", "stores", "customers", "bonus_tokens")))

@@ -269,7 +269,7 @@ def open_store(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[st
     state["stations"][station] = {"owner": p, "kind": "store", "goods": goods}
     state["stations"] = dict(sorted(state["stations"].items()))
     state["last"].update({"station": station, "goods": goods, "cards": cards})
-    state["actions"].append("open-store")
+    state["actions"] = state["actions"] + ["open-store"]
     st.after_action(ix, state)
     return []
 
@@ -339,7 +339,7 @@ def expand_track(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[
     if cards:
         cd.spend(ix, state, p, cards)
     state["last"].update({"tracks": built, "cards": cards or []})
-    state["actions"].append("expand-track")
+    state["actions"] = state["actions"] + ["expand-track"]
     st.after_action(ix, state)
     return []
 
@@ -382,10 +382,10 @@ def upgrade_store(ix: Index, state: dict, move: dict, p: int, act: bool) -> list
     state["stations"][station] = {"owner": p, "kind": "department-store", "goods": None}
     bonus = None
     if state["bonus_stack"]:
-        bonus = state["bonus_stack"].pop(0)
+        bonus, state["bonus_stack"] = state["bonus_stack"][0], state["bonus_stack"][1:]
         me["bonus_tokens"] = me["bonus_tokens"] + [bonus]
     state["last"].update({"station": station, "customer": token, "cards": cards, "bonus_token": bonus})
-    state["actions"].append("upgrade-store")
+    state["actions"] = state["actions"] + ["upgrade-store"]
     st.after_action(ix, state)
     return []
 
@@ -437,15 +437,23 @@ def _income_taken(ix: Index, state: dict, p: int) -> None:
     """Income is over: a track bonus answered (the bonus phase), or the turn's action."""
     if state["phase"] == "bonus":
         state["last"]["bonus"] = True
-        state["bonus"].remove(p)
+        state["bonus"] = _without(state["bonus"], p)
     else:
-        state["actions"].append("income")
+        state["actions"] = state["actions"] + ["income"]
     st.after_action(ix, state)
+
+
+def _without(items: list, item) -> list:
+    """A new list: `items` less the first `item` (the state's lists are never changed in place:
+    clone shares them with the state before the move)."""
+    rest = list(items)
+    rest.remove(item)
+    return rest
 
 
 def decline_income(ix: Index, state: dict, move: dict, p: int, act: bool) -> list[str]:
     if act:
-        state["bonus"].remove(p)
+        state["bonus"] = _without(state["bonus"], p)
         st.after_action(ix, state)
     return []
 
@@ -468,7 +476,7 @@ def move_customers(ix: Index, state: dict, move: dict, p: int, act: bool) -> lis
     state["last"].update({"cards": cards, "path": list(move["path"]), "ward": outcome["ward"],
                           "deliveries": outcome["deliveries"], "leftovers": outcome["leftovers"],
                           "to": to, "tracks": outcome["tracks"], "income_for": outcome["bonus"]})
-    state["actions"].append("move-customers")
+    state["actions"] = state["actions"] + ["move-customers"]
     st.after_action(ix, state)
     return []
 

@@ -29,12 +29,11 @@ def deep_copy(value):
     return marshal.loads(marshal.dumps(value))
 
 
-#: list fields of the state whose items are strings or numbers (a one-level copy is deep)
-_FLAT_LISTS = ("deck", "discard", "bag", "bonus_stack", "actions", "bonus")
-_BY_SHAPE = frozenset(_FLAT_LISTS + ("players", "queue", "wards", "stations", "tracks"))
-#: fields the moves only ever replace (state["last"] = {...}, state["owed"] = a new list; the
-#: reshuffle helpers too: _mark_reshuffled), never change in place: shared by clone
-_REPLACED = frozenset(("last", "owed"))
+#: the state's containers that clone copies one level down
+_BY_SHAPE = frozenset(("players", "queue", "wards", "stations", "tracks"))
+#: fields the moves only ever replace (state["last"] = {...}, state["deck"] = a new list, ...;
+#: the reshuffle helpers too: _mark_reshuffled), never change in place: shared by clone
+_REPLACED = frozenset(("last", "owed", "deck", "discard", "bag", "bonus_stack", "actions", "bonus"))
 #: the state's scalar fields (numbers, strings, None, True/False): nothing to copy
 _SCALARS = frozenset(("game", "mode", "seed", "shuffles", "phase", "turn", "round", "start_player",
                       "current", "final_round", "matsuri", "hands", "deck_count", "discard_unnamed"))
@@ -46,10 +45,11 @@ def clone(state: dict) -> dict:
     known shape (apply copies the state for every move); any other container field (the table's
     set-up record "deal"), and any state not of that shape, is copied whole by `deep_copy`.
 
-    What the moves only ever replace, never change in place, is shared with `state`: "last" and
-    "owed"; a player's hand, stores, customers and bonus tokens (me["stores"] = a new dict, ...);
-    a ward's customers (wards[w] = a new list), a station's store (stations[s] = a new dict) and a
-    queue slot (queue[i] = a new dict); the dicts and lists holding them are copied. A move that
+    What the moves only ever replace, never change in place, is shared with `state`: "last",
+    "owed", the deck, the discard pile, the bag, the bonus stack, "actions" and "bonus"; a player's
+    hand, stores, customers and bonus tokens (me["stores"] = a new dict, ...); a ward's customers
+    (wards[w] = a new list), a station's store (stations[s] = a new dict) and a queue slot
+    (queue[i] = a new dict); the dicts and lists holding them are copied. A move that
     changed one of those in place would change the state it was applied to (the rules tests check
     that every input is left as it was: tests/test_move_cost_shinjuku_clone.py and _rules.py)."""
     try:
@@ -63,8 +63,6 @@ def clone(state: dict) -> dict:
         new["wards"] = state["wards"].copy()
         new["stations"] = state["stations"].copy()
         new["tracks"] = state["tracks"].copy()
-        for key in _FLAT_LISTS:
-            new[key] = state[key][:]
     except (KeyError, TypeError, AttributeError):
         return deep_copy(state)
     return new
@@ -191,7 +189,8 @@ def draw_cards(ix: Index, state: dict, n: int) -> list[str]:
             if not state["discard"]:
                 break
             _reshuffle(ix, state)
-        drawn.append(state["deck"].pop(0))
+        drawn.append(state["deck"][0])
+        state["deck"] = state["deck"][1:]       # (a new list: clone shares the deck)
     return drawn
 
 
@@ -236,7 +235,9 @@ def take_entered_cards(ix: Index, state: dict, cards: list[str]) -> list[str]:
             state["discard"] = []
             _mark_reshuffled(state)
         if c in state["deck"]:
-            state["deck"].remove(c)
+            deck = list(state["deck"])          # (a new list: clone shares the deck)
+            deck.remove(c)
+            state["deck"] = deck
         else:
             owed_ = ix.sort_cards(owed_ + [c])
     if owed_ or "owed" in state:
@@ -330,8 +331,10 @@ def check_entered_customers(ix: Index, state: dict, tokens, expected: int, what:
 
 
 def take_entered_customers(state: dict, tokens: list[str]) -> list[str]:
+    bag = list(state["bag"])                    # (a new list: clone shares the bag)
     for t in tokens:
-        state["bag"].remove(t)
+        bag.remove(t)
+    state["bag"] = bag
     return list(tokens)
 
 
