@@ -149,7 +149,8 @@
     if (!control) return;
     entered = true;
     if (control.getAttribute("aria-pressed") !== "true") control.click();
-    keepInView(control, 2000);
+    // (6 s: on a slow phone, or a busy server, the live table's first drawing can come after 2)
+    keepInView(control, 6000);
   }
 
   /**
