@@ -38,6 +38,20 @@ def new_table(url) -> tuple[str, dict]:
     return r.json()["code"], {"Authorization": f"Bearer {r.json()['host_token']}"}
 
 
+def play_moves(url, count, between=None) -> int:
+    """`count` moves at a new table over one keep-alive connection (`between(session, seq)` after
+    each); returns how many were answered 200 (all of them, or an assertion fails)."""
+    code, auth = new_table(url)
+    with requests.Session() as s:
+        for seq in range(count):
+            r = s.post(f"{url}/api/tables/{code}/moves", headers=auth, timeout=CLIENT_TIMEOUT,
+                       json={"expected_seq": seq, "move": {"player": seq % 2, "add": 1}})
+            assert r.status_code == 200, r.text
+            if between:
+                between(s, seq)
+    return count
+
+
 def test_a_keep_alive_connection_needs_no_wake_per_request(server, monkeypatch):
     code, auth = new_table(server.url)
     pulls, sends = [], []
@@ -148,16 +162,11 @@ def test_many_connections_at_once_lose_no_wake(server):
     from concurrent.futures import ThreadPoolExecutor
 
     def phone(i):
-        code, auth = new_table(server.url)
-        with requests.Session() as s:
-            for seq in range(30):
-                r = s.post(f"{server.url}/api/tables/{code}/moves", headers=auth, timeout=CLIENT_TIMEOUT,
-                           json={"expected_seq": seq, "move": {"player": seq % 2, "add": 1}})
-                assert r.status_code == 200, r.text
-                if seq % 3 == i % 3:
-                    r = s.get(f"{server.url}/static/app.js", timeout=CLIENT_TIMEOUT)
-                    assert r.status_code == 200 and len(r.content) > 20_000
-        return True
+        def read_the_script(s, seq):
+            if seq % 3 == i % 3:
+                r = s.get(f"{server.url}/static/app.js", timeout=CLIENT_TIMEOUT)
+                assert r.status_code == 200 and len(r.content) > 20_000
+        return play_moves(server.url, 30, between=read_the_script)
 
     with ThreadPoolExecutor(8) as pool:
         assert all(pool.map(phone, range(8)))
@@ -180,17 +189,8 @@ def test_the_loop_does_not_spin_while_a_task_sends_its_answer(server, monkeypatc
         return real(obj, flags)
     monkeypatch.setattr(wasyncore, "readwrite", counting)
 
-    def phone(i):
-        code, auth = new_table(server.url)
-        with requests.Session() as s:
-            for seq in range(40):
-                r = s.post(f"{server.url}/api/tables/{code}/moves", headers=auth, timeout=CLIENT_TIMEOUT,
-                           json={"expected_seq": seq, "move": {"player": seq % 2, "add": 1}})
-                assert r.status_code == 200, r.text
-        return 40
-
     with ThreadPoolExecutor(8) as pool:
-        turns["requests"] = sum(pool.map(phone, range(8)))
+        turns["requests"] = sum(pool.map(lambda i: play_moves(server.url, 40), range(8)))
     assert turns["out"] < turns["requests"] / 4, turns
 
 
