@@ -78,6 +78,7 @@ def share_changes(app: Flask, store, hub: Hub, expiry: SharedExpiry) -> None:
     listener = Listener(store.url, notify, on_gone=hub.stop, on_deadline=expiry.poke,
                         followed=hub.followed)
     hub.on_follow(listener.poke)     # (before start: a stream may follow a table at once)
+    app.extensions["tokyo.listener"] = listener
     listener.start()
     hub.on_stop(listener.stop)
     hub.on_stop(store.close)

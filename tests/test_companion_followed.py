@@ -93,9 +93,20 @@ def test_the_listener_hears_only_the_followed_tables_and_announces_each_it_start
             followed.clear()
             followed.update(codes)
         listener.poke()
+        end = time.monotonic() + 30
+        while listener.listening != set(codes) and time.monotonic() < end:   # (its LISTENs done)
+            time.sleep(0.01)
 
-    def drain(wait: float = 0.5) -> list:
-        got, end = [], time.monotonic() + wait
+    def drain(expected: int = 0, extra: float = 0.5) -> list:
+        """What is heard: `expected` items (waiting up to 30 s for them), then whatever else comes
+        within `extra` seconds (nothing should)."""
+        got, end = [], time.monotonic() + 30
+        while len(got) < expected:
+            try:
+                got.append(heard.get(timeout=max(0.0, end - time.monotonic())))
+            except queue.Empty:
+                return got
+        end = time.monotonic() + extra
         while True:
             try:
                 got.append(heard.get(timeout=max(0.0, end - time.monotonic())))
@@ -105,19 +116,19 @@ def test_the_listener_hears_only_the_followed_tables_and_announces_each_it_start
         write("T1"), write("T2")
         assert drain() == []                           # nobody follows: nothing is heard
         follow("T1")
-        assert drain() == ["T1"]                       # announced once its LISTEN is in place
+        assert drain(1) == ["T1"]                      # announced once its LISTEN is in place
         write("T1"), write("T2"), write("T1")
-        assert drain() == ["T1", "T1"]                 # T2's writes are not for this worker
+        assert drain(2) == ["T1", "T1"]                # T2's writes are not for this worker
         follow("T1", "T2")
-        assert drain() == ["T2"]
+        assert drain(1) == ["T2"]
         write("T2")
-        assert drain() == ["T2"]
+        assert drain(1) == ["T2"]
         follow("T2")
         write("T1"), write("T2")
-        assert drain() == ["T2"]
+        assert drain(1) == ["T2"]
         with store.write() as tx:                      # a deadline set is heard whatever is followed
             tx.set_deadline("T1", 10_000)
-        assert drain() == ["deadline"]
+        assert drain(1) == ["deadline"]
     finally:
         listener.stop()
         store.close()
@@ -141,7 +152,10 @@ def test_a_write_on_one_worker_wakes_a_stream_of_another_only_while_it_follows(p
                        json={"expected_seq": 0, "move": {"player": 0, "add": 1}}).status_code == 200
         assert woken.get(timeout=10) == code
         hub_b.unfollow(code)
-        time.sleep(0.3)                                 # (the UNLISTEN)
+        listener_b, end = b.extensions["tokyo.listener"], time.monotonic() + 30
+        while listener_b.listening and time.monotonic() < end:                  # (the UNLISTEN)
+            time.sleep(0.01)
+        assert listener_b.listening == frozenset()
         assert ca.post(f"/api/tables/{code}/moves", headers=auth,
                        json={"expected_seq": 1, "move": {"player": 1, "add": 1}}).status_code == 200
         with pytest.raises(queue.Empty):

@@ -48,6 +48,8 @@ class Listener:
         self.on_gone = on_gone
         self.on_deadline = on_deadline or (lambda: None)
         self.followed = followed
+        #: The tables it listens on now (what `followed()` said at its last look).
+        self.listening: frozenset[str] = frozenset()
         self._stopping = threading.Event()
         self._ready = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
@@ -158,6 +160,7 @@ class Listener:
             listening.add(code)
         if new:
             follow(conn, new)
+        self.listening = frozenset(listening)
         if announce:
             for code in new:
                 self.on_change(code)

@@ -138,6 +138,8 @@ def test_a_map_tap_before_choosing_starts_the_only_move_it_can_mean(server, brow
             assert len(after["players"][me]["hand"]) == len(hand) - 1
             # a track slot tapped on the map: Expand track, that segment
             aki.wait_for_function(f"tkTable.table.seq === {before + 1}", timeout=15_000)
+            # (and what the new seq offers: a tap before the page has it can mean no move yet)
+            aki.locator("#types button", has_text="Expand track").wait_for(timeout=15_000)
             cid = next(c for c, ends in ix.conn_ends.items() if c not in after["tracks"]
                        and sid in ends)
             x, y = aki.evaluate(f"tkMap.connections['{cid}'].centre")
