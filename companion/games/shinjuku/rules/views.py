@@ -113,8 +113,8 @@ def public_view(ix: Index, state: dict, viewer=None) -> dict:
         view["conflicts"] = st.conflicts(ix, state, viewer)
     view["bag"] = ix.sorted_bag(state["bag"])
     everyone = viewer == HOST
-    view["players"] = [{**pl, "hand_size": pl["hand_size"] if pl.get("hand") is None else len(pl["hand"]),
-                        "hand": pl["hand"] if everyone or p == viewer else None}    # (st.hand_size)
+    view["players"] = [{**pl, "hand_size": st.hand_size(state, p),
+                        "hand": pl["hand"] if everyone or p == viewer else None}
                        for p, pl in enumerate(state["players"])]
     last = state.get("last")
     if last and "drawn" in last and last.get("player") != viewer and viewer != HOST:
