@@ -48,7 +48,7 @@ class Listener:
         self.on_gone = on_gone
         self.on_deadline = on_deadline or (lambda: None)
         self.followed = followed
-        #: The tables it listens on now (what `followed()` said at its last look).
+        #: The tables it listens on now, on its current connection (`followed()` at its last look).
         self.listening: frozenset[str] = frozenset()
         self._stopping = threading.Event()
         self._ready = threading.Event()
@@ -88,15 +88,15 @@ class Listener:
                     with psycopg.connect(self.url, autocommit=True, connect_timeout=10,
                                          application_name="tokyo-companion listener") as conn:
                         conn.execute(f"LISTEN {DEADLINES}")
-                        listening: set[str] = set()
+                        self.listening = frozenset()
                         # (a reconnect announces every table below: no table needs its own)
-                        self._sync(conn, listening, announce=False)
+                        self._sync(conn, announce=False)
                         self._ready.set()
                         if not first:
                             self.on_change(None)
                             self.on_deadline()
                         first, pause = False, 0.1
-                        self._listen(conn, listening)
+                        self._listen(conn)
                 except Exception as exc:  # noqa: BLE001 - the database restarted or the network dropped
                     if self._stopping.is_set():
                         return
@@ -115,7 +115,7 @@ class Listener:
                 os.close(self._wake_r)
                 os.close(self._wake_w)
 
-    def _listen(self, conn: psycopg.Connection, listening: set[str]) -> None:
+    def _listen(self, conn: psycopg.Connection) -> None:
         """Until stopped: wait for a notification or a poke, and answer it."""
         with selectors.DefaultSelector() as selector:     # (not select(): a worker's fds pass 1024)
             selector.register(conn.fileno(), selectors.EVENT_READ)
@@ -123,13 +123,13 @@ class Listener:
             renew_at = time.monotonic() + FOLLOW_MS / 3000
             while not self._stopping.is_set():
                 ready = selector.select(1.0)
-                self._answer(conn, listening, any(key.data == "poked" for key, _ in ready))
+                self._answer(conn, any(key.data == "poked" for key, _ in ready))
                 if time.monotonic() >= renew_at:         # (the leases of the tables still followed)
-                    if listening:
-                        follow(conn, sorted(listening))
+                    if self.listening:
+                        follow(conn, sorted(self.listening))
                     renew_at = time.monotonic() + FOLLOW_MS / 3000
 
-    def _answer(self, conn: psycopg.Connection, listening: set[str], poked: bool) -> None:
+    def _answer(self, conn: psycopg.Connection, poked: bool) -> None:
         """What a wake of the listener brings: a poke (the followed tables changed), notifications."""
         if poked:
             try:
@@ -137,7 +137,7 @@ class Listener:
                     pass
             except BlockingIOError:
                 pass
-            self._sync(conn, listening, announce=True)
+            self._sync(conn, announce=True)
         # (timeout 0: what has arrived, and what a LISTEN just now brought along, nothing more)
         for note in conn.notifies(timeout=0):
             if note.channel == DEADLINES:
@@ -145,22 +145,21 @@ class Listener:
             else:
                 self.on_change(note.payload)
 
-    def _sync(self, conn: psycopg.Connection, listening: set[str], announce: bool) -> None:
+    def _sync(self, conn: psycopg.Connection, announce: bool) -> None:
         """LISTEN on the channel of each followed table and take its lease (pgstore.follow: its
         events notify from now on), UNLISTEN the others (their leases just run out: another worker
         may follow them too); `announce`: each table newly listened on may have changed before its
         lease was taken (on_change)."""
-        wanted = set(self.followed())
-        for code in listening - wanted:
+        wanted = self.followed()
+        for code in self.listening - wanted:
             conn.execute(sql.SQL("UNLISTEN {}").format(sql.Identifier(channel(code))))
-            listening.discard(code)
-        new = sorted(wanted - listening)
+            self.listening -= {code}
+        new = sorted(wanted - self.listening)
         for code in new:
             conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel(code))))
-            listening.add(code)
+            self.listening |= {code}
         if new:
             follow(conn, new)
-        self.listening = frozenset(listening)
         if announce:
             for code in new:
                 self.on_change(code)

@@ -687,15 +687,15 @@ class PgTx:
                   "player": seat[0] if seat else None, "held": seat[1] if seat else None}
         if last and not self.begun and self._lent is not None:
             # the usual move: this statement alone, its own transaction, through libpq (Prepared)
-            raw = self._lent.first_prepared(_APPEND_PREPARED[bool(key), bool(seat)], values)
+            seq, request, status, response, appended = self._lent.first_prepared(
+                _APPEND_PREPARED[bool(key), bool(seat)], values)
             self._conn = self._lent.conn
-            if raw[4] is not None:
-                return None
-            text = raw[3].decode() if raw[3] is not None else None
-            return int(raw[0]), (Remembered(raw[1].decode(), int(raw[2]), _load(text), text)
-                                 if raw[1] is not None else None)
-        run = self._first if last and not self.begun else self.conn.execute
-        row = run(_APPEND[bool(key), bool(seat)], values).fetchone()
+            row = (int(seq), None if request is None else request.decode(),
+                   None if status is None else int(status), None if response is None else response.decode(),
+                   appended)
+        else:
+            run = self._first if last and not self.begun else self.conn.execute
+            row = run(_APPEND[bool(key), bool(seat)], values).fetchone()
         if row[4]:
             return None
         return row[0], (Remembered(row[1], row[2], _load(row[3]), row[3]) if row[1] is not None else None)
