@@ -7,6 +7,7 @@ of N", "Enter it now" opening the board on that move, the entry ticked once made
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -91,6 +92,15 @@ def test_the_table_view_carries_the_steps_and_other_games_none(tmp_path):
 
 
 # ---------------------------------------------------------------------------------- in a browser
+def slow_walk(wsgi_app, delay):
+    """The app, with every POST of a walk step held `delay` seconds before it is served."""
+    def app(environ, start_response):
+        if environ["REQUEST_METHOD"] == "POST" and environ.get("PATH_INFO", "").endswith("/walk"):
+            time.sleep(delay)
+        return wsgi_app(environ, start_response)
+    return app
+
+
 @needs_chromium
 def test_walk_through_set_up_on_a_phone(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
@@ -101,6 +111,9 @@ def test_walk_through_set_up_on_a_phone(tmp_path):
     made = client.post("/api/tables", json={"game": "shinjuku", "players": ["Aki", "Ben"],
                                             "options": {"deck": "table"}}).get_json()
     code, host = made["code"], {"Authorization": f"Bearer {made['host_token']}"}
+    # A slow connection: each step the walk sends takes 0.4 s, so "Enter it now", tapped right after
+    # Next, comes while the step is still on its way (a loaded CI machine once lost it so).
+    app.wsgi_app = slow_walk(app.wsgi_app, 0.4)
     with ServerThread(app, threads=8) as server, sync_api.sync_playwright() as p:
         browser = launch(p)
         try:

@@ -87,6 +87,8 @@
     /** Sends the step this phone walked to, one request at a time (the latest tap wins). */
     async flush() {
       this.sending = true;
+      let done;
+      this.sent = new Promise((resolve) => { done = resolve; });
       try {
         while (this.want !== null && this.want !== undefined) {
           const i = this.want;
@@ -95,8 +97,20 @@
           if (r.status === 409) r = await this.link.send("/walk", { step: i });   // another phone was first
           if (!r.ok && r.status !== 0) tk.say(this.root.querySelector(".walk-msg"), "bad", tk.explain(r));
         }
-      } finally { this.sending = false; }
+      } finally { this.sending = false; done(); }
       this.fetch();
+    }
+    /**
+     * Leaving the page (the board, to enter a draw) while a step is on its way would cancel it and
+     * the table's walk would stay a step behind: the link waits for the step to be stored (4 s at
+     * most: a phone with no connection still goes).
+     */
+    leave(ev) {
+      if (!this.sending) return;
+      ev.preventDefault();
+      const href = ev.currentTarget.href;
+      Promise.race([this.sent, new Promise((resolve) => setTimeout(resolve, 4000))])
+        .then(() => { location.href = href; });
     }
     render() {
       const r = this.root, n = this.over ? 0 : this.steps.length;
@@ -111,7 +125,8 @@
       const s = this.steps[this.i], left = n - this.i - 1, walks = this.canWalk();
       const input = s.input && !this.playing ? el("div", { class: "walk-input" },
         s.done ? el("p", { class: "msg good" }, "✓ Entered.") : null,
-        this.board ? el("a", { class: "button wide" + (s.done ? " secondary" : ""), href: this.board + "?enter=" + encodeURIComponent(s.input) },
+        this.board ? el("a", { class: "button wide" + (s.done ? " secondary" : ""), href: this.board + "?enter=" + encodeURIComponent(s.input),
+                                onclick: (ev) => this.leave(ev) },
           s.done ? "Change it on the board" : "Enter it now") : null) : null;
       const fold = () => { this.closed = true; this.save(); this.render(); };
       r.replaceChildren(
