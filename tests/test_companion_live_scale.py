@@ -227,6 +227,31 @@ def test_http_1_0_and_the_retry_line(tmp_path):
     assert body.startswith(b"retry: 700\n\n") and b"event: table\n" in body
 
 
+def test_a_stream_past_its_time_still_sends_its_first_catch_up(tmp_path, monkeypatch):
+    """On a busy server the room's first read may come after SSE_MAX_S: the stream still sends the
+    events and the table before it ends (a stream of one `retry:` line would make the phone
+    reconnect for nothing; a clean-clone run once saw just that)."""
+    read_many = streams.StreamServer._read_many
+
+    def slow(self, wants, now):
+        time.sleep(0.3)
+        return read_many(self, wants, now)
+    monkeypatch.setattr(streams.StreamServer, "_read_many", slow)
+    app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER},
+                      "SSE_HEARTBEAT_S": 5, "SSE_MAX_S": 0.02, "SSE_RETRY_MS": 700})
+    with ServerThread(app, threads=THREADS) as server:
+        code, token = new_table(server.url)
+        assert move(server.url, code, token, 0, {"player": 0, "add": 1}).status_code == 200
+        with socket.create_connection(("127.0.0.1", int(server.server.effective_port)), timeout=5) as s:
+            s.sendall(f"GET /api/tables/{code}/events HTTP/1.0\r\n\r\n".encode())
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+    body = data.partition(b"\r\n\r\n")[2]
+    assert body.startswith(b"retry: 700\n\n")
+    assert b"id: 1\n" in body and b"event: table\n" in body
+
+
 def test_a_phone_that_stops_reading_is_cut_off(tmp_path, monkeypatch):
     monkeypatch.setattr(streams, "MAX_BACKLOG", 32 * 1024)
     monkeypatch.setattr(streams, "SEND_BUFFER", 8 * 1024)

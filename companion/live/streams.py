@@ -61,6 +61,8 @@ MAX_BACKLOG = 1 << 20
 SEND_BUFFER = 64 * 1024
 #: Bytes a client may send on a stream after its request (a browser sends none).
 MAX_RECEIVED = 16 * 1024
+#: How long past SSE_MAX_S a stream still waits for its first catch-up before it ends anyway.
+FIRST_GRACE_S = 10.0
 #: Threads that read the database for the rooms (the loop itself never blocks on a read).
 READERS = 2
 #: Rooms read together at most (one transaction; the rest wait for the next free reader).
@@ -466,7 +468,10 @@ class StreamServer:
         now = time.monotonic()
         for room in list(self.rooms.values()):
             for viewer in list(room.viewers):
-                if now >= viewer.end_at:
+                # (a stream ends only once it has had its first catch-up: on a busy server the
+                # room's first read can come after SSE_MAX_S, and a stream of one `retry:` line
+                # would have the phone reconnect for nothing)
+                if now >= viewer.end_at and (not viewer.at.first or now >= viewer.end_at + FIRST_GRACE_S):
                     viewer.end()
                 elif now - viewer.sent_at >= self.heartbeat_s:
                     viewer.send(viewer.follow.frame(sse.HEARTBEAT))
