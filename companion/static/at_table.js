@@ -160,21 +160,23 @@
     if (entered) return;
     const want = new URLSearchParams(location.search).get("enter");
     if (!want) { entered = true; return; }
-    const control = [...document.querySelectorAll("[data-enter]")].find((b) => b.dataset.enter === want);
+    const find = () => [...document.querySelectorAll("[data-enter]")].find((b) => b.dataset.enter === want);
+    const control = find();
     if (!control) return;
     entered = true;
     if (control.getAttribute("aria-pressed") !== "true") control.click();
     // (6 s: on a slow phone, or a busy server, the live table's first drawing can come after 2)
-    keepInView(control, 6000);
+    keepInView(find, 6000);
   }
 
   /**
-   * Bring `el` to the top of the screen, and again whenever the page's layout changes in the next
-   * `ms` (the live table's first drawing, the pinned bar, a late font can push it down), until the
-   * player touches, scrolls or types.
+   * Bring the element `find()` returns to the top of the screen, and again whenever the page's
+   * layout changes in the next `ms` (the live table's first drawing, the pinned bar, a late font can
+   * push it down), until the player touches, scrolls or types. Found anew each time: the game's page
+   * may have drawn the control again meanwhile, and the one found first is then no longer shown.
    */
-  function keepInView(el, ms) {
-    const bring = () => el.scrollIntoView({ block: "start" });
+  function keepInView(find, ms) {
+    const bring = () => { const el = find(); if (el) el.scrollIntoView({ block: "start" }); };
     bring();
     if (!window.ResizeObserver) return;
     const watch = new ResizeObserver(bring);

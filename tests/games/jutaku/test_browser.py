@@ -2,7 +2,9 @@
 floor clock counts down together on both phones, and a "stop!" on one phone shows on the other."""
 from __future__ import annotations
 
+import json
 
+import pytest
 from phones import open_phone, require_chromium, server_fixture  # noqa: E402
 
 sync_api = require_chromium()
@@ -140,6 +142,23 @@ def test_a_phone_takes_its_seat_on_the_board_page_and_plays_from_it(server, brow
         ctx.close()
 
 
+def scrolled_to(page, selector):
+    """The page scrolled down to `selector`, the whole of it on the screen (a pixel's tolerance:
+    scrolled to a fractional layout, its top may sit half a pixel above). 15 s: on a loaded machine
+    the renderer missed 5 s in full clean-clone runs, and the look passes at once alone. A miss says
+    where the page stood, the element and the page's height (it failed a few full runs without
+    saying why)."""
+    look = ("(() => { const e = document.querySelector(%s), r = e && e.getBoundingClientRect();"
+            " return {scrollY, innerHeight, height: document.documentElement.scrollHeight,"
+            " top: r && r.top, bottom: r && r.bottom, pinned: !!(e && e.closest('#pinbar'))}; })()"
+            % json.dumps(selector))
+    try:
+        page.wait_for_function("(s => s.scrollY > 0 && s.top !== null && s.top >= -1"
+                               f" && s.bottom <= s.innerHeight + 1)({look})", timeout=15_000)
+    except sync_api.TimeoutError:
+        pytest.fail(f"{selector} not scrolled into view: {page.evaluate(look)}")
+
+
 def test_setup_walk_enter_it_now_leads_to_the_map_and_to_begin(server, browser):
     """The set-up walk's "Enter it now" opens the live page at what the step asks for (the map of
     starting cards, then the Begin! box) without making the move for the players."""
@@ -155,8 +174,7 @@ def test_setup_walk_enter_it_now_leads_to_the_map_and_to_begin(server, browser):
         aki.wait_for_url("**/board?enter=start")
         # scrolled to the map (as far as the page goes), the whole map in view
         # (a pixel's tolerance: scrolled to a fractional layout, the map's top may sit half a pixel above)
-        aki.wait_for_function("scrollY > 0 && (r => r.top >= -1 && r.bottom <= innerHeight + 1)"
-                              "(document.querySelector('#map').getBoundingClientRect())", timeout=15_000)
+        scrolled_to(aki, "#map")
         aki.locator("#map button.jt-cell.target").first.wait_for(timeout=5_000)
         assert api(server, f"/api/tables/{code}")["state"]["players"][0]["site"] is None
         play(server, code, host, {"type": "start", "player": 0, "site": "suginami-1"})
@@ -164,11 +182,7 @@ def test_setup_walk_enter_it_now_leads_to_the_map_and_to_begin(server, browser):
         aki.goto(server.url + f"/t/{code}/board?enter=begin")
         box = aki.locator("[data-enter='begin']")
         box.get_by_role("button", name="Begin!").wait_for(timeout=5_000)
-        # (the same pixel's tolerance; 15 s: on a loaded machine the renderer missed 5 s twice in
-        # full clean-clone runs, and the look passes at once alone)
-        aki.wait_for_function("scrollY > 0 && (r => r.top >= -1 && r.bottom <= innerHeight + 1)"
-                              "(document.querySelector(\"[data-enter='begin']\").getBoundingClientRect())",
-                              timeout=15_000)
+        scrolled_to(aki, "[data-enter='begin']")
         assert api(server, f"/api/tables/{code}")["state"]["phase"] == "ready"      # not begun for them
         assert not e1, e1
     finally:
