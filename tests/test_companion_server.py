@@ -204,6 +204,10 @@ def test_real_responses_validate_against_the_documented_schemas(tmp_path):
     check(p + "/timers", "post", c.post(f"/api/tables/{code}/timers",
                                         json={"expected_seq": 2, "timer": "t", "action": "start",
                                               "seconds": 3}))
+    minimal = c.post(f"/api/tables/{code}/moves", headers={"Prefer": "return=minimal"},
+                     json={"expected_seq": 3, "move": {"player": 0, "add": 1}})
+    assert check(p + "/moves", "post", minimal) == {"seq": 4}
+    assert minimal.headers["Preference-Applied"] == "return=minimal"
     check(p + "/events", "get", c.get(f"/api/tables/{code}/events?since=0",
                                       headers={"Accept": "application/json"}))
     check(p, "get", c.get(f"/api/tables/{code}"))
@@ -214,6 +218,9 @@ def test_real_responses_validate_against_the_documented_schemas(tmp_path):
                                                    json={"customers": {"food": 300}}))
     # and the validator itself notices a wrong answer
     assert openapi.validate({"$ref": "#/components/schemas/Timer"}, {"name": "x"}, doc)
+    move_ok = doc["paths"][p + "/moves"]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert openapi.validate(move_ok, {"seq": 4, "stat": {}}, doc)            # neither of the two
+    assert openapi.validate(move_ok, {"seq": 4, "state": {}}, doc) == []
 
 
 # ---- admission: a few requests in the app at once ---------------------------------------------------

@@ -125,6 +125,13 @@ SCRIPT = [
     (MOVES.replace("{t}", "{t_lower}"), add(5, 1), HOST, "POST"),                # typed in lower case
     (MOVES, add(6, 0, 3), {**SEAT0, "Idempotency-Key": "k2"}, "POST"),
     (MOVES, add(6, 0, 3), {**SEAT0, "Idempotency-Key": "k2"}, "POST"),          # a seat's replay
+    (MOVES, add(7, 1), {**SEAT1, "Idempotency-Key": "k3", "Prefer": "return=minimal"}, "POST"),
+    (MOVES, add(7, 1), {**SEAT1, "Idempotency-Key": "k3"}, "POST"),             # its replay, whole
+    (MOVES, add(6, 0, 3), {**SEAT0, "Idempotency-Key": "k2",                    # a replay, minimal
+                           "Prefer": "respond-async, RETURN=minimal; x=1"}, "POST"),
+    (MOVES, add(7, 0), {**HOST, "Prefer": "return=minimal"}, "POST"),           # stale: 409, whole
+    (MOVES, add(8, 0, 9), {**HOST, "Prefer": "return=minimal"}, "POST"),        # illegal: 422
+    (MOVES, add(8, 0), {**HOST, "Prefer": "return=representation"}, "POST"),
     (TABLE, b"", HOST, "GET"),                                                   # reads of the table
     (TABLE, b"", SEAT0, "GET"),
     (TABLE, b"", SEAT1, "GET"),
@@ -165,7 +172,7 @@ def test_the_lane_answers_every_request_as_flask_does(sides):
     assert lane.send("/api/tables/{t}", b"", HOST, "GET")[2] == flask.send("/api/tables/{t}", b"", HOST,
                                                                          "GET")[2]
     state = json.loads(lane.send("/api/tables/{t}", b"", HOST, "GET")[2])
-    assert state["seq"] == 7 and state["state"]["count"] == 9
+    assert state["seq"] == 9 and state["state"]["count"] == 11
 
 
 def test_the_lane_skips_flask_for_plain_requests_only(sides):

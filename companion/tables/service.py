@@ -531,7 +531,10 @@ class Tables:
         return {"player": player, "claimed": False}
 
     # -- writing ------------------------------------------------------------------------------------
-    def move(self, code, expected_seq, move, idem_key, request_fp, who: Who = HOST):
+    def move(self, code, expected_seq, move, idem_key, request_fp, who: Who = HOST, minimal=False):
+        """Append `move` after `expected_seq`: (200, {"seq", "state"}), the state as `who` sees it;
+        `minimal` (the request's `Prefer: return=minimal`): (200, {"seq"}), the state neither
+        derived for the answer nor encoded (a phone reads the whole table after its move anyway)."""
         def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
             self._authorize_move(game, table, move, who)
             shape = game.shape_reasons(move)
@@ -560,8 +563,13 @@ class Tables:
             if follows:
                 body["clock_follows"] = follows
             new = View(view.seq + 1, state, new_timers, view.undo + (view.seq + 1,))
-            return "move", body, new, {"seq": new.seq, "state": game.public_view(state, who)}
-        return self._write(code, expected_seq, idem_key, request_fp, decide, who, commutes=move)
+            return "move", body, new, {"seq": new.seq} if minimal else \
+                {"seq": new.seq, "state": game.public_view(state, who)}
+        status, response = self._write(code, expected_seq, idem_key, request_fp, decide, who, commutes=move)
+        if minimal and "state" in response:      # a replay, rebuilt whole from the log
+            response = {"seq": response["seq"]}
+            return status, Encoded(response, dumps(response))
+        return status, response
 
     def undo(self, code, expected_seq, idem_key, request_fp, who: Who = HOST):
         def decide(game: Game, view: View, now: int, tx: Tx, table: TableRow):
@@ -805,8 +813,9 @@ class Tables:
         """What appending `new` after `view` writes, serialised before the write lock is taken."""
         body_json, response_json = dumps(body), dumps(response)
         # A move's or undo's answer is the state after it as its sender sees it: derivable from the
-        # log, so the key keeps only where to find it (a few bytes instead of the whole state).
-        stored = f'{{"seq":{new.seq},"state_of":{dumps(who)}}}' if set(response) == {"seq", "state"} \
+        # log, so the key keeps only where to find it (a few bytes instead of the whole state; a
+        # retry asking for the whole answer gets it even when the first asked for the seq alone).
+        stored = f'{{"seq":{new.seq},"state_of":{dumps(who)}}}' if kind in ("move", "undo") \
             else response_json
         # Every undo is snapshotted too: a later replay then starts at or after it, so it never has
         # to derive the view before an undone move from an earlier window.

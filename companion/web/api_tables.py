@@ -152,16 +152,30 @@ def release_seat(code, player):
 
 @bp.post("/tables/<code>/moves")
 def move(code):
+    minimal = wants_minimal(request.headers.get("Prefer"))
     status, response = play_move(services().tables, code, reading.body, request.path,
                                  request.headers.get("Authorization"),
-                                 request.headers.get("Idempotency-Key"))
-    return answer(response, status)
+                                 request.headers.get("Idempotency-Key"), minimal)
+    return answer(response, status, APPLIED if minimal and status == 200 else None)
+
+
+#: RFC 7240's preference for an answer without the resource: a move answered {"seq": n} alone,
+#: and the header that says the preference was applied.
+MINIMAL = "return=minimal"
+APPLIED = {"Preference-Applied": MINIMAL}
+
+
+def wants_minimal(prefer: str | None) -> bool:
+    """Whether a `Prefer` header asks for return=minimal (among its comma-separated preferences)."""
+    return prefer is not None and any(p.split(";")[0].strip().lower() == MINIMAL
+                                      for p in prefer.split(","))
 
 
 def play_move(tables, code: str, read_body, path: str, authorization: str | None,
-              idempotency_key: str | None) -> tuple[int, dict]:
+              idempotency_key: str | None, minimal: bool = False) -> tuple[int, dict]:
     """POST /api/tables/<code>/moves, from the URL's code, the body (`read_body()`, read after the
-    code is checked), the request's path and its two headers: (status, response), or an ApiError.
+    code is checked), the request's path and its headers (Authorization, Idempotency-Key and
+    whether Prefer asks for return=minimal): (status, response), or an ApiError.
     The Flask view and the lane (lane.py) both answer a move with it."""
     code = reading.table_code(code)
     body = read_body()
@@ -171,7 +185,7 @@ def play_move(tables, code: str, read_body, path: str, authorization: str | None
     request_fp = fingerprint("POST", path, body)
     who = who_of(tables, code, authorization, required=True, write=True)
     try:
-        return tables.move(code, expected, move, key, request_fp, who)
+        return tables.move(code, expected, move, key, request_fp, who, minimal)
     except (StaleSeat, ApiError):
         if not isinstance(who, Claimed):
             raise
@@ -179,7 +193,7 @@ def play_move(tables, code: str, read_body, path: str, authorization: str | None
         # nothing was written; what the answer says (a 409's state, a refusal's reasons) goes only
         # to a token read afresh
         return tables.move(code, expected, move, key, request_fp,
-                           who_of(tables, code, authorization, required=True))
+                           who_of(tables, code, authorization, required=True), minimal)
 
 
 @bp.post("/tables/<code>/undo")
@@ -275,12 +289,15 @@ def _after() -> int:
     return values[0] if values else 0
 
 
-def answer(response: dict, status: int) -> Response:
+def answer(response: dict, status: int, headers: dict | None = None) -> Response:
     """The response as JSON: its text as serialised when it was stored, if it was."""
     text = getattr(response, "text", None)
     if text is None:
-        return jsonify(response), status
-    return Response(text + "\n", status=status, mimetype="application/json")   # (as jsonify ends)
+        return jsonify(response), status, headers
+    reply = Response(text + "\n", status=status, mimetype="application/json")   # (as jsonify ends)
+    if headers:
+        reply.headers.update(headers)
+    return reply
 
 
 def _json(text: str) -> Response:

@@ -22,7 +22,7 @@ import re
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from .api_tables import answer, play_move, read_legal, read_table
+from .api_tables import APPLIED, answer, play_move, read_legal, read_table, wants_minimal
 from .reading import json_object
 from .security import HEADERS, origin_allowed_by
 
@@ -53,16 +53,18 @@ class Lane:
         if code is None:
             return self.flask_wsgi(environ, start_response)
         length = int(environ["CONTENT_LENGTH"])
+        minimal = wants_minimal(environ.get("HTTP_PREFER"))
         try:
             status, response = play_move(
                 self.tables, code, lambda: self._body(environ, length), path,
-                environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_IDEMPOTENCY_KEY"))
+                environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_IDEMPOTENCY_KEY"), minimal)
         except Exception as exc:  # noqa: BLE001 - every error is the app's handlers' to answer
             return self._by_flask(environ, start_response, error=exc)
+        applied = APPLIED if minimal and status == 200 else None
         text = getattr(response, "text", None)
         if text is None:              # (a replay of an answer stored without its text)
-            return self._by_flask(environ, start_response, answered=(response, status))
-        return self._json(status, text, start_response)
+            return self._by_flask(environ, start_response, answered=(response, status, applied))
+        return self._json(status, text, start_response, applied)
 
     def _read(self, environ, path: str, start_response):
         auth = environ.get("HTTP_AUTHORIZATION")
@@ -82,12 +84,12 @@ class Lane:
         return self._json(200, text, start_response)
 
     @staticmethod
-    def _json(status: int, text: str, start_response):
+    def _json(status: int, text: str, start_response, headers: dict | None = None):
         """As api_tables.answer's and _json's Response, with security.add_headers' headers."""
         body = (text + "\n").encode()
         start_response(f"{status} {HTTP_STATUS_CODES[status]}",
                        [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                        *_SECURITY])
+                        *(headers.items() if headers else ()), *_SECURITY])
         return [body]
 
     def _plain_move(self, environ, path: str) -> str | None:

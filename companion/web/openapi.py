@@ -108,6 +108,24 @@ def _write(op: str, summary: str, request: str, result: str) -> dict:
                                                                 422, 503)}}}
 
 
+PREFER = {"name": "Prefer", "in": "header", "required": False, "schema": {"type": "string"},
+          "description": "`return=minimal` (RFC 7240): an accepted move is answered {\"seq\": n} alone, "
+                         "with `Preference-Applied: return=minimal`, the state neither derived nor "
+                         "sent (the phone's own page reads the whole table after its move anyway). "
+                         "Errors, 409 included, are answered whole."}
+
+
+def _move() -> dict:
+    op = _write("playMove", "Play a move (validated by the game's rules).", "MoveRequest", "StateResult")
+    post = op["post"]
+    post["parameters"] = [*post["parameters"], PREFER]
+    post["responses"]["200"]["content"]["application/json"]["schema"] = {
+        "oneOf": [ref("StateResult"), ref("SeqResult")]}
+    post["responses"]["200"]["headers"] = {"Preference-Applied": {
+        "description": "`return=minimal` when the answer is the seq alone.", "schema": {"type": "string"}}}
+    return op
+
+
 def _page(summary: str, params: list[str] = (), not_found: bool = True,
           redirect: str | None = None) -> dict:
     responses = {"200": _html(summary)}
@@ -344,6 +362,8 @@ SCHEMAS: dict[str, Any] = {
     "Seq": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ,
             "description": "The table's seq the request was made against (a JSON number; 3.0 "
                            "counts as 3)."},
+    "SeqResult": {"type": "object", "required": ["seq"], "additionalProperties": False,
+                  "properties": {"seq": {"type": "integer", "minimum": 1}}},
     "StateResult": {"type": "object", "required": ["seq", "state"],
                     "properties": {"seq": {"type": "integer"}, "state": {}}},
     "TimersResult": {"type": "object", "required": ["seq", "timers"],
@@ -453,8 +473,7 @@ PATHS: dict[str, Any] = {
                         "schema": {"type": "string"}}],
         "responses": {"200": {"description": "CSV", "content": {"text/csv": {
             "schema": {"type": "string"}}}}, "404": ERR[404]}}},
-    "/api/tables/{code}/moves": _write("playMove", "Play a move (validated by the game's rules).",
-                                       "MoveRequest", "StateResult"),
+    "/api/tables/{code}/moves": _move(),
     "/api/tables/{code}/undo": _write("undo", "Undo the latest move not yet undone (itself an "
                                       "event).", "UndoRequest", "StateResult"),
     "/api/tables/{code}/walk": {
@@ -612,6 +631,12 @@ def validate(schema: dict, value: Any, doc: dict = DOCUMENT, path: str = "$") ->
         kinds = [kinds] if isinstance(kinds, str) else kinds
         if not any(_is(value, k) for k in kinds):
             return [f"{path}: expected {' or '.join(kinds)}, got {type(value).__name__}"]
+    if "oneOf" in schema:
+        fits = [i for i, sub in enumerate(schema["oneOf"]) if not validate(sub, value, doc, path)]
+        if len(fits) != 1:
+            problems.append(f"{path}: fits {len(fits)} of oneOf's {len(schema['oneOf'])} schemas, not one")
+    if "const" in schema and value != schema["const"]:
+        problems.append(f"{path}: {value!r} is not {schema['const']!r}")
     if "enum" in schema and value not in schema["enum"]:
         problems.append(f"{path}: {value!r} not in {schema['enum']}")
     if "minimum" in schema and _is(value, "number") and value < schema["minimum"]:
@@ -623,6 +648,9 @@ def validate(schema: dict, value: Any, doc: dict = DOCUMENT, path: str = "$") ->
         for name, sub in schema.get("properties", {}).items():
             if name in value:
                 problems += validate(sub, value[name], doc, f"{path}.{name}")
+        if schema.get("additionalProperties") is False:
+            problems += [f"{path}: unexpected {name!r}" for name in value
+                         if name not in schema.get("properties", {})]
     if isinstance(value, list) and "items" in schema:
         for i, item in enumerate(value):
             problems += validate(schema["items"], item, doc, f"{path}[{i}]")
