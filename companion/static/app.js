@@ -64,6 +64,7 @@
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (key) headers["Idempotency-Key"] = key;
     if (opts && opts.token) headers.Authorization = "Bearer " + opts.token;
+    if (opts && opts.headers) Object.assign(headers, opts.headers);
     const delays = [0, 300, 800, 1600, 3000];
     let last = { status: 0, body: { error: "No connection to the companion. Check the Wi-Fi and try again." } };
     for (const delay of delays) {
@@ -405,7 +406,10 @@
       const before = this.table;
       const body = Object.assign({ expected_seq: this.table.seq }, payload);
       const key = tk.newKey();
-      const r = await tk.api("POST", this.url(path), body, { token: this.token, key });
+      // A move is answered with its seq alone (Prefer: return=minimal): the page reads the whole
+      // table just after it (below), so the state would come twice.
+      const r = await tk.api("POST", this.url(path), body, { token: this.token, key,
+                                                            headers: path === "/moves" ? { Prefer: "return=minimal" } : null });
       if (r.status === 0) {
         // No connection: the move waits on this phone, with its key, and is sent when the
         // connection returns (a retry of the same key can never count twice).
@@ -415,10 +419,12 @@
                  body: { error: "No connection: this is kept on the phone and sent when the connection returns." } };
       }
       if (r.status === 200) {
-        const t = Object.assign({}, this.table, { seq: r.body.seq });
-        if ("state" in r.body) t.state = r.body.state;
-        if ("timers" in r.body) t.timers = r.body.timers;
-        this.setTable(t);
+        if ("state" in r.body || "timers" in r.body) {     // (an undo's state, a timer's timers)
+          const t = Object.assign({}, this.table, { seq: r.body.seq });
+          if ("state" in r.body) t.state = r.body.state;
+          if ("timers" in r.body) t.timers = r.body.timers;
+          this.setTable(t);
+        }
         // What the answer does not carry (the next move's needs, the result) comes with the table:
         // fetch it now rather than keep the last move's prompt until the stream says so.
         await this.reload();
