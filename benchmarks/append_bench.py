@@ -2,13 +2,15 @@
 
     .venv/bin/python benchmarks/append_bench.py [--seconds 8] [--rounds 3] [--clients 8] [--threads 16]
                                                 [--only sqlite|postgresql] [--workers 2] [--companion DIR]
+                                                [--answer seq|state]
 
 Both servers run at once on this machine, started the same way (waitress, the same thread count):
 the companion (`python -m companion`) and benchmarks/yardstick/bare_append.py (Flask + one INSERT and
 COMMIT per POST). Each round, 8 clients (threads in this process, one keep-alive connection each) post flat out
 for --seconds to one server and then to the other (the order alternating by round, so a busy machine
 weighs on both alike): to the companion, the moves of a seeded Shinjuku game, one table per client
-(expected_seq and an Idempotency-Key on every POST, a new table at the game's end); to the bare app,
+(expected_seq and an Idempotency-Key on every POST, and Prefer: return=minimal as the phone's page
+sends it, unless --answer state; a new table at the game's end); to the bare app,
 the same bodies, one table per client. Printed per server: accepted POSTs/s (the median round), the
 latency p50/p99 over all rounds, and the server's CPU per POST (user + system of its processes).
 
@@ -59,8 +61,11 @@ class Client:
     def __init__(self, port: int):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
-    def call(self, method: str, path: str, body=None, token: str | None = None, key: str | None = None):
+    def call(self, method: str, path: str, body=None, token: str | None = None, key: str | None = None,
+             prefer: str | None = None):
         headers = {"Accept": "application/json"}
+        if prefer:
+            headers["Prefer"] = prefer
         if body is not None:
             headers["Content-Type"] = "application/json"
         if token:
@@ -90,6 +95,10 @@ BARE = REPO / "benchmarks" / "yardstick" / "bare_append.py"
 #: The checkout whose companion is measured (--companion: e.g. a worktree of an earlier commit, for a
 #: before/after in one quiet window); the bare app and the clients are always this one's.
 MEASURED = REPO
+#: What the companion's clients ask a move to be answered with (--answer): "seq", as the phone's
+#: page asks (Prefer: return=minimal: it reads the whole table after its move anyway), or "state",
+#: API.md's default answer (the state after the move, about 4.8 KB for Shinjuku).
+ANSWER = "seq"
 
 
 def start(cmd: list[str], port: int, probe: str) -> subprocess.Popen:
@@ -131,7 +140,8 @@ class Companion:
             t0 = time.perf_counter()
             status, body = c.call("POST", f"/api/tables/{state['code']}/moves",
                                   {"expected_seq": state["seq"], "move": self.moves[state["seq"]]},
-                                  token=state["token"], key=uuid.uuid4().hex)
+                                  token=state["token"], key=uuid.uuid4().hex,
+                                  prefer="return=minimal" if ANSWER == "seq" else None)
             took = time.perf_counter() - t0
             state["seq"] = body["seq"] if status == 200 else len(self.moves)
             if state["seq"] >= len(self.moves):
@@ -352,13 +362,19 @@ def main(argv=None) -> int:
     ap.add_argument("--only", choices=["sqlite", "postgresql"])
     ap.add_argument("--companion", metavar="DIR", help="measure the companion of this checkout (default: "
                     "this one), e.g. `git worktree add /tmp/before <commit>`")
+    ap.add_argument("--answer", choices=["seq", "state"], default="seq",
+                    help="what the companion's moves ask for: their seq alone, as the phone's page asks "
+                         "(Prefer: return=minimal; the default), or the state after them")
     args = ap.parse_args(argv)
-    global MEASURED
+    global MEASURED, ANSWER
+    ANSWER = args.answer
     if args.companion:
         MEASURED = Path(args.companion).resolve()
     moves = game_moves()
     print(f"machine: {os.cpu_count()} CPUs; Shinjuku, {len(moves)} moves per game; companion of {MEASURED} "
-          f"({revision(MEASURED)})")
+          f"({revision(MEASURED)}); the companion's moves answered with "
+          + ("their seq alone (Prefer: return=minimal, as the phone's page asks)" if ANSWER == "seq"
+             else "the state after them"))
     if args.only != "postgresql":
         print("\n".join(run_sqlite(args, moves)), flush=True)
     if args.only != "sqlite":
