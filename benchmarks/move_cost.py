@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/move_cost.py [--moves 1000] [--rounds 5] [--top 30] [--sort tottime]
                                              [--only sqlite|postgresql] [--no-profile] [--companion DIR]
+                                             [--answer seq|state]
 
 Where benchmarks/append_bench.py serves both apps over HTTP and counts POSTs per second (what the issue
 asks for, but only meaningful on a quiet machine), this calls each app straight through WSGI, one
@@ -12,7 +13,8 @@ the database server's own CPU (PostgreSQL's backends).
 
 The companion (companion.app.create_app, the same settings as served): the moves of a seeded Shinjuku
 game (benchmarks/companion_bench.py), one table after another, each POST /api/tables/<code>/moves with
-the host token, expected_seq and a fresh Idempotency-Key; every answer must be 200. Tables are made,
+the host token, expected_seq, a fresh Idempotency-Key and Prefer: return=minimal as the pages send it
+(--answer state: without it, answered with the state); every answer must be 200. Tables are made,
 and the requests' environ built, before the clock starts. The bare app (benchmarks/yardstick/bare_append.py):
 the same bodies, one row per POST. One request at a time, so every SQLite POST commits (an fsync) on its
 own. The figure printed is the median of --rounds rounds of --moves POSTs each, fresh tables each round.
@@ -107,7 +109,7 @@ class CompanionRun:
                 mover = move.get("player") if isinstance(move.get("player"), int) else 0
                 envs.append(_environ(f"/api/tables/{code}/moves", {"expected_seq": seq, "move": move},
                                      {"Authorization": f"Bearer {tokens.get(mover, token)}",
-                                      "Idempotency-Key": uuid.uuid4().hex}))
+                                      "Idempotency-Key": uuid.uuid4().hex, **PREFER[ANSWER]}))
         return envs
 
     def reads(self, n: int) -> list[dict]:
@@ -128,6 +130,11 @@ class CompanionRun:
     def close(self) -> None:
         s = self.app.extensions["tokyo"]
         s.hub.stop()
+
+
+#: What the moves ask to be answered with (--answer): their seq alone, as the pages ask, or the state.
+ANSWER = "seq"
+PREFER = {"seq": {"Prefer": "return=minimal"}, "state": {}}
 
 
 class BareRun:
@@ -254,7 +261,12 @@ def main(argv=None) -> int:
     ap.add_argument("--no-profile", dest="top", action="store_const", const=0)
     ap.add_argument("--only", choices=["sqlite", "postgresql"])
     ap.add_argument("--companion", metavar="DIR", help="measure the companion package of this folder")
+    ap.add_argument("--answer", choices=["seq", "state"], default="seq",
+                    help="what the companion's moves ask for: their seq alone (Prefer: return=minimal, as "
+                         "the pages ask; the default) or the state after them")
     args = ap.parse_args(argv)
+    global ANSWER
+    ANSWER = args.answer
     where = REPO
     if args.companion:
         where = Path(args.companion).resolve()
@@ -265,7 +277,8 @@ def main(argv=None) -> int:
     import companion
     assert Path(companion.__file__).resolve().parents[1] == where, companion.__file__
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; machine: {os.cpu_count()} CPUs; "
-          f"Shinjuku, {len(moves)} moves per game; companion of {where} ({revision(where)})", flush=True)
+          f"Shinjuku, {len(moves)} moves per game; companion of {where} ({revision(where)}); moves answered "
+          f"with {'their seq alone (Prefer: return=minimal)' if ANSWER == 'seq' else 'the state'}", flush=True)
     if args.only != "postgresql":
         print("\n".join(run_sqlite(args, moves)), flush=True)
     if args.only != "sqlite":
