@@ -285,7 +285,10 @@
         const arch = B.architects[id];
         return el("button", { type: "button", class: "secondary", "aria-pressed": String(id === mine), "data-architect": id,
                               onclick: () => { chosenArch[a] = id; render(); } },
-          el("span", { class: "jt-dot", style: "background:" + arch.hex }), arch.number + " " + arch.name);
+          // the dot and the number on one line, the colour's name under them: "6 Orange" broke
+          // after the 6 on a 390 px phone, "3 Green" too at 360
+          el("span", { class: "jt-arch-no" }, el("span", { class: "jt-dot", style: "background:" + arch.hex }), String(arch.number)),
+          " ", el("span", null, arch.name));
       })));
   }
 
