@@ -14,8 +14,9 @@ MINIMAL = {"Prefer": "return=minimal"}
 
 
 @pytest.fixture(params=[True, False], ids=["lane", "flask"])
-def table(tmp_path, request):
-    app = create_app({"DATA_DIR": tmp_path, "EXTRA_GAMES": {"counter": COUNTER}, "LANE": request.param})
+def table(storage, request):
+    """A counter table on SQLite and on PostgreSQL (conftest's `storage`), through the lane and not."""
+    app = create_app({**storage, "EXTRA_GAMES": {"counter": COUNTER}, "LANE": request.param})
     client = app.test_client()
     made = client.post("/api/tables", json={"game": "counter", "players": ["Aki", "Ben"]}).get_json()
     host = {"Authorization": f"Bearer {made['host_token']}"}
