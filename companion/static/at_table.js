@@ -106,7 +106,7 @@
      * most: a phone with no connection still goes).
      */
     leave(ev) {
-      if (!this.sending) return;
+      if (!this.sending || ev.button || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;   // (a new tab: as asked)
       ev.preventDefault();
       const href = ev.currentTarget.href;
       Promise.race([this.sent, new Promise((resolve) => setTimeout(resolve, 4000))])
