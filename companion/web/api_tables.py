@@ -156,13 +156,18 @@ def move(code):
     status, response = play_move(services().tables, code, reading.body, request.path,
                                  request.headers.get("Authorization"),
                                  request.headers.get("Idempotency-Key"), minimal)
-    return answer(response, status, APPLIED if minimal and status == 200 else None)
+    return answer(response, status, preference_applied(minimal, status))
 
 
 #: RFC 7240's preference for an answer without the resource: a move answered {"seq": n} alone,
 #: and the header that says the preference was applied.
 MINIMAL = "return=minimal"
 APPLIED = {"Preference-Applied": MINIMAL}
+
+
+def preference_applied(minimal: bool, status: int) -> dict | None:
+    """The headers a move's answer adds: Preference-Applied on an accepted move asked for minimal."""
+    return APPLIED if minimal and status == 200 else None
 
 
 def wants_minimal(prefer: str | None) -> bool:

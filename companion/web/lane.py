@@ -22,7 +22,7 @@ import re
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from .api_tables import APPLIED, answer, play_move, read_legal, read_table, wants_minimal
+from .api_tables import answer, play_move, preference_applied, read_legal, read_table, wants_minimal
 from .reading import json_object
 from .security import HEADERS, origin_allowed_by
 
@@ -60,7 +60,7 @@ class Lane:
                 environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_IDEMPOTENCY_KEY"), minimal)
         except Exception as exc:  # noqa: BLE001 - every error is the app's handlers' to answer
             return self._by_flask(environ, start_response, error=exc)
-        applied = APPLIED if minimal and status == 200 else None
+        applied = preference_applied(minimal, status)
         text = getattr(response, "text", None)
         if text is None:              # (a replay of an answer stored without its text)
             return self._by_flask(environ, start_response, answered=(response, status, applied))
